@@ -1,0 +1,136 @@
+//! Element-wise comparison with the semantics and report of `torch.testing.assert_close`:
+//! `|actual − expected| ≤ atol + rtol·|expected|`, NaN equal to NaN, infinities equal only to
+//! themselves.
+
+use ndarray::ArrayD;
+
+use super::Failure;
+use crate::report::Mismatch;
+use crate::text;
+
+/// Tensors up to this many elements are carried whole, to be shown side by side.
+const SHOWN_WHOLE: usize = 64;
+
+/// Compares `actual` with `expected`; on a difference returns a failure with the full mismatch
+/// statistics (count, greatest absolute and relative difference and where, the tolerance).
+pub fn assert_close(
+    what: &str,
+    dtype: &str,
+    actual: &ArrayD<f64>,
+    expected: &ArrayD<f64>,
+    atol: f64,
+    rtol: f64,
+) -> Result<(), Failure> {
+    if actual.shape() != expected.shape() {
+        return Err(Failure::new(text::wrong_shape(what, expected.shape(), actual.shape())));
+    }
+    let shape = actual.shape().to_vec();
+    let mut mismatch = Mismatch {
+        what: what.to_string(),
+        dtype: dtype.to_string(),
+        shape: shape.clone(),
+        total: actual.len(),
+        atol,
+        rtol,
+        ..Mismatch::default()
+    };
+    let mut worst_abs = (-1.0f64, 0usize);
+    let mut worst_rel = (-1.0f64, 0usize);
+    for (flat, (&a, &e)) in actual.iter().zip(expected.iter()).enumerate() {
+        let (abs, rel, close) = difference(a, e, atol, rtol);
+        if !close {
+            mismatch.mismatched += 1;
+        }
+        if abs > worst_abs.0 {
+            worst_abs = (abs, flat);
+        }
+        if rel > worst_rel.0 {
+            worst_rel = (rel, flat);
+        }
+    }
+    if mismatch.mismatched == 0 {
+        return Ok(());
+    }
+    mismatch.max_abs = worst_abs.0;
+    mismatch.max_abs_at = unravel(worst_abs.1, &shape);
+    mismatch.max_rel = worst_rel.0;
+    mismatch.max_rel_at = unravel(worst_rel.1, &shape);
+    if actual.len() <= SHOWN_WHOLE {
+        mismatch.expected = expected.iter().copied().collect();
+        mismatch.actual = actual.iter().copied().collect();
+    }
+    Err(Failure { message: text::differs(what), mismatch: Some(mismatch), mistake: None })
+}
+
+/// Returns (absolute difference, relative difference, within tolerance).
+fn difference(actual: f64, expected: f64, atol: f64, rtol: f64) -> (f64, f64, bool) {
+    if actual.is_nan() && expected.is_nan() {
+        return (0.0, 0.0, true);
+    }
+    if actual.is_nan() || expected.is_nan() {
+        return (f64::INFINITY, f64::INFINITY, false);
+    }
+    if actual.is_infinite() || expected.is_infinite() {
+        let same = actual == expected;
+        let d = if same { 0.0 } else { f64::INFINITY };
+        return (d, d, same);
+    }
+    let abs = (actual - expected).abs();
+    let rel = if expected == 0.0 {
+        if abs == 0.0 { 0.0 } else { f64::INFINITY }
+    } else {
+        abs / expected.abs()
+    };
+    (abs, rel, abs <= atol + rtol * expected.abs())
+}
+
+/// Turns a row-major flat index into a multi-index.
+pub fn unravel(mut flat: usize, shape: &[usize]) -> Vec<usize> {
+    let mut index = vec![0; shape.len()];
+    for (slot, &len) in index.iter_mut().zip(shape).rev() {
+        if len > 0 {
+            *slot = flat % len;
+            flat /= len;
+        }
+    }
+    index
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::{array, IxDyn};
+
+    #[test]
+    fn reports_count_worst_element_and_index() {
+        let expected = array![[1.0, 2.0], [3.0, 4.0]].into_dyn();
+        let actual = array![[1.0, 2.5], [3.0, f64::NAN]].into_dyn();
+        let failure = assert_close("y", "float32", &actual, &expected, 1e-6, 1e-5).unwrap_err();
+        let m = failure.mismatch.unwrap();
+        assert_eq!((m.mismatched, m.total), (2, 4));
+        assert_eq!(m.max_abs_at, vec![1, 1]);
+        assert!(m.max_abs.is_infinite());
+        assert_eq!(m.actual.len(), 4);
+    }
+
+    #[test]
+    fn tolerance_is_absolute_plus_relative_and_nan_matches_nan() {
+        let expected = array![100.0, f64::NAN, f64::INFINITY].into_dyn();
+        let within = array![100.0 + 1e-3 - 1e-9, f64::NAN, f64::INFINITY].into_dyn();
+        assert!(assert_close("y", "float32", &within, &expected, 0.0, 1e-5).is_ok());
+        let outside = array![100.0 + 2e-3, f64::NAN, f64::INFINITY].into_dyn();
+        assert!(assert_close("y", "float32", &outside, &expected, 0.0, 1e-5).is_err());
+        let wrong_inf = array![100.0, f64::NAN, f64::NEG_INFINITY].into_dyn();
+        assert!(assert_close("y", "float32", &wrong_inf, &expected, 0.0, 1e-5).is_err());
+    }
+
+    #[test]
+    fn a_shape_difference_is_its_own_failure() {
+        let a = ArrayD::<f64>::zeros(IxDyn(&[2, 2]));
+        let b = ArrayD::<f64>::zeros(IxDyn(&[4]));
+        let failure = assert_close("y", "float32", &a, &b, 0.0, 0.0).unwrap_err();
+        assert!(failure.mismatch.is_none());
+        assert!(failure.message.en.contains("[2, 2]"), "{}", failure.message.en);
+        assert_eq!(unravel(5, &[2, 3]), vec![1, 2]);
+    }
+}

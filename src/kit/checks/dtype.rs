@@ -1,0 +1,133 @@
+//! Dtype / gradient contract: scale by the weight, restore the input dtype, and gradients that
+//! belong to the function being graded (TODO 3).
+
+use half::{bf16, f16};
+use ndarray::ArrayD;
+
+use super::data::Rng;
+use super::{assert_close, build, call, Case, Failure, Outcome, Subject};
+use crate::report::Contract;
+use crate::{oracle, reference, text, Float};
+
+pub fn cases<S: Subject>() -> Vec<Case> {
+    let case = |id, run| Case { contract: Contract::DtypeGradient, id, run };
+    vec![
+        case("f32-weighted-forward", f32_weighted_forward::<S>),
+        case("f16-forward", f16_forward::<S>),
+        case("bf16-forward", bf16_forward::<S>),
+        case("backward-matches-f64", backward_matches_f64::<S>),
+        case("f16-backward", f16_backward::<S>),
+        case("forward-gradient-check", forward_gradient_check::<S>),
+    ]
+}
+
+/// Builds a subject with non-unit weights, so that a forgotten or scalar weight shows.
+fn weighted<S: Subject>(hidden: usize, eps: f32, seed: u64) -> Result<S, Failure> {
+    let mut norm = build::<S>(hidden, eps)?;
+    norm.weight_mut().value = Rng::new(seed).weights(hidden);
+    Ok(norm)
+}
+
+/// The learner's forward on seeded input of `shape`, against the explicit FP32 reference
+/// rounded once to `T`.
+fn forward_matches_reference<S: Subject, T: Float>(shape: &[usize], seed: u64, atol: f64, rtol: f64) -> Outcome {
+    let hidden = *shape.last().expect("test shapes have a last axis");
+    let norm = weighted::<S>(hidden, 1e-6, seed)?;
+    let x: ArrayD<T> = Rng::new(seed + 100).normal_array(shape);
+    let actual = call("forward(x)", norm.forward(&x))?;
+    let expected = reference::forward(&x, norm.eps(), norm.weight()).expect("test inputs are valid");
+    assert_close("forward(x)", T::NAME, &actual.mapv(T::to_f64), &expected.mapv(T::to_f64), atol, rtol)
+}
+
+fn f32_weighted_forward<S: Subject>() -> Outcome {
+    forward_matches_reference::<S, f32>(&[2, 3, 4], 11, 1e-6, 1e-5)
+}
+
+fn f16_forward<S: Subject>() -> Outcome {
+    forward_matches_reference::<S, f16>(&[2, 3, 4], 12, 1e-4, 1e-3)
+}
+
+fn bf16_forward<S: Subject>() -> Outcome {
+    // One bf16 rounding alone moves a value by up to 2^-8 ≈ 3.9e-3 relative.
+    forward_matches_reference::<S, bf16>(&[2, 3, 4], 13, 1e-5, 1.6e-2)
+}
+
+/// Runs the learner's backward and compares dx and the weight gradient with the f64 oracle.
+fn backward_matches_oracle<S: Subject, T: Float>(shape: &[usize], seed: u64, atol: f64, rtol: f64) -> Outcome {
+    let hidden = *shape.last().expect("test shapes have a last axis");
+    let mut norm = weighted::<S>(hidden, 1e-5, seed)?;
+    norm.weight_mut().clear_grad();
+    let mut rng = Rng::new(seed + 200);
+    let x: ArrayD<T> = rng.normal_array(shape);
+    let grad_out: ArrayD<T> = rng.normal_array(shape);
+    let dx = call("backward(x, grad_out)", norm.backward(&x, &grad_out))?;
+    let weight: Vec<f64> = norm.weight().value.iter().map(|&w| f64::from(w)).collect();
+    let (dx_expected, dw_expected) =
+        oracle::backward(&x.mapv(T::to_f64), &grad_out.mapv(T::to_f64), &weight, f64::from(norm.eps()));
+    assert_close("dx", T::NAME, &dx.mapv(T::to_f64), &dx_expected, atol, rtol)?;
+    let Some(dw) = norm.weight().grad.clone() else {
+        return Err(Failure::new(text::no_weight_gradient()));
+    };
+    let dw_expected = ArrayD::from_shape_vec(vec![hidden], dw_expected).expect("one value per feature");
+    assert_close("weight.grad", "float32", &dw.into_dyn().mapv(f64::from), &dw_expected, atol, rtol)
+}
+
+fn backward_matches_f64<S: Subject>() -> Outcome {
+    backward_matches_oracle::<S, f32>(&[3, 5], 21, 1e-5, 1e-4)
+}
+
+fn f16_backward<S: Subject>() -> Outcome {
+    backward_matches_oracle::<S, f16>(&[2, 3, 4], 22, 1e-3, 1e-2)
+}
+
+/// Central differences of the learner's own `forward::<f64>` against `backward`: the gradient
+/// graded is the gradient of the function the learner wrote, weight included.
+fn forward_gradient_check<S: Subject>() -> Outcome {
+    const H: f64 = 3e-3;
+    const ATOL: f64 = 2e-3;
+    const RTOL: f64 = 1e-2;
+    let shape = [2, 4];
+    let mut norm = weighted::<S>(4, 1e-5, 31)?;
+    norm.weight_mut().clear_grad();
+    let mut rng = Rng::new(231);
+    let x: ArrayD<f64> = rng.normal_array(&shape);
+    let grad_out: ArrayD<f64> = rng.normal_array(&shape);
+    let loss = |norm: &S, x: &ArrayD<f64>| -> Result<f64, Failure> {
+        Ok((call("forward(x)", norm.forward(x))? * &grad_out).sum())
+    };
+
+    let mut dx_numeric = ArrayD::zeros(x.raw_dim());
+    for (i, slot) in dx_numeric.iter_mut().enumerate() {
+        let mut plus = x.clone();
+        let mut minus = x.clone();
+        plus.as_slice_mut().expect("standard layout")[i] += H;
+        minus.as_slice_mut().expect("standard layout")[i] -= H;
+        *slot = (loss(&norm, &plus)? - loss(&norm, &minus)?) / (2.0 * H);
+    }
+    let mut dw_numeric = ArrayD::zeros(vec![4]);
+    for (j, slot) in dw_numeric.iter_mut().enumerate() {
+        let original = norm.weight().value[j];
+        // The weight is FP32: divide by the step actually taken, not the one asked for.
+        let (w_up, w_down) = (original + H as f32, original - H as f32);
+        norm.weight_mut().value[j] = w_up;
+        let up = loss(&norm, &x)?;
+        norm.weight_mut().value[j] = w_down;
+        let down = loss(&norm, &x)?;
+        norm.weight_mut().value[j] = original;
+        *slot = (up - down) / f64::from(w_up - w_down);
+    }
+
+    let dx = call("backward(x, grad_out)", norm.backward(&x, &grad_out))?;
+    assert_close("dx (backward vs. central differences of forward)", "float64", &dx, &dx_numeric, ATOL, RTOL)?;
+    let Some(dw) = norm.weight().grad.clone() else {
+        return Err(Failure::new(text::no_weight_gradient()));
+    };
+    assert_close(
+        "weight.grad (backward vs. central differences of forward)",
+        "float64",
+        &dw.into_dyn().mapv(f64::from),
+        &dw_numeric,
+        ATOL,
+        RTOL,
+    )
+}

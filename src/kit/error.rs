@@ -1,0 +1,51 @@
+//! Typed errors of the RMSNorm API.
+
+use std::fmt;
+
+use crate::text;
+
+/// Why an `RMSNorm` could not be built or could not run on an input.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NormError {
+    /// `hidden_size` was 0.
+    ZeroHiddenSize,
+    /// `eps` was negative, NaN or infinite.
+    BadEps(f32),
+    /// The input has no axis at all (a 0-d array), so there is no feature axis to normalise.
+    NoAxis,
+    /// The input's last axis does not have `hidden_size` elements.
+    HiddenSizeMismatch { expected: usize, found: usize },
+    /// Two arrays that must have one shape (input and upstream gradient) do not.
+    ShapeMismatch { expected: Vec<usize>, found: Vec<usize> },
+}
+
+impl fmt::Display for NormError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = match self {
+            NormError::ZeroHiddenSize => text::error_zero_hidden(),
+            NormError::BadEps(eps) => text::error_bad_eps(*eps),
+            NormError::NoAxis => text::error_no_axis(),
+            NormError::HiddenSizeMismatch { expected, found } => {
+                text::error_hidden_mismatch(*expected, *found)
+            }
+            NormError::ShapeMismatch { expected, found } => {
+                text::error_shape_mismatch(expected, found)
+            }
+        };
+        write!(f, "{} / {}", message.en, message.zh)
+    }
+}
+
+impl std::error::Error for NormError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_numbers_in_both_languages() {
+        let shown = NormError::HiddenSizeMismatch { expected: 4, found: 5 }.to_string();
+        assert!(shown.contains('4') && shown.contains('5'), "{shown}");
+        assert!(shown.contains("hidden_size") && shown.contains("最后一维"), "{shown}");
+    }
+}

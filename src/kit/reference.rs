@@ -1,0 +1,181 @@
+//! The reference maths, in FP32, written for clarity.
+//!
+//! Each exercise stub calls these for the parts the learner is *not* writing in that exercise,
+//! and the checks use them as the "explicit FP32 reference". They are themselves tested against
+//! the f64 [`oracle`](crate::oracle).
+
+use ndarray::{Array1, ArrayD, Axis};
+
+use crate::{Float, NormError, Param};
+
+/// Rejects a zero `hidden_size` and an `eps` that is negative, NaN or infinite.
+pub fn check_config(hidden_size: usize, eps: f32) -> Result<(), NormError> {
+    if hidden_size == 0 {
+        return Err(NormError::ZeroHiddenSize);
+    }
+    if !eps.is_finite() || eps < 0.0 {
+        return Err(NormError::BadEps(eps));
+    }
+    Ok(())
+}
+
+/// Rejects a 0-d input and one whose last axis is not `hidden_size` long.
+pub fn check_input<T>(x: &ArrayD<T>, hidden_size: usize) -> Result<(), NormError> {
+    match x.shape().last() {
+        None => Err(NormError::NoAxis),
+        Some(&found) if found != hidden_size => {
+            Err(NormError::HiddenSizeMismatch { expected: hidden_size, found })
+        }
+        Some(_) => Ok(()),
+    }
+}
+
+/// The per-feature scale γ: trainable, shape `[hidden_size]`, all ones (so a fresh layer only
+/// normalises).
+pub fn scale_parameter(hidden_size: usize) -> Param {
+    Param::trainable(Array1::ones(hidden_size))
+}
+
+/// `x / sqrt(mean(x²) + eps)` along the last axis, computed in FP32.
+///
+/// Every row (lane along the last axis) is one token's hidden vector; rows never mix.
+pub fn rms_normalize<T: Float>(x: &ArrayD<T>, eps: f32) -> Result<ArrayD<f32>, NormError> {
+    let last = last_axis(x)?;
+    let mut out = x.mapv(T::to_f32);
+    for mut row in out.lanes_mut(last) {
+        let mean_square = row.iter().map(|v| v * v).sum::<f32>() / row.len() as f32;
+        let inv_rms = 1.0 / (mean_square + eps).sqrt();
+        row.mapv_inplace(|v| v * inv_rms);
+    }
+    Ok(out)
+}
+
+/// `normalized ⊙ weight` in FP32, then rounded once to `T`.
+pub fn scale_and_cast<T: Float>(normalized: &ArrayD<f32>, weight: &Param) -> Result<ArrayD<T>, NormError> {
+    check_input(normalized, weight.len())?;
+    let last = Axis(normalized.ndim() - 1);
+    let mut out = normalized.clone();
+    for mut row in out.lanes_mut(last) {
+        row *= &weight.value;
+    }
+    Ok(out.mapv(T::from_f32))
+}
+
+/// The whole forward pass: normalise in FP32, scale, round once to the input's type.
+pub fn forward<T: Float>(x: &ArrayD<T>, eps: f32, weight: &Param) -> Result<ArrayD<T>, NormError> {
+    check_input(x, weight.len())?;
+    scale_and_cast(&rms_normalize(x, eps)?, weight)
+}
+
+/// Gradient of `sum(forward(x) ⊙ grad_out)`: returns `dx` (in `T`) and accumulates `dweight`
+/// into `weight.grad` when the weight is trainable. Computed in FP32.
+///
+/// With `r = 1/sqrt(mean(x²) + eps)`, `n = x·r` and `g = grad_out ⊙ γ` for one row of length D:
+/// `dγ += grad_out ⊙ n` and `dx = r·(g − n·mean(g ⊙ n))`.
+pub fn backward<T: Float>(
+    x: &ArrayD<T>,
+    grad_out: &ArrayD<T>,
+    eps: f32,
+    weight: &mut Param,
+) -> Result<ArrayD<T>, NormError> {
+    check_input(x, weight.len())?;
+    if x.shape() != grad_out.shape() {
+        return Err(NormError::ShapeMismatch {
+            expected: x.shape().to_vec(),
+            found: grad_out.shape().to_vec(),
+        });
+    }
+    let last = last_axis(x)?;
+    let normalized = rms_normalize(x, eps)?;
+    let upstream = grad_out.mapv(T::to_f32);
+    let mut dx = ArrayD::<f32>::zeros(x.raw_dim());
+    let mut dweight = Array1::<f32>::zeros(weight.len());
+    let x32 = x.mapv(T::to_f32);
+    let rows = x32
+        .lanes(last)
+        .into_iter()
+        .zip(normalized.lanes(last))
+        .zip(upstream.lanes(last))
+        .zip(dx.lanes_mut(last));
+    for (((x_row, n_row), up_row), mut dx_row) in rows {
+        let d = x_row.len() as f32;
+        let mean_square = x_row.iter().map(|v| v * v).sum::<f32>() / d;
+        let inv_rms = 1.0 / (mean_square + eps).sqrt();
+        dweight += &(&up_row * &n_row);
+        let g = &up_row * &weight.value;
+        let projection = g.iter().zip(n_row.iter()).map(|(a, b)| a * b).sum::<f32>() / d;
+        dx_row.assign(&((&g - &(&n_row * projection)) * inv_rms));
+    }
+    weight.accumulate_grad(&dweight)?;
+    Ok(dx.mapv(T::from_f32))
+}
+
+fn last_axis<T>(x: &ArrayD<T>) -> Result<Axis, NormError> {
+    if x.ndim() == 0 {
+        return Err(NormError::NoAxis);
+    }
+    Ok(Axis(x.ndim() - 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle;
+    use half::f16;
+    use ndarray::{array, IxDyn};
+
+    fn close(a: &ArrayD<f64>, b: &ArrayD<f64>, tol: f64) -> bool {
+        a.shape() == b.shape() && a.iter().zip(b.iter()).all(|(x, y)| (x - y).abs() <= tol * (1.0 + y.abs()))
+    }
+
+    #[test]
+    fn normalises_the_tutorial_case() {
+        let x = array![[[3.0f32, 4.0], [0.0, 0.0]]].into_dyn();
+        let y = rms_normalize(&x, 1e-6).unwrap();
+        // rms([3, 4]) = sqrt(12.5) ≈ 3.5355
+        assert!((y[[0, 0, 0]] - 0.848_528).abs() < 1e-5, "{y}");
+        assert!((y[[0, 0, 1]] - 1.131_371).abs() < 1e-5, "{y}");
+        assert_eq!(y[[0, 1, 0]], 0.0);
+    }
+
+    #[test]
+    fn forward_and_backward_match_the_f64_oracle() {
+        let x = ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![0.5f32, -1.5, 2.0, 3.0, 0.25, -0.75]).unwrap();
+        let g = ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![1.0f32, -0.5, 0.25, 0.3, 0.2, -1.0]).unwrap();
+        let w = array![0.5f32, 2.0, -1.0];
+        let mut weight = Param::trainable(w.clone());
+        let y = forward(&x, 1e-5, &weight).unwrap();
+        let dx = backward(&x, &g, 1e-5, &mut weight).unwrap();
+
+        let x64 = x.mapv(f64::from);
+        let w64: Vec<f64> = w.iter().map(|&v| f64::from(v)).collect();
+        let (y_ref, _) = oracle::forward(&x64, &w64, 1e-5);
+        let (dx_ref, dw_ref) = oracle::backward(&x64, &g.mapv(f64::from), &w64, 1e-5);
+        assert!(close(&y.mapv(f64::from), &y_ref, 1e-6));
+        assert!(close(&dx.mapv(f64::from), &dx_ref, 1e-5));
+        let dw = weight.grad.expect("trainable weight gets a gradient").mapv(f64::from).into_dyn();
+        assert!(close(&dw, &ArrayD::from_shape_vec(IxDyn(&[3]), dw_ref).unwrap(), 1e-5));
+    }
+
+    #[test]
+    fn squares_in_fp32_survive_f16_inputs() {
+        let x = array![300.0f32, -300.0, 300.0, -300.0].mapv(f16::from_f32).into_dyn();
+        let y: ArrayD<f16> = forward(&x, 1e-6, &scale_parameter(4)).unwrap();
+        assert_eq!(y.mapv(f16::to_f32), array![1.0f32, -1.0, 1.0, -1.0].into_dyn());
+    }
+
+    #[test]
+    fn rejects_bad_configuration_and_inputs() {
+        assert_eq!(check_config(0, 1e-6), Err(NormError::ZeroHiddenSize));
+        assert!(check_config(4, -1.0).is_err());
+        assert!(check_config(4, f32::NAN).is_err());
+        assert!(check_config(4, 0.0).is_ok());
+        let scalar = ArrayD::<f32>::zeros(IxDyn(&[]));
+        assert_eq!(rms_normalize(&scalar, 1e-6), Err(NormError::NoAxis));
+        let wrong = ArrayD::<f32>::zeros(IxDyn(&[2, 5]));
+        assert_eq!(forward(&wrong, 1e-6, &scale_parameter(4)), Err(NormError::HiddenSizeMismatch { expected: 4, found: 5 }));
+        let mut w = scale_parameter(5);
+        let g = ArrayD::<f32>::zeros(IxDyn(&[3, 5]));
+        assert!(matches!(backward(&wrong, &g, 1e-6, &mut w), Err(NormError::ShapeMismatch { .. })));
+    }
+}

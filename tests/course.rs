@@ -1,0 +1,82 @@
+//! The course itself, graded in process: every solution passes, every stub fails on its own TODO.
+
+use tutor_kit::checks::{run_all, Subject};
+use tutor_kit::report::{Report, Status};
+
+#[path = "../solutions/01-weight.rs"]
+mod solution_01;
+#[path = "../solutions/02-norm.rs"]
+mod solution_02;
+#[path = "../solutions/03-forward.rs"]
+mod solution_03;
+#[path = "../exercises/01-weight.rs"]
+mod stub_01;
+#[path = "../exercises/02-norm.rs"]
+mod stub_02;
+#[path = "../exercises/03-forward.rs"]
+mod stub_03;
+
+tutor_kit::graded_subject!(Solution01, solution_01::RMSNorm);
+tutor_kit::graded_subject!(Solution02, solution_02::RMSNorm);
+tutor_kit::graded_subject!(Solution03, solution_03::RMSNorm);
+tutor_kit::graded_subject!(Stub01, stub_01::RMSNorm);
+tutor_kit::graded_subject!(Stub02, stub_02::RMSNorm);
+tutor_kit::graded_subject!(Stub03, stub_03::RMSNorm);
+
+fn describe(report: &Report) -> String {
+    report
+        .cases
+        .iter()
+        .filter(|c| c.status != Status::Passed)
+        .map(|c| format!("{} {:?}: {:?} {:?}", c.id, c.status, c.message.as_ref().map(|m| &m.en), c.mismatch))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn assert_passes<S: Subject>() {
+    let report = run_all::<S>();
+    assert!(report.cases.len() >= 20, "all three contracts run: {} cases", report.cases.len());
+    assert!(report.all_passed(), "failures:\n{}", describe(&report));
+}
+
+/// A stub must fail, and every case it fails must fail on its own TODO's not-done marker.
+fn assert_fails_only_on_todo<S: Subject>(todo: u32) {
+    let report = run_all::<S>();
+    let failing: Vec<_> = report.cases.iter().filter(|c| c.status != Status::Passed).collect();
+    assert!(!failing.is_empty(), "stub for TODO {todo} passed every case");
+    for case in failing {
+        assert_eq!(case.status, Status::NotDone, "{} failed for another reason:\n{}", case.id, describe(&report));
+        let message = &case.message.as_ref().expect("a failure has a message").en;
+        assert!(message.contains(&format!("TODO {todo} is not done yet")), "{}: {message}", case.id);
+    }
+}
+
+#[test]
+fn solution_01_passes_every_case() {
+    assert_passes::<Solution01>();
+}
+
+#[test]
+fn solution_02_passes_every_case() {
+    assert_passes::<Solution02>();
+}
+
+#[test]
+fn solution_03_passes_every_case() {
+    assert_passes::<Solution03>();
+}
+
+#[test]
+fn stub_01_fails_on_todo_1() {
+    assert_fails_only_on_todo::<Stub01>(1);
+}
+
+#[test]
+fn stub_02_fails_on_todo_2() {
+    assert_fails_only_on_todo::<Stub02>(2);
+}
+
+#[test]
+fn stub_03_fails_on_todo_3() {
+    assert_fails_only_on_todo::<Stub03>(3);
+}
