@@ -49,6 +49,7 @@ pub fn case_title(id: &str) -> Bi {
         "f32-weighted-forward" => ("f32 输入、非单位权重的 forward", "forward on f32 input with non-unit weights"),
         "f16-forward" => ("f16 输入 2×3×4：同形、同 dtype，rtol 1e-3 / atol 1e-4", "f16 input 2×3×4: same shape and dtype, rtol 1e-3 / atol 1e-4"),
         "bf16-forward" => ("bf16 输入：同形、同 dtype，rtol 1.6e-2 / atol 1e-5", "bf16 input: same shape and dtype, rtol 1.6e-2 / atol 1e-5"),
+        "f16-rounds-once" => ("f16 输出只舍入一次：几乎每个值都等于正确舍入的 FP32 结果", "f16 output rounded once: almost every value equals the correctly rounded FP32 result"),
         "backward-matches-f64" => ("backward 的 dx 与 weight 梯度与 f64 参考一致", "backward's dx and weight gradient match an f64 reference"),
         "f16-backward" => ("f16 输入的 backward：dx 同形且数值正确", "backward on f16 input: dx has x's shape and the right values"),
         "forward-gradient-check" => ("对你的 forward::<f64> 做中心差分，与 backward 一致", "central differences of your forward::<f64> agree with backward"),
@@ -154,6 +155,13 @@ pub(crate) fn wrong_shape(what: &str, expected: &[usize], found: &[usize]) -> Bi
     Bi::new(
         format!("{what} 的形状是 {}，应为 {}", shape(found), shape(expected)),
         format!("{what} has shape {}, expected {}", shape(found), shape(expected)),
+    )
+}
+
+pub(crate) fn rounded_more_than_once(mismatched: usize, total: usize, worst_ulps: i32) -> Bi {
+    Bi::new(
+        format!("{total} 个 f16 输出中有 {mismatched} 个不等于 FP32 结果的正确舍入（最多差 {worst_ulps} ulp）：应在 FP32 中乘以权重，最后只舍入一次"),
+        format!("{mismatched} of {total} f16 outputs differ from the correctly rounded FP32 result (by up to {worst_ulps} ulp): multiply by the weight in FP32 and round once, at the end"),
     )
 }
 

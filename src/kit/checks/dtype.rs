@@ -15,6 +15,7 @@ pub fn cases<S: Subject>() -> Vec<Case> {
         case("f32-weighted-forward", f32_weighted_forward::<S>),
         case("f16-forward", f16_forward::<S>),
         case("bf16-forward", bf16_forward::<S>),
+        case("f16-rounds-once", f16_rounds_once::<S>),
         case("backward-matches-f64", backward_matches_f64::<S>),
         case("f16-backward", f16_backward::<S>),
         case("forward-gradient-check", forward_gradient_check::<S>),
@@ -50,6 +51,30 @@ fn f16_forward<S: Subject>() -> Outcome {
 fn bf16_forward<S: Subject>() -> Outcome {
     // One bf16 rounding alone moves a value by up to 2^-8 ≈ 3.9e-3 relative.
     forward_matches_reference::<S, bf16>(&[2, 3, 4], 13, 1e-5, 1.6e-2)
+}
+
+/// One rounding from FP32 to f16 at the very end lands on the correctly rounded value almost
+/// everywhere (a different summation order moves the FP32 value by an ulp or two, which crosses
+/// an f16 rounding boundary about once in two thousand values). Rounding the normalised value
+/// first and multiplying in f16 misses on a large share of the elements.
+fn f16_rounds_once<S: Subject>() -> Outcome {
+    const SHAPE: [usize; 2] = [64, 64];
+    const ALLOWED_SHARE: f64 = 0.01;
+    let norm = weighted::<S>(SHAPE[1], 1e-6, 14)?;
+    let x: ArrayD<f16> = Rng::new(114).normal_array(&SHAPE);
+    let actual = call("forward(x)", norm.forward(&x))?;
+    let expected = reference::forward(&x, norm.eps(), norm.weight()).expect("test inputs are valid");
+    let Err(mut failure) = assert_close("forward(x)", "float16", &actual.mapv(f16::to_f64), &expected.mapv(f16::to_f64), 0.0, 0.0) else {
+        return Ok(());
+    };
+    let ulps = |a: f16, b: f16| (i32::from(a.to_bits() as i16) - i32::from(b.to_bits() as i16)).abs();
+    let worst_ulps = actual.iter().zip(expected.iter()).map(|(&a, &e)| ulps(a, e)).max().unwrap_or(0);
+    let (mismatched, total) = failure.mismatch.as_ref().map_or((0, 0), |m| (m.mismatched, m.total));
+    if worst_ulps <= 1 && (mismatched as f64) <= ALLOWED_SHARE * total as f64 {
+        return Ok(());
+    }
+    failure.message = text::rounded_more_than_once(mismatched, total, worst_ulps);
+    Err(failure)
 }
 
 /// Runs the learner's backward and compares dx and the weight gradient with the f64 oracle.
