@@ -1,1 +1,44 @@
-fn main() {}
+//! `tutor`: the command-line course runner. See `README.md` and `../DESIGN.md` for the map.
+
+mod cli;
+mod commands;
+mod course;
+mod errors;
+mod progress;
+mod render;
+mod runner;
+mod text;
+mod workspace;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::course::lesson::Language;
+use crate::render::Printer;
+use crate::text::LangChoice;
+
+fn main() -> ExitCode {
+    install_panic_hook();
+    let cli = cli::Cli::parse();
+    let printer = Printer::new(cli.lang.unwrap_or_else(LangChoice::from_env), cli.no_color);
+    match commands::run(cli, printer.clone()) {
+        Ok(code) => code,
+        Err(error) => {
+            errors::report(&printer, &error);
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A bug in tutor must not greet a learner with a backtrace: say what happened, in both
+/// languages, and that nothing was lost.
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let detail = info.to_string();
+        for language in Language::BOTH {
+            eprintln!("{}", text::fill(text::ui(language).internal_error, &[("detail", &detail)]));
+        }
+        std::process::exit(2);
+    }));
+}

@@ -18,6 +18,9 @@ pub use error::NormError;
 pub use float::Float;
 pub use param::Param;
 
+/// Re-exported so that generated code and exercises can name it through the kit.
+pub use ndarray;
+
 /// Wraps an exercise's `RMSNorm` in a new type that implements [`checks::Subject`].
 ///
 /// The wrapper (rather than implementing the trait on the learner's type directly) makes every
@@ -34,21 +37,21 @@ macro_rules! graded_subject {
             }
             fn norm<T: $crate::Float>(
                 &self,
-                x: &ndarray::ArrayD<T>,
-            ) -> Result<ndarray::ArrayD<f32>, $crate::NormError> {
+                x: &$crate::ndarray::ArrayD<T>,
+            ) -> Result<$crate::ndarray::ArrayD<f32>, $crate::NormError> {
                 self.0.norm(x)
             }
             fn forward<T: $crate::Float>(
                 &self,
-                x: &ndarray::ArrayD<T>,
-            ) -> Result<ndarray::ArrayD<T>, $crate::NormError> {
+                x: &$crate::ndarray::ArrayD<T>,
+            ) -> Result<$crate::ndarray::ArrayD<T>, $crate::NormError> {
                 self.0.forward(x)
             }
             fn backward<T: $crate::Float>(
                 &mut self,
-                x: &ndarray::ArrayD<T>,
-                grad_out: &ndarray::ArrayD<T>,
-            ) -> Result<ndarray::ArrayD<T>, $crate::NormError> {
+                x: &$crate::ndarray::ArrayD<T>,
+                grad_out: &$crate::ndarray::ArrayD<T>,
+            ) -> Result<$crate::ndarray::ArrayD<T>, $crate::NormError> {
                 self.0.backward(x, grad_out)
             }
             fn eps(&self) -> f32 {

@@ -12,7 +12,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use ndarray::ArrayD;
 
-pub use compare::assert_close;
+pub use compare::{assert_close, unravel};
 
 use crate::report::{CaseResult, Contract, Mismatch, Report, Status};
 use crate::text::{self, Bi};

@@ -1,0 +1,69 @@
+//! The command line, as clap reads it.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use crate::text::LangChoice;
+
+/// A course runner for the building blocks of large language models: edit an exercise, check
+/// it, ask for hints. 大模型基础模块的练习课程：编辑练习、检查、获取提示。
+#[derive(Debug, Parser)]
+#[command(name = "tutor", version)]
+pub struct Cli {
+    /// Language of everything shown: zh, en or both (default: TUTOR_LANG, else both).
+    /// 显示语言：zh、en 或 both。
+    #[arg(long, global = true, value_enum)]
+    pub lang: Option<LangChoice>,
+
+    /// The course folder (default: the nearest folder at or above this one holding
+    /// exercises/info.toml). 课程文件夹。
+    #[arg(long, global = true, value_name = "DIR")]
+    pub workspace: Option<PathBuf>,
+
+    /// No colour (NO_COLOR and non-terminal output turn it off too). 不使用颜色。
+    #[arg(long, global = true)]
+    pub no_color: bool,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Every exercise with its status and the progress bar. 列出全部练习与进度。
+    List,
+    /// Compile and grade an exercise (default: the current one). 编译并评分一个练习。
+    Check {
+        /// `02-norm`, `02`, `2` or `norm`.
+        exercise: Option<String>,
+        /// Check every exercise. 检查全部练习。
+        #[arg(long, conflicts_with = "exercise")]
+        all: bool,
+        /// Seconds the graded code may run before it is stopped. 运行时限（秒）。
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+        timeout: u64,
+    },
+    /// The next hint for an exercise. 显示下一条提示。
+    Hint {
+        /// `02-norm`, `02`, `2` or `norm` (default: the current one).
+        exercise: Option<String>,
+        /// Every hint level at once. 一次显示全部提示。
+        #[arg(long)]
+        all: bool,
+    },
+    /// Show the reference solution, after a STOP HERE confirmation. 确认后显示参考答案。
+    Reveal {
+        /// `02-norm`, `02`, `2` or `norm` (default: the current one).
+        exercise: Option<String>,
+        /// Confirm without the typed prompt (needed without a terminal). 无需输入确认词。
+        #[arg(long)]
+        yes: bool,
+    },
+    /// Read a lesson (the overview without an argument). 阅读课程（不带参数时为总览）。
+    Lesson {
+        /// `02-norm`, `02`, `2` or `norm`.
+        exercise: Option<String>,
+    },
+}

@@ -1,0 +1,40 @@
+//! `tutor hint [EXERCISE] [--all]`: the next hint level, remembered in the progress file.
+
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use colored::Colorize;
+
+use super::Session;
+use crate::course::{Lesson, Part};
+
+/// Prints the next hint (or all of them) and records the level reached.
+pub fn run(session: &Session, name: Option<&str>, all: bool) -> Result<ExitCode> {
+    let exercise = session.exercise(name)?;
+    let lesson = Lesson::parse(exercise.lesson_source()).context("parsing the lesson")?;
+    let total = lesson.hint_count();
+    if total == 0 {
+        session.printer.say(|u| u.no_hints, &[]);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let seen = session.state()?.of(&exercise.id).hints;
+    let levels: Vec<u32> = if all { (1..=total).collect() } else { vec![(seen + 1).min(total)] };
+    for &level in &levels {
+        let header = session.printer.lines(|u| u.hint_header, &[("n", &level), ("total", &total), ("id", &exercise.id)]);
+        println!("{}", header.replace('\n', " · ").bold().cyan());
+        for &language in session.printer.languages() {
+            if let Some(text) = lesson.text(Part::Hint(level), language) {
+                println!("{text}\n");
+            }
+        }
+    }
+    let reached = *levels.last().unwrap_or(&0);
+    session.update(|state| {
+        let progress = state.exercises.entry(exercise.id.clone()).or_default();
+        progress.hints = progress.hints.max(reached);
+    })?;
+    if reached == total && !all {
+        println!("{}", session.printer.lines(|u| u.last_hint, &[("id", &exercise.id)]).dimmed());
+    }
+    Ok(ExitCode::SUCCESS)
+}

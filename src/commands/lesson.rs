@@ -1,0 +1,27 @@
+//! `tutor lesson [EXERCISE]`: the lesson text, or the overview.
+
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+
+use super::Session;
+use crate::course::embedded::course_file;
+use crate::course::{Lesson, Part};
+
+/// Prints a lesson in the chosen languages.
+pub fn run(session: &Session, name: Option<&str>) -> Result<ExitCode> {
+    let (source, next) = match name {
+        Some(name) => {
+            let exercise = session.exercise(Some(name))?;
+            (exercise.lesson_source(), Some(exercise.id.clone()))
+        }
+        None => (course_file(&session.catalogue.course.overview).context("the overview lesson is embedded")?, None),
+    };
+    let lesson = Lesson::parse(source).context("parsing the lesson")?;
+    let texts: Vec<&str> = session.printer.languages().iter().filter_map(|&l| lesson.text(Part::Lesson, l)).collect();
+    println!("{}", texts.join("\n\n────────\n\n"));
+    if let Some(id) = next {
+        println!("\n{}", session.printer.lines(|u| u.lesson_next, &[("id", &id)]));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,91 @@
+//! `tutor reveal [EXERCISE] [--yes]`: the solution, but only after a STOP HERE confirmation.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use colored::Colorize;
+use similar::{ChangeTag, TextDiff};
+
+use super::Session;
+use crate::course::lesson::Language;
+use crate::course::{Lesson, Part};
+use crate::errors::CliError;
+use crate::text;
+
+/// The word a learner types to confirm.
+const CONFIRM_WORD: &str = "reveal";
+
+/// Asks, then shows the solution, the explanation and a diff against the learner's file.
+pub fn run(session: &Session, name: Option<&str>, yes: bool) -> Result<ExitCode> {
+    let exercise = session.exercise(name)?;
+    let printer = &session.printer;
+    if !yes && !std::io::stdin().is_terminal() {
+        return Err(CliError::RevealNeedsTerminal.into());
+    }
+
+    // The banner is always in both languages: it must not be missed.
+    let rule = "━".repeat(60);
+    println!("{}", rule.red().bold());
+    let stop: Vec<&str> = Language::BOTH.iter().map(|&l| text::ui(l).stop_here).collect();
+    println!("{}", format!("🛑  {}  🛑", stop.join(" · ")).red().bold());
+    for &language in &Language::BOTH {
+        println!("{}", text::fill(text::ui(language).stop_here_detail, &[("id", &exercise.id)]));
+    }
+    println!("{}", rule.red().bold());
+
+    if !yes {
+        let prompt: Vec<&str> = Language::BOTH.iter().map(|&l| text::ui(l).confirm_prompt).collect();
+        print!("{}\n> ", prompt.join("\n"));
+        std::io::stdout().flush().context("writing the prompt")?;
+        let mut answer = String::new();
+        std::io::stdin().lock().read_line(&mut answer).context("reading the confirmation")?;
+        if answer.trim().to_lowercase() != CONFIRM_WORD {
+            printer.say(|u| u.declined, &[("id", &exercise.id)]);
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+
+    let solution = exercise.solution();
+    println!("\n{}\n", printer.lines(|u| u.solution_header, &[("path", &exercise.solution)]).bold());
+    println!("{solution}");
+
+    let lesson = Lesson::parse(exercise.lesson_source()).context("parsing the lesson")?;
+    println!("{}\n", printer.label(|u| u.explanation_header).bold());
+    for &language in printer.languages() {
+        if let Some(text) = lesson.text(Part::Explanation, language) {
+            println!("{text}\n");
+        }
+    }
+
+    let learner = std::fs::read_to_string(session.workspace.exercise_file(exercise)).unwrap_or_default();
+    println!("{}", printer.lines(|u| u.diff_header, &[]).bold());
+    print!("{}", diff(&learner, solution, printer));
+
+    session.update(|state| state.exercises.entry(exercise.id.clone()).or_default().revealed = true)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A unified diff, learner's file first, coloured when colour is on.
+fn diff(learner: &str, solution: &str, printer: &crate::render::Printer) -> String {
+    let diff = TextDiff::from_lines(learner, solution);
+    if diff.ratio() == 1.0 {
+        return format!("{}\n", printer.lines(|u| u.diff_identical, &[]));
+    }
+    let mut out = String::new();
+    for group in diff.grouped_ops(2) {
+        out.push_str(&format!("{}\n", "@@".cyan()));
+        for op in group {
+            for change in diff.iter_changes(&op) {
+                let line = change.to_string_lossy();
+                let line = line.trim_end_matches('\n');
+                match change.tag() {
+                    ChangeTag::Delete => out.push_str(&format!("{}\n", format!("-{line}").red())),
+                    ChangeTag::Insert => out.push_str(&format!("{}\n", format!("+{line}").green())),
+                    ChangeTag::Equal => out.push_str(&format!(" {line}\n")),
+                }
+            }
+        }
+    }
+    out
+}

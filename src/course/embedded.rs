@@ -1,0 +1,101 @@
+//! Every course file and the kit's source, compiled into the binary, so that an installed
+//! `tutor` needs nothing from the repository and edits to a workspace's copies change nothing
+//! about grading.
+
+/// A file carried inside the binary.
+pub struct EmbeddedFile {
+    /// Path relative to the repository root (course files) or to `src/kit` (kit files).
+    pub path: &'static str,
+    /// The file's text.
+    pub contents: &'static str,
+}
+
+macro_rules! embed {
+    ($($path:literal => $source:literal),* $(,)?) => {
+        &[$(EmbeddedFile { path: $path, contents: include_str!($source) }),*]
+    };
+}
+
+/// The catalogue, stubs, solutions and lessons, by their path in a workspace.
+pub const COURSE_FILES: &[EmbeddedFile] = embed! {
+    "exercises/info.toml" => "../../exercises/info.toml",
+    "exercises/01-weight.rs" => "../../exercises/01-weight.rs",
+    "exercises/02-norm.rs" => "../../exercises/02-norm.rs",
+    "exercises/03-forward.rs" => "../../exercises/03-forward.rs",
+    "solutions/01-weight.rs" => "../../solutions/01-weight.rs",
+    "solutions/02-norm.rs" => "../../solutions/02-norm.rs",
+    "solutions/03-forward.rs" => "../../solutions/03-forward.rs",
+    "lessons/00-overview.md" => "../../lessons/00-overview.md",
+    "lessons/01-weight.md" => "../../lessons/01-weight.md",
+    "lessons/02-norm.md" => "../../lessons/02-norm.md",
+    "lessons/03-forward.md" => "../../lessons/03-forward.md",
+};
+
+/// The kit's source, by its path below `src/kit`; written into the grading harness.
+pub const KIT_FILES: &[EmbeddedFile] = embed! {
+    "lib.rs" => "../kit/lib.rs",
+    "error.rs" => "../kit/error.rs",
+    "float.rs" => "../kit/float.rs",
+    "param.rs" => "../kit/param.rs",
+    "harness.rs" => "../kit/harness.rs",
+    "oracle.rs" => "../kit/oracle.rs",
+    "reference.rs" => "../kit/reference.rs",
+    "report.rs" => "../kit/report.rs",
+    "text.rs" => "../kit/text.rs",
+    "checks/mod.rs" => "../kit/checks/mod.rs",
+    "checks/compare.rs" => "../kit/checks/compare.rs",
+    "checks/data.rs" => "../kit/checks/data.rs",
+    "checks/dtype.rs" => "../kit/checks/dtype.rs",
+    "checks/numeric.rs" => "../kit/checks/numeric.rs",
+    "checks/parameter.rs" => "../kit/checks/parameter.rs",
+};
+
+/// The lock file that pins the harness's dependencies to the versions measured here.
+pub const HARNESS_LOCK: &str = include_str!("../runner/harness.Cargo.lock");
+
+/// A course file by its workspace path.
+pub fn course_file(path: &str) -> Option<&'static str> {
+    COURSE_FILES.iter().find(|f| f.path == path).map(|f| f.contents)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+    use std::path::Path;
+
+    fn files_below(dir: &Path, base: &Path, out: &mut BTreeSet<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                files_below(&path, base, out);
+            } else {
+                out.insert(path.strip_prefix(base).unwrap().to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+
+    #[test]
+    fn every_kit_file_is_embedded_and_identical() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/kit");
+        let mut on_disk = BTreeSet::new();
+        files_below(&root, &root, &mut on_disk);
+        let embedded: BTreeSet<String> = KIT_FILES.iter().map(|f| f.path.to_string()).collect();
+        assert_eq!(on_disk, embedded, "src/kit and KIT_FILES must list the same files");
+        for file in KIT_FILES {
+            assert_eq!(std::fs::read_to_string(root.join(file.path)).unwrap(), file.contents, "{}", file.path);
+        }
+    }
+
+    #[test]
+    fn every_course_file_on_disk_is_embedded() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        for dir in ["exercises", "solutions", "lessons"] {
+            let mut on_disk = BTreeSet::new();
+            files_below(&root.join(dir), root, &mut on_disk);
+            for path in on_disk.iter().filter(|p| !p.ends_with("README.md")) {
+                assert!(course_file(path).is_some(), "{path} is not embedded");
+            }
+        }
+    }
+}

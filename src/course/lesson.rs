@@ -1,0 +1,201 @@
+//! Splits a lesson's markdown into its parts at `<!-- tutor: KIND [N] LANG -->` marker lines.
+//! The format is documented in `lessons/README.md`.
+
+use std::fmt;
+
+/// A content language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Language {
+    /// 中文
+    Zh,
+    /// English
+    En,
+}
+
+impl Language {
+    /// Both, Chinese first.
+    pub const BOTH: [Language; 2] = [Language::Zh, Language::En];
+
+    fn parse(word: &str) -> Option<Self> {
+        match word {
+            "zh" => Some(Language::Zh),
+            "en" => Some(Language::En),
+            _ => None,
+        }
+    }
+}
+
+/// Which part of a lesson a section is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Part {
+    /// The lesson text.
+    Lesson,
+    /// A hint, numbered from 1.
+    Hint(u32),
+    /// The explanation shown after the solution is revealed.
+    Explanation,
+}
+
+/// One section: a part in one language.
+#[derive(Debug, Clone, PartialEq)]
+struct Section {
+    part: Part,
+    language: Language,
+    text: String,
+}
+
+/// A parsed lesson.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lesson {
+    sections: Vec<Section>,
+}
+
+/// Why a lesson file does not parse or is incomplete.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LessonError {
+    /// 1-based line, when the problem is on one line.
+    pub line: Option<usize>,
+    /// What is wrong.
+    pub problem: String,
+}
+
+impl fmt::Display for LessonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "line {line}: {}", self.problem),
+            None => write!(f, "{}", self.problem),
+        }
+    }
+}
+
+impl std::error::Error for LessonError {}
+
+const MARKER_START: &str = "<!-- tutor:";
+const MARKER_END: &str = "-->";
+
+impl Lesson {
+    /// Parses markdown with marker lines; text before the first marker is ignored.
+    pub fn parse(source: &str) -> Result<Lesson, LessonError> {
+        let mut sections: Vec<Section> = Vec::new();
+        for (index, line) in source.lines().enumerate() {
+            let trimmed = line.trim();
+            if let Some(inner) = trimmed.strip_prefix(MARKER_START) {
+                let inner = inner.strip_suffix(MARKER_END).ok_or_else(|| LessonError {
+                    line: Some(index + 1),
+                    problem: "a marker must end with `-->` on the same line".into(),
+                })?;
+                let (part, language) = parse_marker(inner).map_err(|problem| LessonError { line: Some(index + 1), problem })?;
+                if sections.iter().any(|s| s.part == part && s.language == language) {
+                    return Err(LessonError { line: Some(index + 1), problem: format!("{part:?} {language:?} appears twice") });
+                }
+                sections.push(Section { part, language, text: String::new() });
+            } else if let Some(current) = sections.last_mut() {
+                current.text.push_str(line);
+                current.text.push('\n');
+            }
+        }
+        for section in &mut sections {
+            section.text = section.text.trim().to_string();
+        }
+        Ok(Lesson { sections })
+    }
+
+    /// The text of a part in a language.
+    pub fn text(&self, part: Part, language: Language) -> Option<&str> {
+        self.sections.iter().find(|s| s.part == part && s.language == language).map(|s| s.text.as_str())
+    }
+
+    /// How many hint levels there are (1 ..= count).
+    pub fn hint_count(&self) -> u32 {
+        self.sections.iter().filter_map(|s| if let Part::Hint(n) = s.part { Some(n) } else { None }).max().unwrap_or(0)
+    }
+
+    /// Checks that the lesson text exists in both languages, and, for an exercise lesson, that
+    /// there are at least `min_hints` gap-free hints and an explanation, all in both languages.
+    #[cfg(test)]
+    pub fn validate(&self, exercise: bool, min_hints: u32) -> Result<(), LessonError> {
+        let mut required = vec![Part::Lesson];
+        if exercise {
+            let count = self.hint_count();
+            if count < min_hints {
+                return Err(LessonError { line: None, problem: format!("{count} hints, at least {min_hints} needed") });
+            }
+            required.extend((1..=count).map(Part::Hint));
+            required.push(Part::Explanation);
+        }
+        for part in required {
+            for language in Language::BOTH {
+                match self.text(part, language) {
+                    Some(text) if !text.is_empty() => {}
+                    _ => return Err(LessonError { line: None, problem: format!("{part:?} is missing or empty in {language:?}") }),
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn parse_marker(inner: &str) -> Result<(Part, Language), String> {
+    let words: Vec<&str> = inner.split_whitespace().collect();
+    let (part, language) = match words.as_slice() {
+        ["lesson", lang] => (Part::Lesson, lang),
+        ["explanation", lang] => (Part::Explanation, lang),
+        ["hint", n, lang] => {
+            let n: u32 = n.parse().map_err(|_| format!("hint number {n:?} is not a number"))?;
+            if n == 0 {
+                return Err("hints are numbered from 1".into());
+            }
+            (Part::Hint(n), lang)
+        }
+        _ => return Err(format!("unknown marker {inner:?}: expected `lesson LANG`, `hint N LANG` or `explanation LANG`")),
+    };
+    let language = Language::parse(language).ok_or_else(|| format!("unknown language {language:?}: use zh or en"))?;
+    Ok((part, language))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::course::embedded::COURSE_FILES;
+
+    #[test]
+    fn splits_sections_and_ignores_the_title() {
+        let source = "# Title\n<!-- tutor: lesson zh -->\n中文\n\n<!-- tutor: lesson en -->\nEnglish\n<!-- tutor: hint 1 en -->\nh1\n";
+        let lesson = Lesson::parse(source).unwrap();
+        assert_eq!(lesson.text(Part::Lesson, Language::Zh), Some("中文"));
+        assert_eq!(lesson.text(Part::Lesson, Language::En), Some("English"));
+        assert_eq!(lesson.text(Part::Hint(1), Language::En), Some("h1"));
+        assert_eq!(lesson.hint_count(), 1);
+        assert!(lesson.validate(false, 0).is_ok());
+        assert!(lesson.validate(true, 1).is_err(), "hint 1 zh and the explanation are missing");
+    }
+
+    #[test]
+    fn rejects_malformed_markers() {
+        assert_eq!(Lesson::parse("<!-- tutor: lesson fr -->").unwrap_err().line, Some(1));
+        assert!(Lesson::parse("x\n<!-- tutor: hint one en -->").is_err());
+        assert!(Lesson::parse("<!-- tutor: hint 0 en -->").is_err());
+        assert!(Lesson::parse("<!-- tutor: lesson en").is_err());
+        assert!(Lesson::parse("<!-- tutor: lesson en -->\na\n<!-- tutor: lesson en -->\nb").is_err());
+    }
+
+    #[test]
+    fn a_gap_in_the_hints_is_reported() {
+        let source = "<!-- tutor: lesson zh -->\na\n<!-- tutor: lesson en -->\na\n\
+            <!-- tutor: hint 1 zh -->\na\n<!-- tutor: hint 1 en -->\na\n<!-- tutor: hint 3 zh -->\na\n<!-- tutor: hint 3 en -->\na\n\
+            <!-- tutor: explanation zh -->\na\n<!-- tutor: explanation en -->\na\n";
+        let err = Lesson::parse(source).unwrap().validate(true, 1).unwrap_err();
+        assert!(err.problem.contains("Hint(2)"), "{err}");
+    }
+
+    #[test]
+    fn every_shipped_lesson_parses_and_is_complete_in_both_languages() {
+        let lessons: Vec<_> = COURSE_FILES.iter().filter(|f| f.path.starts_with("lessons/")).collect();
+        assert_eq!(lessons.len(), 4);
+        for file in lessons {
+            let lesson = Lesson::parse(file.contents).unwrap_or_else(|e| panic!("{}: {e}", file.path));
+            let is_exercise = !file.path.ends_with("00-overview.md");
+            lesson.validate(is_exercise, 3).unwrap_or_else(|e| panic!("{}: {e}", file.path));
+        }
+    }
+}

@@ -1,0 +1,8 @@
+//! The course as the binary carries it: catalogue, lessons, stubs, solutions and kit source.
+
+pub mod catalogue;
+pub mod embedded;
+pub mod lesson;
+
+pub use catalogue::{Catalogue, Exercise};
+pub use lesson::{Lesson, Part};

@@ -1,0 +1,71 @@
+//! Terminal output: language selection, colour, and the renderings of each command.
+
+pub mod check;
+pub mod list;
+
+use std::io::IsTerminal;
+
+use tutor_kit::text::Bi;
+
+use crate::course::lesson::Language;
+use crate::text::{self, LangChoice, Ui};
+
+/// Writes text in the languages the learner chose, with or without colour.
+#[derive(Clone)]
+pub struct Printer {
+    choice: LangChoice,
+    /// Whether ANSI colour is on.
+    pub color: bool,
+}
+
+impl Printer {
+    /// Colour is on only for a terminal, and never with `--no-color` or `NO_COLOR`.
+    pub fn new(choice: LangChoice, no_color_flag: bool) -> Self {
+        let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let color = !no_color_flag && !no_color_env && std::io::stdout().is_terminal();
+        colored::control::set_override(color);
+        Printer { choice, color }
+    }
+
+    /// The languages to show, in order.
+    pub fn languages(&self) -> &'static [Language] {
+        self.choice.languages()
+    }
+
+    /// A sentence from the UI text, filled in, one line per language.
+    pub fn lines(&self, pick: fn(&Ui) -> &'static str, values: &[(&str, &dyn std::fmt::Display)]) -> String {
+        self.languages().iter().map(|&l| text::fill(pick(text::ui(l)), values)).collect::<Vec<_>>().join("\n")
+    }
+
+    /// A short label, languages joined on one line.
+    pub fn label(&self, pick: fn(&Ui) -> &'static str) -> String {
+        self.languages().iter().map(|&l| pick(text::ui(l))).collect::<Vec<_>>().join(" / ")
+    }
+
+    /// A kit sentence in the chosen languages, one line each.
+    pub fn bi_lines(&self, bi: &Bi) -> String {
+        self.languages().iter().map(|l| pick_bi(bi, *l)).collect::<Vec<_>>().join("\n")
+    }
+
+    /// A kit sentence in the chosen languages, on one line.
+    pub fn bi_label(&self, bi: &Bi) -> String {
+        self.languages().iter().map(|l| pick_bi(bi, *l)).collect::<Vec<_>>().join(" / ")
+    }
+
+    /// Prints [`Printer::lines`].
+    pub fn say(&self, pick: fn(&Ui) -> &'static str, values: &[(&str, &dyn std::fmt::Display)]) {
+        println!("{}", self.lines(pick, values));
+    }
+}
+
+fn pick_bi(bi: &Bi, language: Language) -> &str {
+    match language {
+        Language::Zh => &bi.zh,
+        Language::En => &bi.en,
+    }
+}
+
+/// An exercise title in the chosen languages.
+pub fn title(printer: &Printer, zh: &str, en: &str) -> String {
+    printer.bi_label(&Bi::new(zh, en))
+}

@@ -1,0 +1,142 @@
+//! Building one harness binary with cargo and sorting rustc's messages.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, Result};
+use serde_json::Value;
+
+/// A rustc message worth showing to the learner.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    /// `error`, `warning`, …
+    pub level: String,
+    /// rustc's own rendering, with the learner's file shown by its workspace path.
+    pub rendered: String,
+}
+
+/// What happened while building.
+pub enum BuildEvent<'a> {
+    /// A crate that had to be compiled (not one reused from an earlier build).
+    Compiled { name: &'a str, count: usize },
+}
+
+/// How the build ended.
+pub enum Built {
+    /// The graded program.
+    Ok(PathBuf),
+    /// rustc rejected the code; the messages that concern the learner.
+    CompileErrors(Vec<Diagnostic>),
+}
+
+/// The environment kept cargo from building (not an error in the learner's code).
+#[derive(Debug)]
+pub enum CargoError {
+    /// No `cargo` on PATH.
+    Missing,
+    /// cargo itself failed (no network for a first build, a broken toolchain …).
+    Failed(String),
+}
+
+impl std::fmt::Display for CargoError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CargoError::Missing => write!(f, "cargo was not found on PATH"),
+            CargoError::Failed(detail) => write!(f, "cargo failed: {detail}"),
+        }
+    }
+}
+
+impl std::error::Error for CargoError {}
+
+/// Builds binary `bin` of the harness at `manifest`. Messages about `learner_file` are shown
+/// with `shown_as` (its path inside the workspace) in place of the absolute path.
+pub fn build(
+    manifest: &Path,
+    bin: &str,
+    learner_file: &Path,
+    shown_as: &str,
+    color: bool,
+    on_event: &mut dyn FnMut(BuildEvent),
+) -> Result<Built> {
+    let format = if color { "json-diagnostic-rendered-ansi" } else { "json" };
+    let mut child = match Command::new("cargo")
+        .args(["build", "--locked", "--quiet", "--bin", bin, "--message-format", format, "--manifest-path"])
+        .arg(manifest)
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("RUSTFLAGS")
+        .env("CARGO_TERM_COLOR", if color { "always" } else { "never" })
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+    {
+        Ok(child) => child,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(CargoError::Missing.into()),
+        Err(e) => return Err(e).context("starting cargo"),
+    };
+
+    let mut stderr_pipe = child.stderr.take().context("cargo's stderr is piped")?;
+    let stderr_reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr_pipe.read_to_string(&mut text);
+        text
+    });
+
+    let learner = learner_file.to_string_lossy().into_owned();
+    let mut diagnostics = Vec::new();
+    let mut other_errors = Vec::new();
+    let mut executable = None;
+    let mut compiled = 0;
+    let stdout = child.stdout.take().context("cargo's stdout is piped")?;
+    for line in BufReader::new(stdout).lines() {
+        let Ok(message) = serde_json::from_str::<Value>(&line.context("reading cargo's output")?) else {
+            continue;
+        };
+        match message["reason"].as_str() {
+            Some("compiler-artifact") => {
+                if message["target"]["name"].as_str() == Some(bin) {
+                    executable = message["executable"].as_str().map(PathBuf::from);
+                }
+                if message["fresh"].as_bool() == Some(false) {
+                    compiled += 1;
+                    let name = message["target"]["name"].as_str().unwrap_or("?");
+                    on_event(BuildEvent::Compiled { name, count: compiled });
+                }
+            }
+            Some("compiler-message") => {
+                let inner = &message["message"];
+                let level = inner["level"].as_str().unwrap_or("").to_string();
+                let rendered = inner["rendered"].as_str().unwrap_or("").replace(&learner, shown_as);
+                let about_learner = inner["spans"]
+                    .as_array()
+                    .is_some_and(|spans| spans.iter().any(|s| s["file_name"].as_str() == Some(learner.as_str())));
+                if about_learner {
+                    diagnostics.push(Diagnostic { level, rendered });
+                } else if level == "error" && !inner["spans"].as_array().is_none_or(|s| s.is_empty()) {
+                    // An error outside the learner's file (in the kit or the generated binary) is
+                    // still the reason the build failed: keep it for when nothing else explains it.
+                    other_errors.push(Diagnostic { level, rendered });
+                }
+            }
+            _ => {}
+        }
+    }
+    let status = child.wait().context("waiting for cargo")?;
+    let stderr = stderr_reader.join().unwrap_or_default();
+
+    if status.success() {
+        return executable
+            .map(Built::Ok)
+            .ok_or_else(|| CargoError::Failed(format!("no executable for {bin} was reported")).into());
+    }
+    let learner_errors = diagnostics.iter().any(|d| d.level == "error");
+    if learner_errors || !other_errors.is_empty() {
+        if !learner_errors {
+            diagnostics.extend(other_errors);
+        }
+        return Ok(Built::CompileErrors(diagnostics));
+    }
+    Err(CargoError::Failed(stderr.trim().to_string()).into())
+}

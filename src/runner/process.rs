@@ -1,0 +1,178 @@
+//! Running the graded program: a secret on stdin, a wall-clock limit, capped output, and the
+//! whole process group ended on time-out.
+
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How much of each output stream is kept.
+pub const OUTPUT_CAP: usize = 16 * 1024;
+
+/// How the process ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// It exited with this code.
+    Exited(i32),
+    /// A signal ended it (abort, stack overflow, out of memory …).
+    Signalled(i32),
+    /// It outlived the limit and was killed.
+    TimedOut,
+}
+
+/// What the process printed, cut at [`OUTPUT_CAP`] per stream.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Captured {
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+    /// True when either stream was cut.
+    pub truncated: bool,
+}
+
+/// The end of a run.
+pub struct Finished {
+    /// How it ended.
+    pub ending: Ending,
+    /// What it printed.
+    pub output: Captured,
+}
+
+/// 128 random bits as hex, from the standard library's randomly seeded hasher keys.
+pub fn secret_token() -> String {
+    let half = || {
+        let mut hasher = RandomState::new().build_hasher();
+        hasher.write_u128(Instant::now().elapsed().as_nanos());
+        hasher.write_u32(std::process::id());
+        hasher.finish()
+    };
+    format!("{:016x}{:016x}", half(), half())
+}
+
+/// Runs `command`, writes `stdin_line` to it, and waits at most `limit`.
+pub fn run(mut command: Command, stdin_line: &str, limit: Duration) -> std::io::Result<Finished> {
+    command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        // Its own process group, so that a time-out ends anything it started too.
+        use std::os::unix::process::CommandExt;
+        command.process_group(0);
+    }
+    let mut child = command.spawn()?;
+    if let Some(mut stdin) = child.stdin.take() {
+        // A program that exits at once closes the pipe: that is its verdict, not our error.
+        let _ = stdin.write_all(format!("{stdin_line}\n").as_bytes());
+    }
+    let stdout = child.stdout.take().map(capped_reader);
+    let stderr = child.stderr.take().map(capped_reader);
+
+    let started = Instant::now();
+    let ending = loop {
+        if let Some(status) = child.try_wait()? {
+            break ending_of(status);
+        }
+        if started.elapsed() >= limit {
+            kill_group(&mut child);
+            let _ = child.wait();
+            break Ending::TimedOut;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+
+    let (out, out_cut) = stdout.map(join_reader).unwrap_or_default();
+    let (err, err_cut) = stderr.map(join_reader).unwrap_or_default();
+    Ok(Finished { ending, output: Captured { stdout: out, stderr: err, truncated: out_cut || err_cut } })
+}
+
+fn ending_of(status: std::process::ExitStatus) -> Ending {
+    if let Some(code) = status.code() {
+        return Ending::Exited(code);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return Ending::Signalled(signal);
+        }
+    }
+    Ending::Exited(-1)
+}
+
+fn kill_group(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    {
+        if let Ok(pid) = libc::pid_t::try_from(child.id()) {
+            // SAFETY: kill(2) with a negative pid signals the process group we created above.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+    }
+    let _ = child.kill();
+}
+
+/// Reads a stream to its end on a thread, keeping the first [`OUTPUT_CAP`] bytes and draining the
+/// rest, so that a program printing without end never blocks on a full pipe.
+fn capped_reader(mut stream: impl Read + Send + 'static) -> JoinHandle<(String, bool)> {
+    std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        let mut cut = false;
+        let mut buffer = [0u8; 8192];
+        while let Ok(n) = stream.read(&mut buffer) {
+            if n == 0 {
+                break;
+            }
+            let room = OUTPUT_CAP.saturating_sub(kept.len());
+            kept.extend_from_slice(&buffer[..n.min(room)]);
+            cut |= n > room;
+        }
+        (String::from_utf8_lossy(&kept).into_owned(), cut)
+    })
+}
+
+fn join_reader(handle: JoinHandle<(String, bool)>) -> (String, bool) {
+    handle.join().unwrap_or_default()
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Command {
+        let mut c = Command::new("sh");
+        c.args(["-c", script]);
+        c
+    }
+
+    #[test]
+    fn passes_the_token_and_captures_output() {
+        let done = run(sh("read t; echo got $t; echo oops >&2; exit 3"), "abc", Duration::from_secs(10)).unwrap();
+        assert_eq!(done.ending, Ending::Exited(3));
+        assert_eq!(done.output.stdout, "got abc\n");
+        assert_eq!(done.output.stderr, "oops\n");
+    }
+
+    #[test]
+    fn kills_the_whole_group_on_time_out() {
+        let started = Instant::now();
+        let done = run(sh("sleep 30 & sleep 30; echo never"), "t", Duration::from_millis(300)).unwrap();
+        assert_eq!(done.ending, Ending::TimedOut);
+        assert!(started.elapsed() < Duration::from_secs(10), "the background child kept the pipes open");
+    }
+
+    #[test]
+    fn endless_output_is_capped() {
+        let done = run(sh("yes spam | head -c 1000000"), "t", Duration::from_secs(10)).unwrap();
+        assert!(done.output.truncated);
+        assert_eq!(done.output.stdout.len(), OUTPUT_CAP);
+    }
+
+    #[test]
+    fn tokens_differ() {
+        assert_ne!(secret_token(), secret_token());
+        assert_eq!(secret_token().len(), 32);
+    }
+}

@@ -1,0 +1,124 @@
+//! Every sentence the CLI prints, one file per language (`zh.rs`, `en.rs`), one field per
+//! sentence. The compiler checks that both files define every field.
+//!
+//! Templates name their holes: `{id}`, `{n}` …, filled by [`fill`].
+
+mod en;
+mod zh;
+
+use crate::course::lesson::Language;
+
+/// The languages a learner can ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LangChoice {
+    /// 中文 only.
+    Zh,
+    /// English only.
+    En,
+    /// Chinese, then English.
+    Both,
+}
+
+impl LangChoice {
+    /// The content languages to show, in order.
+    pub fn languages(self) -> &'static [Language] {
+        match self {
+            LangChoice::Zh => &[Language::Zh],
+            LangChoice::En => &[Language::En],
+            LangChoice::Both => &Language::BOTH,
+        }
+    }
+
+    /// Reads `TUTOR_LANG` (zh, en, both); anything else means both.
+    pub fn from_env() -> Self {
+        match std::env::var("TUTOR_LANG").unwrap_or_default().to_lowercase().as_str() {
+            "zh" | "cn" | "zh-cn" => LangChoice::Zh,
+            "en" => LangChoice::En,
+            _ => LangChoice::Both,
+        }
+    }
+}
+
+/// The UI text of one language.
+pub fn ui(language: Language) -> &'static Ui {
+    match language {
+        Language::Zh => &zh::UI,
+        Language::En => &en::UI,
+    }
+}
+
+/// Replaces each `{name}` in `template` with its value.
+pub fn fill(template: &str, values: &[(&str, &dyn std::fmt::Display)]) -> String {
+    let mut out = template.to_string();
+    for (name, value) in values {
+        out = out.replace(&format!("{{{name}}}"), &value.to_string());
+    }
+    out
+}
+
+/// One language's sentences.
+pub struct Ui {
+    pub error: &'static str,
+    pub internal_error: &'static str,
+    pub unknown_exercise: &'static str,
+    pub did_you_mean: &'static str,
+    pub see_list: &'static str,
+    pub no_workspace: &'static str,
+    pub not_a_workspace: &'static str,
+    pub state_corrupt: &'static str,
+    pub status_done: &'static str,
+    pub status_failing: &'static str,
+    pub status_not_started: &'static str,
+    pub status_revealed: &'static str,
+    pub hints_used: &'static str,
+    pub current: &'static str,
+    pub progress: &'static str,
+    pub next_step: &'static str,
+    pub all_done: &'static str,
+    pub checking: &'static str,
+    pub first_build: &'static str,
+    pub compiling: &'static str,
+    pub waiting_for_lock: &'static str,
+    pub does_not_compile: &'static str,
+    pub fix_and_retry: &'static str,
+    pub case_passed: &'static str,
+    pub case_failed: &'static str,
+    pub case_not_done: &'static str,
+    pub mismatched_elements: &'static str,
+    pub greatest_abs: &'static str,
+    pub greatest_rel: &'static str,
+    pub side_by_side: &'static str,
+    pub index: &'static str,
+    pub expected: &'static str,
+    pub actual: &'static str,
+    pub summary: &'static str,
+    pub passed_all: &'static str,
+    pub next_exercise: &'static str,
+    pub course_complete: &'static str,
+    pub not_passed_yet: &'static str,
+    pub todo_not_done: &'static str,
+    pub timed_out: &'static str,
+    pub crashed: &'static str,
+    pub killed_by_signal: &'static str,
+    pub bad_report: &'static str,
+    pub learner_output: &'static str,
+    pub output_truncated: &'static str,
+    pub file_missing: &'static str,
+    pub file_empty: &'static str,
+    pub restore_stub: &'static str,
+    pub cargo_missing: &'static str,
+    pub cargo_failed: &'static str,
+    pub hint_header: &'static str,
+    pub last_hint: &'static str,
+    pub no_hints: &'static str,
+    pub stop_here: &'static str,
+    pub stop_here_detail: &'static str,
+    pub confirm_prompt: &'static str,
+    pub declined: &'static str,
+    pub reveal_needs_terminal: &'static str,
+    pub solution_header: &'static str,
+    pub explanation_header: &'static str,
+    pub diff_header: &'static str,
+    pub diff_identical: &'static str,
+    pub lesson_next: &'static str,
+}
