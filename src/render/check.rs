@@ -133,7 +133,7 @@ fn render_mismatch(printer: &Printer, m: &Mismatch) -> String {
 }
 
 fn render_diagnostics(diagnostics: &[Diagnostic]) -> String {
-    diagnostics.iter().map(|d| format!("{}\n", d.rendered.trim_end())).collect::<Vec<_>>().join("\n")
+    diagnostics.iter().map(|d| format!("{}\n\n", d.rendered.trim_end())).collect()
 }
 
 fn render_output(printer: &Printer, output: &Captured) -> String {

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Speed benchmark for tutor (targets from the CLI issue): prints medians.
+#   warm `tutor check` (one line of the exercise edited, then build + run)  target ≤ 0.2 s
+#   first check with the harness dependencies not yet built                 target ≤ 6 s
+#   `tutor list` and `tutor hint`                                           target ≤ 20 ms
+# Usage: bench/speed.sh [RUNS]   (default 9). Builds tutor in release mode first.
+set -euo pipefail
+runs=${1:-9}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cargo build --release --quiet --manifest-path "$repo/Cargo.toml"
+tutor="$repo/target/release/tutor"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export NO_COLOR=1 TUTOR_LANG=en
+
+fresh_workspace() {
+    rm -rf "$work/ws" && mkdir -p "$work/ws" && cp -r "$repo/exercises" "$work/ws/"
+    cp "$repo/solutions/02-norm.rs" "$work/ws/exercises/02-norm.rs"
+}
+
+# Runs "$@" and prints the elapsed seconds.
+seconds() {
+    local start end
+    start=$(date +%s.%N)
+    "$@" >/dev/null 2>&1 || true
+    end=$(date +%s.%N)
+    awk -v a="$start" -v b="$end" 'BEGIN {print b - a}' 
+}
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+cold=()
+for _ in $(seq 1 3); do
+    fresh_workspace
+    cold+=("$(cd "$work/ws" && seconds "$tutor" check 02-norm)")
+done
+
+fresh_workspace
+(cd "$work/ws" && "$tutor" check 02-norm >/dev/null 2>&1 || true)
+warm=()
+for i in $(seq 1 "$runs"); do
+    echo "// edit $i" >> "$work/ws/exercises/02-norm.rs"
+    warm+=("$(cd "$work/ws" && seconds "$tutor" check 02-norm)")
+done
+
+list=(); hint=()
+for _ in $(seq 1 "$runs"); do
+    list+=("$(cd "$work/ws" && seconds "$tutor" list)")
+    hint+=("$(cd "$work/ws" && seconds "$tutor" hint 02-norm)")
+done
+
+printf 'first check (cold harness), median of 3: %.3f s   (target ≤ 6 s)\n' "$(printf '%s\n' "${cold[@]}" | median)"
+printf 'warm check, median of %d:                %.3f s   (target ≤ 0.2 s)\n' "$runs" "$(printf '%s\n' "${warm[@]}" | median)"
+printf 'tutor list, median of %d:                %.1f ms  (target ≤ 20 ms)\n' "$runs" "$(printf '%s\n' "${list[@]}" | median | awk '{print $1 * 1000}')"
+printf 'tutor hint, median of %d:                %.1f ms  (target ≤ 20 ms)\n' "$runs" "$(printf '%s\n' "${hint[@]}" | median | awk '{print $1 * 1000}')"

@@ -1,0 +1,110 @@
+//! A throw-away course workspace driven through the built `tutor` binary.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The repository this test runs from.
+pub fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A temporary copy of the course's exercise folder, removed on drop.
+pub struct Course {
+    pub root: PathBuf,
+}
+
+impl Course {
+    pub fn new(name: &str) -> Course {
+        let root = std::env::temp_dir().join(format!("tutor-e2e-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("exercises")).unwrap();
+        for entry in std::fs::read_dir(repo().join("exercises")).unwrap() {
+            let path = entry.unwrap().path();
+            std::fs::copy(&path, root.join("exercises").join(path.file_name().unwrap())).unwrap();
+        }
+        Course { root }
+    }
+
+    /// Runs `tutor ARGS` in the workspace, English only, no colour, no terminal.
+    pub fn tutor(&self, args: &[&str]) -> Run {
+        self.tutor_with(args, |_| {})
+    }
+
+    pub fn tutor_with(&self, args: &[&str], adjust: impl FnOnce(&mut Command)) -> Run {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_tutor"));
+        command
+            .args(args)
+            .current_dir(&self.root)
+            .env("TUTOR_LANG", "en")
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null());
+        adjust(&mut command);
+        Run::from(command.output().expect("the tutor binary runs"))
+    }
+
+    pub fn write_exercise(&self, id: &str, contents: &str) {
+        std::fs::write(self.root.join("exercises").join(format!("{id}.rs")), contents).unwrap();
+    }
+
+    pub fn solution(id: &str) -> String {
+        std::fs::read_to_string(repo().join("solutions").join(format!("{id}.rs"))).unwrap()
+    }
+
+    pub fn stub(id: &str) -> String {
+        std::fs::read_to_string(repo().join("exercises").join(format!("{id}.rs"))).unwrap()
+    }
+
+    pub fn state(&self) -> String {
+        std::fs::read_to_string(self.root.join(".tutor/state.toml")).unwrap_or_default()
+    }
+}
+
+impl Drop for Course {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+/// What one run printed and how it ended.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl From<Output> for Run {
+    fn from(output: Output) -> Self {
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+}
+
+impl Run {
+    pub fn all(&self) -> String {
+        format!("{}\n{}", self.stdout, self.stderr)
+    }
+
+    #[track_caller]
+    pub fn expect(&self, code: i32) -> &Self {
+        assert_eq!(self.code, code, "exit code\n--- stdout\n{}\n--- stderr\n{}", self.stdout, self.stderr);
+        assert!(!self.stderr.contains("RUST_BACKTRACE"), "a backtrace hint reached the learner:\n{}", self.stderr);
+        self
+    }
+
+    #[track_caller]
+    pub fn shows(&self, text: &str) -> &Self {
+        assert!(self.all().contains(text), "expected {text:?} in\n--- stdout\n{}\n--- stderr\n{}", self.stdout, self.stderr);
+        self
+    }
+
+    #[track_caller]
+    pub fn hides(&self, text: &str) -> &Self {
+        assert!(!self.all().contains(text), "did not expect {text:?} in\n{}", self.all());
+        self
+    }
+}
