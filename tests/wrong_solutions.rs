@@ -62,9 +62,17 @@ tutor_kit::graded_subject!(DoubleRounding, double_rounding::RMSNorm);
 
 fn assert_caught<S: Subject>(mistake: &str) {
     let report = run_all::<S>();
-    let caught: Vec<&str> = report.cases.iter().filter(|c| c.status == Status::Failed).map(|c| c.id.as_str()).collect();
+    let caught: Vec<&str> = report
+        .cases
+        .iter()
+        .filter(|c| c.status == Status::Failed)
+        .map(|c| c.id.as_str())
+        .collect();
     assert!(!caught.is_empty(), "no case caught the mistake {mistake}");
-    assert!(report.cases.iter().all(|c| c.status != Status::NotDone), "{mistake}: a wrong answer is not a TODO");
+    assert!(
+        report.cases.iter().all(|c| c.status != Status::NotDone),
+        "{mistake}: a wrong answer is not a TODO"
+    );
     eprintln!("{mistake} caught by {caught:?}");
 }
 

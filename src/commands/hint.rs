@@ -18,9 +18,16 @@ pub fn run(session: &Session, name: Option<&str>, all: bool) -> Result<ExitCode>
         return Ok(ExitCode::SUCCESS);
     }
     let seen = session.state()?.of(&exercise.id).hints;
-    let levels: Vec<u32> = if all { (1..=total).collect() } else { vec![(seen + 1).min(total)] };
+    let levels: Vec<u32> = if all {
+        (1..=total).collect()
+    } else {
+        vec![(seen + 1).min(total)]
+    };
     for &level in &levels {
-        let header = session.printer.lines(|u| u.hint_header, &[("n", &level), ("total", &total), ("id", &exercise.id)]);
+        let header = session.printer.lines(
+            |u| u.hint_header,
+            &[("n", &level), ("total", &total), ("id", &exercise.id)],
+        );
         println!("{}", header.replace('\n', " · ").bold().cyan());
         for &language in session.printer.languages() {
             if let Some(text) = lesson.text(Part::Hint(level), language) {
@@ -34,7 +41,13 @@ pub fn run(session: &Session, name: Option<&str>, all: bool) -> Result<ExitCode>
         progress.hints = progress.hints.max(reached);
     })?;
     if reached == total && !all {
-        println!("{}", session.printer.lines(|u| u.last_hint, &[("id", &exercise.id)]).dimmed());
+        println!(
+            "{}",
+            session
+                .printer
+                .lines(|u| u.last_hint, &[("id", &exercise.id)])
+                .dimmed()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -16,7 +16,10 @@ pub enum NormError {
     /// The input's last axis does not have `hidden_size` elements.
     HiddenSizeMismatch { expected: usize, found: usize },
     /// Two arrays that must have one shape (input and upstream gradient) do not.
-    ShapeMismatch { expected: Vec<usize>, found: Vec<usize> },
+    ShapeMismatch {
+        expected: Vec<usize>,
+        found: Vec<usize>,
+    },
 }
 
 impl fmt::Display for NormError {
@@ -44,8 +47,15 @@ mod tests {
 
     #[test]
     fn messages_name_the_numbers_in_both_languages() {
-        let shown = NormError::HiddenSizeMismatch { expected: 4, found: 5 }.to_string();
+        let shown = NormError::HiddenSizeMismatch {
+            expected: 4,
+            found: 5,
+        }
+        .to_string();
         assert!(shown.contains('4') && shown.contains('5'), "{shown}");
-        assert!(shown.contains("hidden_size") && shown.contains("最后一维"), "{shown}");
+        assert!(
+            shown.contains("hidden_size") && shown.contains("最后一维"),
+            "{shown}"
+        );
     }
 }

@@ -19,12 +19,20 @@ pub struct Param {
 impl Param {
     /// A parameter the optimiser trains: gradients accumulate into it.
     pub fn trainable(value: Array1<f32>) -> Self {
-        Param { value, grad: None, requires_grad: true }
+        Param {
+            value,
+            grad: None,
+            requires_grad: true,
+        }
     }
 
     /// A parameter that is never trained: backward passes leave `grad` untouched.
     pub fn frozen(value: Array1<f32>) -> Self {
-        Param { value, grad: None, requires_grad: false }
+        Param {
+            value,
+            grad: None,
+            requires_grad: false,
+        }
     }
 
     /// Number of elements.

@@ -31,7 +31,11 @@ impl LangChoice {
 
     /// Reads `TUTOR_LANG` (zh, en, both); anything else means both.
     pub fn from_env() -> Self {
-        match std::env::var("TUTOR_LANG").unwrap_or_default().to_lowercase().as_str() {
+        match std::env::var("TUTOR_LANG")
+            .unwrap_or_default()
+            .to_lowercase()
+            .as_str()
+        {
             "zh" | "cn" | "zh-cn" => LangChoice::Zh,
             "en" => LangChoice::En,
             _ => LangChoice::Both,

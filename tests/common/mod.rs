@@ -22,7 +22,11 @@ impl Course {
         std::fs::create_dir_all(root.join("exercises")).unwrap();
         for entry in std::fs::read_dir(repo().join("exercises")).unwrap() {
             let path = entry.unwrap().path();
-            std::fs::copy(&path, root.join("exercises").join(path.file_name().unwrap())).unwrap();
+            std::fs::copy(
+                &path,
+                root.join("exercises").join(path.file_name().unwrap()),
+            )
+            .unwrap();
         }
         Course { root }
     }
@@ -45,7 +49,11 @@ impl Course {
     }
 
     pub fn write_exercise(&self, id: &str, contents: &str) {
-        std::fs::write(self.root.join("exercises").join(format!("{id}.rs")), contents).unwrap();
+        std::fs::write(
+            self.root.join("exercises").join(format!("{id}.rs")),
+            contents,
+        )
+        .unwrap();
     }
 
     pub fn solution(id: &str) -> String {
@@ -91,20 +99,37 @@ impl Run {
 
     #[track_caller]
     pub fn expect(&self, code: i32) -> &Self {
-        assert_eq!(self.code, code, "exit code\n--- stdout\n{}\n--- stderr\n{}", self.stdout, self.stderr);
-        assert!(!self.stderr.contains("RUST_BACKTRACE"), "a backtrace hint reached the learner:\n{}", self.stderr);
+        assert_eq!(
+            self.code, code,
+            "exit code\n--- stdout\n{}\n--- stderr\n{}",
+            self.stdout, self.stderr
+        );
+        assert!(
+            !self.stderr.contains("RUST_BACKTRACE"),
+            "a backtrace hint reached the learner:\n{}",
+            self.stderr
+        );
         self
     }
 
     #[track_caller]
     pub fn shows(&self, text: &str) -> &Self {
-        assert!(self.all().contains(text), "expected {text:?} in\n--- stdout\n{}\n--- stderr\n{}", self.stdout, self.stderr);
+        assert!(
+            self.all().contains(text),
+            "expected {text:?} in\n--- stdout\n{}\n--- stderr\n{}",
+            self.stdout,
+            self.stderr
+        );
         self
     }
 
     #[track_caller]
     pub fn hides(&self, text: &str) -> &Self {
-        assert!(!self.all().contains(text), "did not expect {text:?} in\n{}", self.all());
+        assert!(
+            !self.all().contains(text),
+            "did not expect {text:?} in\n{}",
+            self.all()
+        );
         self
     }
 }

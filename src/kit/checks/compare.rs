@@ -22,7 +22,11 @@ pub fn assert_close(
     rtol: f64,
 ) -> Result<(), Failure> {
     if actual.shape() != expected.shape() {
-        return Err(Failure::new(text::wrong_shape(what, expected.shape(), actual.shape())));
+        return Err(Failure::new(text::wrong_shape(
+            what,
+            expected.shape(),
+            actual.shape(),
+        )));
     }
     let shape = actual.shape().to_vec();
     let mut mismatch = Mismatch {
@@ -59,7 +63,16 @@ pub fn assert_close(
         mismatch.expected = expected.iter().copied().collect();
         mismatch.actual = actual.iter().copied().collect();
     }
-    Err(Failure { message: text::differs(what), mismatch: Some(mismatch), mistake: None })
+    Err(Failure {
+        message: text::differs(what),
+        mismatch: Some(Box::new(mismatch)),
+        mistake: None,
+    })
+}
+
+/// Whether one element passes: `|actual − expected| ≤ atol + rtol·|expected|`, NaN equal to NaN.
+pub fn is_close(actual: f64, expected: f64, atol: f64, rtol: f64) -> bool {
+    difference(actual, expected, atol, rtol).2
 }
 
 /// Returns (absolute difference, relative difference, within tolerance).
@@ -77,7 +90,11 @@ fn difference(actual: f64, expected: f64, atol: f64, rtol: f64) -> (f64, f64, bo
     }
     let abs = (actual - expected).abs();
     let rel = if expected == 0.0 {
-        if abs == 0.0 { 0.0 } else { f64::INFINITY }
+        if abs == 0.0 {
+            0.0
+        } else {
+            f64::INFINITY
+        }
     } else {
         abs / expected.abs()
     };
@@ -130,7 +147,11 @@ mod tests {
         let b = ArrayD::<f64>::zeros(IxDyn(&[4]));
         let failure = assert_close("y", "float32", &a, &b, 0.0, 0.0).unwrap_err();
         assert!(failure.mismatch.is_none());
-        assert!(failure.message.en.contains("[2, 2]"), "{}", failure.message.en);
+        assert!(
+            failure.message.en.contains("[2, 2]"),
+            "{}",
+            failure.message.en
+        );
         assert_eq!(unravel(5, &[2, 3]), vec![1, 2]);
     }
 }

@@ -44,7 +44,11 @@ impl Rng {
         (0..len)
             .map(|i| {
                 let magnitude = 0.5 + 1.5 * self.uniform() as f32;
-                if i % 3 == 2 { -magnitude } else { magnitude }
+                if i % 3 == 2 {
+                    -magnitude
+                } else {
+                    magnitude
+                }
             })
             .collect()
     }
@@ -52,8 +56,11 @@ impl Rng {
 
 /// Builds a tensor from a shape and values given as f32, rounded to `T`.
 pub fn tensor<T: Float>(shape: &[usize], values: &[f32]) -> ArrayD<T> {
-    ArrayD::from_shape_vec(IxDyn(shape), values.iter().map(|&v| T::from_f32(v)).collect())
-        .expect("shape and length agree")
+    ArrayD::from_shape_vec(
+        IxDyn(shape),
+        values.iter().map(|&v| T::from_f32(v)).collect(),
+    )
+    .expect("shape and length agree")
 }
 
 #[cfg(test)]
@@ -62,12 +69,28 @@ mod tests {
 
     #[test]
     fn is_deterministic_and_roughly_standard() {
-        let a: Vec<f64> = (0..1000).map({ let mut r = Rng::new(7); move |_| r.normal() }).collect();
-        let b: Vec<f64> = (0..1000).map({ let mut r = Rng::new(7); move |_| r.normal() }).collect();
+        let a: Vec<f64> = (0..1000)
+            .map({
+                let mut r = Rng::new(7);
+                move |_| r.normal()
+            })
+            .collect();
+        let b: Vec<f64> = (0..1000)
+            .map({
+                let mut r = Rng::new(7);
+                move |_| r.normal()
+            })
+            .collect();
         assert_eq!(a, b);
         let mean = a.iter().sum::<f64>() / 1000.0;
         let var = a.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / 1000.0;
-        assert!(mean.abs() < 0.1 && (var - 1.0).abs() < 0.15, "mean {mean} var {var}");
-        assert!(Rng::new(1).weights(6).iter().all(|w| (0.5..=2.0).contains(&w.abs())));
+        assert!(
+            mean.abs() < 0.1 && (var - 1.0).abs() < 0.15,
+            "mean {mean} var {var}"
+        );
+        assert!(Rng::new(1)
+            .weights(6)
+            .iter()
+            .all(|w| (0.5..=2.0).contains(&w.abs())));
     }
 }

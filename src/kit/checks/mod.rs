@@ -12,7 +12,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use ndarray::ArrayD;
 
-pub use compare::{assert_close, unravel};
+pub use compare::{assert_close, is_close, unravel};
 
 use crate::report::{CaseResult, Contract, Mismatch, Report, Status};
 use crate::text::{self, Bi};
@@ -28,7 +28,11 @@ pub trait Subject: Sized {
     /// `RMSNorm::forward`.
     fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError>;
     /// `RMSNorm::backward`.
-    fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError>;
+    fn backward<T: Float>(
+        &mut self,
+        x: &ArrayD<T>,
+        grad_out: &ArrayD<T>,
+    ) -> Result<ArrayD<T>, NormError>;
     /// The `eps` field.
     fn eps(&self) -> f32;
     /// The `weight` field.
@@ -42,8 +46,8 @@ pub trait Subject: Sized {
 pub struct Failure {
     /// What went wrong, in both languages.
     pub message: Bi,
-    /// The numbers, when a comparison failed.
-    pub mismatch: Option<Mismatch>,
+    /// The numbers, when a comparison failed (boxed: a `Result` carrying it stays small).
+    pub mismatch: Option<Box<Mismatch>>,
     /// The known mistake the wrong answer matches, if any.
     pub mistake: Option<String>,
 }
@@ -51,7 +55,11 @@ pub struct Failure {
 impl Failure {
     /// A failure with a message only.
     pub fn new(message: Bi) -> Self {
-        Failure { message, mismatch: None, mistake: None }
+        Failure {
+            message,
+            mismatch: None,
+            mistake: None,
+        }
     }
 }
 
@@ -78,7 +86,9 @@ pub fn all_cases<S: Subject>() -> Vec<Case> {
 
 /// Runs every case for `S` and collects the results.
 pub fn run_all<S: Subject>() -> Report {
-    Report { cases: all_cases::<S>().iter().map(run_case).collect() }
+    Report {
+        cases: all_cases::<S>().iter().map(run_case).collect(),
+    }
 }
 
 thread_local! {
@@ -90,7 +100,9 @@ thread_local! {
 /// the panic happened, so that the case's failure can say so. For the harness process only.
 pub fn install_quiet_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
-        let location = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
+        let location = info
+            .location()
+            .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
         PANIC_LOCATION.with(|slot| *slot.borrow_mut() = location);
     }));
 }
@@ -108,14 +120,17 @@ pub fn run_case(case: &Case) -> CaseResult {
                 message = format!("{message} ({location})");
             }
             if text::is_not_done(&message) {
-                (Status::NotDone, Some(Failure::new(Bi::new(message.clone(), message))))
+                (
+                    Status::NotDone,
+                    Some(Failure::new(Bi::new(message.clone(), message))),
+                )
             } else {
                 (Status::Failed, Some(Failure::new(text::panicked(&message))))
             }
         }
     };
     let (message, mismatch, mistake) = match failure {
-        Some(f) => (Some(f.message), f.mismatch, f.mistake),
+        Some(f) => (Some(f.message), f.mismatch.map(|m| *m), f.mistake),
         None => (None, None, None),
     };
     CaseResult {
@@ -141,8 +156,12 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 /// Builds the subject, turning an `Err` from `new` into a failure.
 fn build<S: Subject>(hidden_size: usize, eps: f32) -> Result<S, Failure> {
-    S::new(hidden_size, eps)
-        .map_err(|e| Failure::new(text::new_failed(&format!("RMSNorm::new({hidden_size}, {eps:e})"), &e.to_string())))
+    S::new(hidden_size, eps).map_err(|e| {
+        Failure::new(text::new_failed(
+            &format!("RMSNorm::new({hidden_size}, {eps:e})"),
+            &e.to_string(),
+        ))
+    })
 }
 
 /// Unwraps a call's result, turning an unexpected `Err` into a failure.

@@ -7,7 +7,11 @@ use crate::report::Contract;
 use crate::text;
 
 pub fn cases<S: Subject>() -> Vec<Case> {
-    let case = |id, run| Case { contract: Contract::Parameter, id, run };
+    let case = |id, run| Case {
+        contract: Contract::Parameter,
+        id,
+        run,
+    };
     vec![
         case("weight-is-ones", weight_is_ones::<S>),
         case("eps-is-kept", eps_is_kept::<S>),
@@ -21,10 +25,16 @@ fn weight_is_ones<S: Subject>() -> Outcome {
     let norm = build::<S>(hidden, 1e-6)?;
     let weight = norm.weight();
     if weight.value.shape() != [hidden] {
-        return Err(Failure::new(text::weight_shape(weight.value.shape(), hidden)));
+        return Err(Failure::new(text::weight_shape(
+            weight.value.shape(),
+            hidden,
+        )));
     }
     if weight.value.iter().any(|&v| v != 1.0) {
-        return Err(Failure::new(text::weight_not_ones(&format!("{}", weight.value))));
+        return Err(Failure::new(text::weight_not_ones(&format!(
+            "{}",
+            weight.value
+        ))));
     }
     if !weight.requires_grad {
         return Err(Failure::new(text::weight_frozen()));
@@ -44,7 +54,9 @@ fn eps_is_kept<S: Subject>() -> Outcome {
 fn rejects_bad_config<S: Subject>() -> Outcome {
     for (hidden, eps) in [(0, 1e-6), (4, -1e-6), (4, f32::NAN), (4, f32::INFINITY)] {
         if S::new(hidden, eps).is_ok() {
-            return Err(Failure::new(text::expected_error(&format!("RMSNorm::new({hidden}, {eps:e})"))));
+            return Err(Failure::new(text::expected_error(&format!(
+                "RMSNorm::new({hidden}, {eps:e})"
+            ))));
         }
     }
     Ok(())
@@ -53,8 +65,11 @@ fn rejects_bad_config<S: Subject>() -> Outcome {
 fn weight_gets_gradient<S: Subject>() -> Outcome {
     let hidden = 3;
     let mut norm = build::<S>(hidden, 1e-6)?;
-    let x = ArrayD::from_shape_vec(IxDyn(&[2, hidden]), vec![0.5f32, -1.0, 2.0, 1.5, 0.25, -0.75])
-        .expect("shape and length agree");
+    let x = ArrayD::from_shape_vec(
+        IxDyn(&[2, hidden]),
+        vec![0.5f32, -1.0, 2.0, 1.5, 0.25, -0.75],
+    )
+    .expect("shape and length agree");
     let y = call("forward(x)", norm.forward(&x))?;
     let grad_out = y.mapv(|_| 1.0f32);
     call("backward(x, grad_out)", norm.backward(&x, &grad_out))?;
@@ -64,7 +79,11 @@ fn weight_gets_gradient<S: Subject>() -> Outcome {
     }
     match &weight.grad {
         None => Err(Failure::new(text::no_weight_gradient())),
-        Some(grad) if grad.shape() != [hidden] => Err(Failure::new(text::wrong_shape("weight.grad", &[hidden], grad.shape()))),
+        Some(grad) if grad.shape() != [hidden] => Err(Failure::new(text::wrong_shape(
+            "weight.grad",
+            &[hidden],
+            grad.shape(),
+        ))),
         Some(_) => Ok(()),
     }
 }
