@@ -27,10 +27,7 @@ impl RMSNorm {
         reference::check_config(hidden_size, eps)?;
         // Exercise 01 writes the weight; here the kit provides it.
         // weight 由练习 01 编写；这里由 kit 提供。
-        Ok(RMSNorm {
-            eps,
-            weight: reference::scale_parameter(hidden_size),
-        })
+        Ok(RMSNorm { eps, weight: reference::scale_parameter(hidden_size) })
     }
 
     /// `x / sqrt(mean(x²) + eps)` along the last axis, computed in FP32, same shape as `x`.
@@ -61,11 +58,7 @@ impl RMSNorm {
 
     /// Gradient of `sum(forward(x) ⊙ grad_out)`: returns dx, accumulates dweight into `weight.grad`.
     /// `sum(forward(x) ⊙ grad_out)` 的梯度：返回 dx，并把 dweight 累加到 `weight.grad`。
-    pub fn backward<T: Float>(
-        &mut self,
-        x: &ArrayD<T>,
-        grad_out: &ArrayD<T>,
-    ) -> Result<ArrayD<T>, NormError> {
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
         // Provided in every exercise: the gradient is checked against your forward, not written by you.
         // 每个练习都已提供：它会与你的 forward 做梯度核对，但不需要你来写。
         reference::backward(x, grad_out, self.eps, &mut self.weight)

@@ -50,8 +50,11 @@ pub enum Command {
         /// `02-norm`, `02`, `2` or `norm` (default: the current one).
         exercise: Option<String>,
         /// Every hint level at once. 一次显示全部提示。
-        #[arg(long)]
+        #[arg(long, conflicts_with = "level")]
         all: bool,
+        /// One hint level again (it must have been reached, or be the next). 再看某一级提示。
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        level: Option<u32>,
     },
     /// Show the reference solution, after a STOP HERE confirmation. 确认后显示参考答案。
     Reveal {

@@ -37,10 +37,7 @@ fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
         let detail = info.to_string();
         for language in Language::BOTH {
-            eprintln!(
-                "{}",
-                text::fill(text::ui(language).internal_error, &[("detail", &detail)])
-            );
+            eprintln!("{}", text::fill(text::ui(language).internal_error, &[("detail", &detail)]));
         }
         std::process::exit(2);
     }));

@@ -52,10 +52,7 @@ pub struct State {
 
 impl Default for State {
     fn default() -> Self {
-        State {
-            version: 1,
-            exercises: BTreeMap::new(),
-        }
+        State { version: 1, exercises: BTreeMap::new() }
     }
 }
 
@@ -84,19 +81,14 @@ pub struct ProgressStore {
 impl ProgressStore {
     /// The store inside a workspace's private folder.
     pub fn new(private_dir: &Path) -> Self {
-        ProgressStore {
-            path: private_dir.join("state.toml"),
-            lock_path: private_dir.join("state.lock"),
-        }
+        ProgressStore { path: private_dir.join("state.toml"), lock_path: private_dir.join("state.lock") }
     }
 
     /// Reads the state. A file that does not parse is renamed aside (and reported), never lost.
     pub fn load(&self) -> Result<(State, Option<Recovered>)> {
         let text = match fs::read_to_string(&self.path) {
             Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok((State::default(), None))
-            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((State::default(), None)),
             Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
                 return self.set_aside("the file is not UTF-8 text".into());
             }
@@ -109,22 +101,14 @@ impl ProgressStore {
     }
 
     fn set_aside(&self, reason: String) -> Result<(State, Option<Recovered>)> {
-        let stamp = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        let backup = self
-            .path
-            .with_file_name(format!("state.toml.corrupt-{stamp}"));
-        fs::rename(&self.path, &backup)
-            .with_context(|| format!("keeping {} aside", self.path.display()))?;
+        let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let backup = self.path.with_file_name(format!("state.toml.corrupt-{stamp}"));
+        fs::rename(&self.path, &backup).with_context(|| format!("keeping {} aside", self.path.display()))?;
         Ok((State::default(), Some(Recovered { backup, reason })))
     }
 
     /// Reads, changes and atomically writes the state under the workspace's progress lock.
-    pub fn update<T>(
-        &self,
-        change: impl FnOnce(&mut State) -> T,
-    ) -> Result<(T, Option<Recovered>)> {
+    pub fn update<T>(&self, change: impl FnOnce(&mut State) -> T) -> Result<(T, Option<Recovered>)> {
         if let Some(dir) = self.path.parent() {
             fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         }
@@ -134,8 +118,7 @@ impl ProgressStore {
             .write(true)
             .open(&self.lock_path)
             .with_context(|| format!("opening {}", self.lock_path.display()))?;
-        lock.lock()
-            .with_context(|| format!("locking {}", self.lock_path.display()))?;
+        lock.lock().with_context(|| format!("locking {}", self.lock_path.display()))?;
         let (mut state, recovered) = self.load()?;
         let result = change(&mut state);
         self.write(&state)?;
@@ -145,15 +128,11 @@ impl ProgressStore {
 
     fn write(&self, state: &State) -> Result<()> {
         let text = toml::to_string(state).context("serialising progress")?;
-        let temporary = self
-            .path
-            .with_file_name(format!("state.toml.tmp-{}", std::process::id()));
-        let mut file =
-            File::create(&temporary).with_context(|| format!("writing {}", temporary.display()))?;
+        let temporary = self.path.with_file_name(format!("state.toml.tmp-{}", std::process::id()));
+        let mut file = File::create(&temporary).with_context(|| format!("writing {}", temporary.display()))?;
         file.write_all(text.as_bytes())?;
         file.sync_all()?;
-        fs::rename(&temporary, &self.path)
-            .with_context(|| format!("replacing {}", self.path.display()))?;
+        fs::rename(&temporary, &self.path).with_context(|| format!("replacing {}", self.path.display()))?;
         Ok(())
     }
 }
@@ -163,8 +142,7 @@ mod tests {
     use super::*;
 
     fn temp_dir(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("tutor-progress-{name}-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("tutor-progress-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         dir
@@ -174,29 +152,15 @@ mod tests {
     fn updates_round_trip_through_the_file() {
         let dir = temp_dir("roundtrip");
         let store = ProgressStore::new(&dir);
-        store
-            .update(|s| s.exercises.entry("02-norm".into()).or_default().hints = 2)
-            .unwrap();
-        store
-            .update(|s| {
-                s.exercises.entry("02-norm".into()).or_default().status = ExerciseStatus::Passed
-            })
-            .unwrap();
+        store.update(|s| s.exercises.entry("02-norm".into()).or_default().hints = 2).unwrap();
+        store.update(|s| s.exercises.entry("02-norm".into()).or_default().status = ExerciseStatus::Passed).unwrap();
         let (state, recovered) = store.load().unwrap();
         assert_eq!(recovered, None);
         assert_eq!(
             state.of("02-norm"),
-            ExerciseProgress {
-                status: ExerciseStatus::Passed,
-                hints: 2,
-                ..Default::default()
-            }
+            ExerciseProgress { status: ExerciseStatus::Passed, hints: 2, ..Default::default() }
         );
-        assert!(fs::read_dir(&dir).unwrap().all(|e| !e
-            .unwrap()
-            .file_name()
-            .to_string_lossy()
-            .contains(".tmp-")));
+        assert!(fs::read_dir(&dir).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().contains(".tmp-")));
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -205,14 +169,9 @@ mod tests {
         let dir = temp_dir("corrupt");
         fs::write(dir.join("state.toml"), "this is = = not toml [").unwrap();
         let store = ProgressStore::new(&dir);
-        let ((), recovered) = store
-            .update(|s| s.exercises.entry("01-weight".into()).or_default().checks += 1)
-            .unwrap();
+        let ((), recovered) = store.update(|s| s.exercises.entry("01-weight".into()).or_default().checks += 1).unwrap();
         let recovered = recovered.expect("the corrupt file is reported");
-        assert_eq!(
-            fs::read_to_string(&recovered.backup).unwrap(),
-            "this is = = not toml ["
-        );
+        assert_eq!(fs::read_to_string(&recovered.backup).unwrap(), "this is = = not toml [");
         assert_eq!(store.load().unwrap().0.of("01-weight").checks, 1);
         fs::remove_dir_all(&dir).unwrap();
     }
@@ -226,9 +185,7 @@ mod tests {
                 std::thread::spawn(move || {
                     let store = ProgressStore::new(&dir);
                     for _ in 0..10 {
-                        store
-                            .update(|s| s.exercises.entry("x".into()).or_default().checks += 1)
-                            .unwrap();
+                        store.update(|s| s.exercises.entry("x".into()).or_default().checks += 1).unwrap();
                     }
                 })
             })
@@ -236,10 +193,7 @@ mod tests {
         for t in threads {
             t.join().unwrap();
         }
-        assert_eq!(
-            ProgressStore::new(&dir).load().unwrap().0.of("x").checks,
-            40
-        );
+        assert_eq!(ProgressStore::new(&dir).load().unwrap().0.of("x").checks, 40);
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -24,15 +24,9 @@ impl Workspace {
     /// above `start` that is one.
     pub fn find(explicit: Option<&Path>, start: &Path) -> Result<Workspace, WorkspaceError> {
         if let Some(dir) = explicit {
-            let dir = if dir.is_absolute() {
-                dir.to_path_buf()
-            } else {
-                start.join(dir)
-            };
+            let dir = if dir.is_absolute() { dir.to_path_buf() } else { start.join(dir) };
             return if is_workspace(&dir) {
-                Ok(Workspace {
-                    root: canonical(&dir),
-                })
+                Ok(Workspace { root: canonical(&dir) })
             } else {
                 Err(WorkspaceError::NotAWorkspace(dir))
             };
@@ -40,9 +34,7 @@ impl Workspace {
         start
             .ancestors()
             .find(|dir| is_workspace(dir))
-            .map(|dir| Workspace {
-                root: canonical(dir),
-            })
+            .map(|dir| Workspace { root: canonical(dir) })
             .ok_or(WorkspaceError::NotFound)
     }
 
@@ -82,10 +74,7 @@ mod tests {
         std::fs::write(tmp.join("exercises/info.toml"), "").unwrap();
         let found = Workspace::find(None, &nested).unwrap();
         assert_eq!(found.root(), tmp.canonicalize().unwrap());
-        assert!(matches!(
-            Workspace::find(Some(&nested), &nested),
-            Err(WorkspaceError::NotAWorkspace(_))
-        ));
+        assert!(matches!(Workspace::find(Some(&nested), &nested), Err(WorkspaceError::NotAWorkspace(_))));
         assert!(Workspace::find(Some(Path::new(".")), &tmp).is_ok());
         std::fs::remove_dir_all(&tmp).unwrap();
     }

@@ -18,31 +18,16 @@ fn a_learner_session_from_stub_to_solution() {
         .shows("03-forward")
         .shows("0/3 done")
         .shows("← current");
-    course
-        .tutor(&[])
-        .expect(0)
-        .shows("Next: edit exercises/01-weight.rs");
+    course.tutor(&[]).expect(0).shows("Next: edit exercises/01-weight.rs");
 
     // The stub fails, naming its TODO.
-    course
-        .tutor(&["check", "02-norm"])
-        .expect(1)
-        .shows("TODO 2 is not written yet")
-        .shows("02-norm is not done yet");
+    course.tutor(&["check", "02-norm"]).expect(1).shows("TODO 2 is not written yet").shows("02-norm is not done yet");
     assert!(course.state().contains("failing"), "{}", course.state());
 
     // The solution passes and the list shows it done.
     course.write_exercise("02-norm", &Course::solution("02-norm"));
-    course
-        .tutor(&["check", "norm"])
-        .expect(0)
-        .shows("21/21 cases pass")
-        .shows("02-norm passes every check");
-    course
-        .tutor(&["list"])
-        .expect(0)
-        .shows("done")
-        .shows("1/3 done");
+    course.tutor(&["check", "norm"]).expect(0).shows("21/21 cases pass").shows("02-norm passes every check");
+    course.tutor(&["list"]).expect(0).shows("done").shows("1/3 done");
 
     // A syntax error: rustc's own message, pointing at the learner's file.
     course.write_exercise(
@@ -69,28 +54,14 @@ fn a_learner_session_from_stub_to_solution() {
         .expect(0)
         .shows("Hint 2/3")
         .shows("提示 2/3");
-    course
-        .tutor(&["hint", "02"])
-        .expect(0)
-        .shows("Hint 3/3")
-        .shows("That is the last hint");
+    course.tutor(&["hint", "02"]).expect(0).shows("Hint 3/3").shows("That is the last hint");
     course.tutor(&["hint", "02"]).expect(0).shows("Hint 3/3");
     assert!(course.state().contains("hints = 3"), "{}", course.state());
-    course
-        .tutor(&["hint", "02", "--all"])
-        .expect(0)
-        .shows("Hint 1/3")
-        .shows("Hint 2/3")
-        .shows("Hint 3/3");
+    course.tutor(&["hint", "02", "--all"]).expect(0).shows("Hint 1/3").shows("Hint 2/3").shows("Hint 3/3");
 
     // reveal: no terminal and no --yes refuses and shows nothing of the solution.
     let solution_line = "Param::trainable(Array1::ones(hidden_size))";
-    course
-        .tutor(&["reveal", "01"])
-        .expect(2)
-        .shows("--yes")
-        .hides(solution_line)
-        .hides("STOP HERE");
+    course.tutor(&["reveal", "01"]).expect(2).shows("--yes").hides(solution_line).hides("STOP HERE");
     assert!(!course.state().contains("revealed = true"));
     course
         .tutor(&["reveal", "01", "--yes"])
@@ -100,47 +71,23 @@ fn a_learner_session_from_stub_to_solution() {
         .shows(solution_line)
         .shows("Explanation")
         .shows("+        let weight");
-    assert!(
-        course.state().contains("revealed = true"),
-        "{}",
-        course.state()
-    );
+    assert!(course.state().contains("revealed = true"), "{}", course.state());
     course.tutor(&["list"]).expect(0).shows("solution revealed");
 
     // Lessons.
-    course
-        .tutor(&["lesson"])
-        .expect(0)
-        .shows("LayerNorm and RMSNorm");
-    course
-        .tutor(&["lesson", "3"])
-        .expect(0)
-        .shows("round once")
-        .shows("tutor check 03-forward");
+    course.tutor(&["lesson"]).expect(0).shows("LayerNorm and RMSNorm");
+    course.tutor(&["lesson", "3"]).expect(0).shows("round once").shows("tutor check 03-forward");
 
     // Usage errors exit 2 with a suggestion.
-    course
-        .tutor(&["check", "nrom"])
-        .expect(2)
-        .shows("did you mean `02-norm`?");
+    course.tutor(&["check", "nrom"]).expect(2).shows("did you mean `02-norm`?");
     course.tutor(&["frobnicate"]).expect(2);
 
     // A corrupt progress file is kept aside; the command still works and progress restarts.
     std::fs::write(course.root.join(".tutor/state.toml"), "[[[ not toml").unwrap();
-    course
-        .tutor(&["list"])
-        .expect(0)
-        .shows("could not be read")
-        .shows("0/3 done");
+    course.tutor(&["list"]).expect(0).shows("could not be read").shows("0/3 done");
     let backups = std::fs::read_dir(course.root.join(".tutor"))
         .unwrap()
-        .filter(|e| {
-            e.as_ref()
-                .unwrap()
-                .file_name()
-                .to_string_lossy()
-                .starts_with("state.toml.corrupt-")
-        })
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with("state.toml.corrupt-"))
         .count();
     assert_eq!(backups, 1);
 }
@@ -157,9 +104,7 @@ fn outside_a_workspace_it_says_where_to_go() {
             .output()
             .unwrap(),
     );
-    run.expect(2)
-        .shows("no course workspace")
-        .shows("课程工作区");
+    run.expect(2).shows("no course workspace").shows("课程工作区");
     let run = common::Run::from(
         std::process::Command::new(env!("CARGO_BIN_EXE_tutor"))
             .args(["--workspace", empty.to_str().unwrap(), "list"])

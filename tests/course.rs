@@ -28,55 +28,26 @@ fn describe(report: &Report) -> String {
         .cases
         .iter()
         .filter(|c| c.status != Status::Passed)
-        .map(|c| {
-            format!(
-                "{} {:?}: {:?} {:?}",
-                c.id,
-                c.status,
-                c.message.as_ref().map(|m| &m.en),
-                c.mismatch
-            )
-        })
+        .map(|c| format!("{} {:?}: {:?} {:?}", c.id, c.status, c.message.as_ref().map(|m| &m.en), c.mismatch))
         .collect::<Vec<_>>()
         .join("\n")
 }
 
 fn assert_passes<S: Subject>() {
     let report = run_all::<S>();
-    assert!(
-        report.cases.len() >= 20,
-        "all three contracts run: {} cases",
-        report.cases.len()
-    );
+    assert!(report.cases.len() >= 20, "all three contracts run: {} cases", report.cases.len());
     assert!(report.all_passed(), "failures:\n{}", describe(&report));
 }
 
 /// A stub must fail, and every case it fails must fail on its own TODO's not-done marker.
 fn assert_fails_only_on_todo<S: Subject>(todo: u32) {
     let report = run_all::<S>();
-    let failing: Vec<_> = report
-        .cases
-        .iter()
-        .filter(|c| c.status != Status::Passed)
-        .collect();
-    assert!(
-        !failing.is_empty(),
-        "stub for TODO {todo} passed every case"
-    );
+    let failing: Vec<_> = report.cases.iter().filter(|c| c.status != Status::Passed).collect();
+    assert!(!failing.is_empty(), "stub for TODO {todo} passed every case");
     for case in failing {
-        assert_eq!(
-            case.status,
-            Status::NotDone,
-            "{} failed for another reason:\n{}",
-            case.id,
-            describe(&report)
-        );
+        assert_eq!(case.status, Status::NotDone, "{} failed for another reason:\n{}", case.id, describe(&report));
         let message = &case.message.as_ref().expect("a failure has a message").en;
-        assert!(
-            message.contains(&format!("TODO {todo} is not done yet")),
-            "{}: {message}",
-            case.id
-        );
+        assert!(message.contains(&format!("TODO {todo} is not done yet")), "{}: {message}", case.id);
     }
 }
 

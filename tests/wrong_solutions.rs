@@ -1,28 +1,37 @@
-//! Wrong solutions, one per classic mistake: each must be caught by at least one case, as a
-//! real failure (not a "not done" and not a pass).
+//! Wrong solutions, one per classic mistake (`tests/mistakes/`): each must fail at least one
+//! case as a real failure (not "not done", not a pass), and a failing case must name the mistake
+//! its file declares in its `//! mistake:` line.
 
 use tutor_kit::checks::{run_all, Subject};
 use tutor_kit::report::Status;
 
-#[path = "mistakes/layernorm.rs"]
-mod layernorm;
-tutor_kit::graded_subject!(Layernorm, layernorm::RMSNorm);
-
-#[path = "mistakes/first-axis.rs"]
-mod first_axis;
-tutor_kit::graded_subject!(FirstAxis, first_axis::RMSNorm);
-
-#[path = "mistakes/whole-tensor.rs"]
-mod whole_tensor;
-tutor_kit::graded_subject!(WholeTensor, whole_tensor::RMSNorm);
+#[path = "mistakes/double-rounding.rs"]
+mod double_rounding;
+tutor_kit::graded_subject!(DoubleRounding, double_rounding::RMSNorm);
 
 #[path = "mistakes/eps-outside-sqrt.rs"]
 mod eps_outside_sqrt;
 tutor_kit::graded_subject!(EpsOutsideSqrt, eps_outside_sqrt::RMSNorm);
 
+#[path = "mistakes/frozen-weight.rs"]
+mod frozen_weight;
+tutor_kit::graded_subject!(FrozenWeight, frozen_weight::RMSNorm);
+
+#[path = "mistakes/layernorm.rs"]
+mod layernorm;
+tutor_kit::graded_subject!(Layernorm, layernorm::RMSNorm);
+
 #[path = "mistakes/no-eps.rs"]
 mod no_eps;
 tutor_kit::graded_subject!(NoEps, no_eps::RMSNorm);
+
+#[path = "mistakes/random-weight.rs"]
+mod random_weight;
+tutor_kit::graded_subject!(RandomWeight, random_weight::RMSNorm);
+
+#[path = "mistakes/scalar-weight.rs"]
+mod scalar_weight;
+tutor_kit::graded_subject!(ScalarWeight, scalar_weight::RMSNorm);
 
 #[path = "mistakes/squares-in-half.rs"]
 mod squares_in_half;
@@ -40,108 +49,95 @@ tutor_kit::graded_subject!(SumNotMean, sum_not_mean::RMSNorm);
 mod weight_ignored;
 tutor_kit::graded_subject!(WeightIgnored, weight_ignored::RMSNorm);
 
-#[path = "mistakes/scalar-weight.rs"]
-mod scalar_weight;
-tutor_kit::graded_subject!(ScalarWeight, scalar_weight::RMSNorm);
+#[path = "mistakes/whole-tensor.rs"]
+mod whole_tensor;
+tutor_kit::graded_subject!(WholeTensor, whole_tensor::RMSNorm);
+
+#[path = "mistakes/wrong-axis.rs"]
+mod wrong_axis;
+tutor_kit::graded_subject!(WrongAxis, wrong_axis::RMSNorm);
 
 #[path = "mistakes/zero-weight.rs"]
 mod zero_weight;
 tutor_kit::graded_subject!(ZeroWeight, zero_weight::RMSNorm);
 
-#[path = "mistakes/random-weight.rs"]
-mod random_weight;
-tutor_kit::graded_subject!(RandomWeight, random_weight::RMSNorm);
-
-#[path = "mistakes/frozen-weight.rs"]
-mod frozen_weight;
-tutor_kit::graded_subject!(FrozenWeight, frozen_weight::RMSNorm);
-
-#[path = "mistakes/double-rounding.rs"]
-mod double_rounding;
-tutor_kit::graded_subject!(DoubleRounding, double_rounding::RMSNorm);
-
-fn assert_caught<S: Subject>(mistake: &str) {
+fn assert_named<S: Subject>(mistake: &str) {
     let report = run_all::<S>();
-    let caught: Vec<&str> = report
-        .cases
-        .iter()
-        .filter(|c| c.status == Status::Failed)
-        .map(|c| c.id.as_str())
-        .collect();
-    assert!(!caught.is_empty(), "no case caught the mistake {mistake}");
-    assert!(
-        report.cases.iter().all(|c| c.status != Status::NotDone),
-        "{mistake}: a wrong answer is not a TODO"
-    );
-    eprintln!("{mistake} caught by {caught:?}");
+    let failed: Vec<_> = report.cases.iter().filter(|c| c.status == Status::Failed).collect();
+    assert!(!failed.is_empty(), "no case caught the mistake {mistake}");
+    assert!(report.cases.iter().all(|c| c.status != Status::NotDone), "{mistake}: a wrong answer is not a TODO");
+    let named: Vec<(&str, Option<&str>)> = failed.iter().map(|c| (c.id.as_str(), c.mistake.as_deref())).collect();
+    assert!(named.iter().any(|(_, m)| *m == Some(mistake)), "{mistake} is never named: {named:?}");
+    let wrongly: Vec<_> = named.iter().filter(|(_, m)| m.is_some_and(|m| m != mistake)).collect();
+    assert!(wrongly.is_empty(), "{mistake}: other mistakes named: {wrongly:?}");
 }
 
 #[test]
-fn catches_layernorm() {
-    assert_caught::<Layernorm>("layernorm");
+fn names_double_rounding() {
+    assert_named::<DoubleRounding>("double-rounding");
 }
 
 #[test]
-fn catches_first_axis() {
-    assert_caught::<FirstAxis>("first-axis");
+fn names_eps_outside_sqrt() {
+    assert_named::<EpsOutsideSqrt>("eps-outside-sqrt");
 }
 
 #[test]
-fn catches_whole_tensor() {
-    assert_caught::<WholeTensor>("whole-tensor");
+fn names_frozen_weight() {
+    assert_named::<FrozenWeight>("frozen-weight");
 }
 
 #[test]
-fn catches_eps_outside_sqrt() {
-    assert_caught::<EpsOutsideSqrt>("eps-outside-sqrt");
+fn names_layernorm() {
+    assert_named::<Layernorm>("layernorm");
 }
 
 #[test]
-fn catches_no_eps() {
-    assert_caught::<NoEps>("no-eps");
+fn names_no_eps() {
+    assert_named::<NoEps>("no-eps");
 }
 
 #[test]
-fn catches_squares_in_half() {
-    assert_caught::<SquaresInHalf>("squares-in-half");
+fn names_random_weight() {
+    assert_named::<RandomWeight>("random-weight");
 }
 
 #[test]
-fn catches_sum_in_half() {
-    assert_caught::<SumInHalf>("sum-in-half");
+fn names_scalar_weight() {
+    assert_named::<ScalarWeight>("scalar-weight");
 }
 
 #[test]
-fn catches_sum_not_mean() {
-    assert_caught::<SumNotMean>("sum-not-mean");
+fn names_squares_in_half() {
+    assert_named::<SquaresInHalf>("half-precision-statistics");
 }
 
 #[test]
-fn catches_weight_ignored() {
-    assert_caught::<WeightIgnored>("weight-ignored");
+fn names_sum_in_half() {
+    assert_named::<SumInHalf>("half-precision-statistics");
 }
 
 #[test]
-fn catches_scalar_weight() {
-    assert_caught::<ScalarWeight>("scalar-weight");
+fn names_sum_not_mean() {
+    assert_named::<SumNotMean>("sum-not-mean");
 }
 
 #[test]
-fn catches_zero_weight() {
-    assert_caught::<ZeroWeight>("zero-weight");
+fn names_weight_ignored() {
+    assert_named::<WeightIgnored>("weight-ignored");
 }
 
 #[test]
-fn catches_random_weight() {
-    assert_caught::<RandomWeight>("random-weight");
+fn names_whole_tensor() {
+    assert_named::<WholeTensor>("whole-tensor");
 }
 
 #[test]
-fn catches_frozen_weight() {
-    assert_caught::<FrozenWeight>("frozen-weight");
+fn names_wrong_axis() {
+    assert_named::<WrongAxis>("wrong-axis");
 }
 
 #[test]
-fn catches_double_rounding() {
-    assert_caught::<DoubleRounding>("double-rounding");
+fn names_zero_weight() {
+    assert_named::<ZeroWeight>("zero-weight");
 }

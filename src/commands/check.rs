@@ -15,127 +15,63 @@ use crate::render::title;
 use crate::runner::{self, BuildEvent, CheckEvent, CheckOptions, CheckOutcome};
 
 /// Checks one exercise (or all); exit 0 when every check passed, 1 otherwise.
-pub fn run(
-    session: &Session,
-    name: Option<&str>,
-    all: bool,
-    timeout_secs: u64,
-) -> Result<ExitCode> {
-    let selected: Vec<&Exercise> = if all {
-        session.catalogue.exercises.iter().collect()
-    } else {
-        vec![session.exercise(name)?]
-    };
-    let options = CheckOptions {
-        timeout: Duration::from_secs(timeout_secs),
-        color: session.printer.color,
-    };
+pub fn run(session: &Session, name: Option<&str>, all: bool, timeout_secs: u64) -> Result<ExitCode> {
+    let selected: Vec<&Exercise> =
+        if all { session.catalogue.exercises.iter().collect() } else { vec![session.exercise(name)?] };
+    let options = CheckOptions { timeout: Duration::from_secs(timeout_secs), color: session.printer.color };
     let mut every_one_passed = true;
     for exercise in &selected {
         let passed = check_one(session, exercise, &options, !all)?;
         every_one_passed &= passed;
     }
-    Ok(if every_one_passed {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(if every_one_passed { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-fn check_one(
-    session: &Session,
-    exercise: &Exercise,
-    options: &CheckOptions,
-    tell_next: bool,
-) -> Result<bool> {
+fn check_one(session: &Session, exercise: &Exercise, options: &CheckOptions, tell_next: bool) -> Result<bool> {
     let printer = &session.printer;
     let name = title(printer, &exercise.title_zh, &exercise.title_en);
-    println!(
-        "{}",
-        format!("{} {} · {name}", printer.label(|u| u.checking), exercise.id).bold()
-    );
+    println!("{}", format!("{} {} · {name}", printer.label(|u| u.checking), exercise.id).bold());
     let _ = std::io::stdout().flush();
 
-    let first_build = !session
-        .workspace
-        .private_dir()
-        .join("harness")
-        .join("target")
-        .exists();
+    let first_build = !session.workspace.private_dir().join("harness").join("target").exists();
     if first_build {
         eprintln!("{}", printer.lines(|u| u.first_build, &[]).dimmed());
     }
     let mut progress = ProgressLine::new();
-    let outcome = runner::check(
-        &session.workspace,
-        &session.catalogue,
-        exercise,
-        options,
-        &mut |event| match event {
-            CheckEvent::Waiting => {
-                eprintln!("{}", printer.lines(|u| u.waiting_for_lock, &[]).dimmed())
-            }
-            CheckEvent::Build(BuildEvent::Compiled { name, count }) => progress.show(
-                &printer
-                    .label(|u| u.compiling)
-                    .replace("{name}", name)
-                    .replace("{n}", &count.to_string()),
-            ),
-        },
-    );
+    let outcome = runner::check(&session.workspace, &session.catalogue, exercise, options, &mut |event| match event {
+        CheckEvent::Waiting => {
+            eprintln!("{}", printer.lines(|u| u.waiting_for_lock, &[]).dimmed())
+        }
+        CheckEvent::Build(BuildEvent::Compiled { name, count }) => {
+            progress.show(&printer.label(|u| u.compiling).replace("{name}", name).replace("{n}", &count.to_string()))
+        }
+    });
     progress.clear();
     let outcome = outcome?;
 
-    let absolute = session
-        .workspace
-        .exercise_file(exercise)
-        .to_string_lossy()
-        .into_owned();
-    let files = FileNames {
-        absolute: &absolute,
-        shown: &exercise.file,
-    };
-    print!(
-        "{}",
-        render(printer, &outcome, &exercise.id, exercise.todo, &files)
-    );
+    let absolute = session.workspace.exercise_file(exercise).to_string_lossy().into_owned();
+    let files = FileNames { absolute: &absolute, shown: &exercise.file };
+    print!("{}", render(printer, &outcome, &exercise.id, exercise.todo, &files));
 
     let passed = outcome.passed();
     session.update(|state| {
         let progress = state.exercises.entry(exercise.id.clone()).or_default();
         progress.checks += 1;
-        progress.status = if passed {
-            ExerciseStatus::Passed
-        } else {
-            ExerciseStatus::Failing
-        };
+        progress.status = if passed { ExerciseStatus::Passed } else { ExerciseStatus::Failing };
     })?;
 
     println!();
     if passed {
-        println!(
-            "{}",
-            printer
-                .lines(|u| u.passed_all, &[("id", &exercise.id)])
-                .green()
-                .bold()
-        );
+        println!("{}", printer.lines(|u| u.passed_all, &[("id", &exercise.id)]).green().bold());
         if tell_next {
             tell_what_is_next(session, exercise)?;
         }
     } else if let CheckOutcome::Graded { report, .. } = &outcome {
-        let failed = report
-            .cases
-            .iter()
-            .filter(|c| c.status != tutor_kit::report::Status::Passed)
-            .count();
+        let failed = report.cases.iter().filter(|c| c.status != tutor_kit::report::Status::Passed).count();
         let total = report.cases.len();
         println!(
             "{}",
-            printer.lines(
-                |u| u.not_passed_yet,
-                &[("id", &exercise.id), ("failed", &failed), ("total", &total)]
-            )
+            printer.lines(|u| u.not_passed_yet, &[("id", &exercise.id), ("failed", &failed), ("total", &total)])
         );
     }
     Ok(passed)
@@ -147,10 +83,7 @@ fn tell_what_is_next(session: &Session, done: &Exercise) -> Result<()> {
     match crate::render::list::current(&session.catalogue, &state) {
         Some(next) if next.id != done.id => {
             let name = title(printer, &next.title_zh, &next.title_en);
-            printer.say(
-                |u| u.next_exercise,
-                &[("id", &next.id), ("title", &name), ("file", &next.file)],
-            );
+            printer.say(|u| u.next_exercise, &[("id", &next.id), ("title", &name), ("file", &next.file)]);
         }
         Some(_) => {}
         None => printer.say(|u| u.course_complete, &[]),
@@ -166,10 +99,7 @@ struct ProgressLine {
 
 impl ProgressLine {
     fn new() -> Self {
-        ProgressLine {
-            live: std::io::stderr().is_terminal(),
-            width: 0,
-        }
+        ProgressLine { live: std::io::stderr().is_terminal(), width: 0 }
     }
 
     fn show(&mut self, text: &str) {

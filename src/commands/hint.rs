@@ -8,8 +8,8 @@ use colored::Colorize;
 use super::Session;
 use crate::course::{Lesson, Part};
 
-/// Prints the next hint (or all of them) and records the level reached.
-pub fn run(session: &Session, name: Option<&str>, all: bool) -> Result<ExitCode> {
+/// Prints the next hint (or all of them, or one level) and records the level reached.
+pub fn run(session: &Session, name: Option<&str>, all: bool, level: Option<u32>) -> Result<ExitCode> {
     let exercise = session.exercise(name)?;
     let lesson = Lesson::parse(exercise.lesson_source()).context("parsing the lesson")?;
     let total = lesson.hint_count();
@@ -18,16 +18,14 @@ pub fn run(session: &Session, name: Option<&str>, all: bool) -> Result<ExitCode>
         return Ok(ExitCode::SUCCESS);
     }
     let seen = session.state()?.of(&exercise.id).hints;
-    let levels: Vec<u32> = if all {
-        (1..=total).collect()
-    } else {
-        vec![(seen + 1).min(total)]
+    let levels: Vec<u32> = match (all, level) {
+        (true, _) => (1..=total).collect(),
+        (false, Some(level)) => vec![level.min(total)],
+        (false, None) => vec![(seen + 1).min(total)],
     };
     for &level in &levels {
-        let header = session.printer.lines(
-            |u| u.hint_header,
-            &[("n", &level), ("total", &total), ("id", &exercise.id)],
-        );
+        let header =
+            session.printer.lines(|u| u.hint_header, &[("n", &level), ("total", &total), ("id", &exercise.id)]);
         println!("{}", header.replace('\n', " · ").bold().cyan());
         for &language in session.printer.languages() {
             if let Some(text) = lesson.text(Part::Hint(level), language) {
@@ -41,13 +39,7 @@ pub fn run(session: &Session, name: Option<&str>, all: bool) -> Result<ExitCode>
         progress.hints = progress.hints.max(reached);
     })?;
     if reached == total && !all {
-        println!(
-            "{}",
-            session
-                .printer
-                .lines(|u| u.last_hint, &[("id", &exercise.id)])
-                .dimmed()
-        );
+        println!("{}", session.printer.lines(|u| u.last_hint, &[("id", &exercise.id)]).dimmed());
     }
     Ok(ExitCode::SUCCESS)
 }

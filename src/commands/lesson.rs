@@ -15,25 +15,13 @@ pub fn run(session: &Session, name: Option<&str>) -> Result<ExitCode> {
             let exercise = session.exercise(Some(name))?;
             (exercise.lesson_source(), Some(exercise.id.clone()))
         }
-        None => (
-            course_file(&session.catalogue.course.overview)
-                .context("the overview lesson is embedded")?,
-            None,
-        ),
+        None => (course_file(&session.catalogue.course.overview).context("the overview lesson is embedded")?, None),
     };
     let lesson = Lesson::parse(source).context("parsing the lesson")?;
-    let texts: Vec<&str> = session
-        .printer
-        .languages()
-        .iter()
-        .filter_map(|&l| lesson.text(Part::Lesson, l))
-        .collect();
+    let texts: Vec<&str> = session.printer.languages().iter().filter_map(|&l| lesson.text(Part::Lesson, l)).collect();
     println!("{}", texts.join("\n\n────────\n\n"));
     if let Some(id) = next {
-        println!(
-            "\n{}",
-            session.printer.lines(|u| u.lesson_next, &[("id", &id)])
-        );
+        println!("\n{}", session.printer.lines(|u| u.lesson_next, &[("id", &id)]));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -14,9 +14,7 @@ pub fn run(session: &Session, with_next_step: bool) -> Result<ExitCode> {
     if with_next_step {
         println!();
         match current(&session.catalogue, &state) {
-            Some(next) => session
-                .printer
-                .say(|u| u.next_step, &[("file", &next.file), ("id", &next.id)]),
+            Some(next) => session.printer.say(|u| u.next_step, &[("file", &next.file), ("id", &next.id)]),
             None => session.printer.say(|u| u.all_done, &[]),
         }
     }

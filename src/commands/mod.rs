@@ -31,25 +31,16 @@ pub struct Session {
 impl Session {
     fn open(cli: &Cli, printer: Printer) -> Result<Session> {
         let here = std::env::current_dir().context("reading the current folder")?;
-        let workspace =
-            Workspace::find(cli.workspace.as_deref(), &here).map_err(CliError::Workspace)?;
+        let workspace = Workspace::find(cli.workspace.as_deref(), &here).map_err(CliError::Workspace)?;
         let catalogue = Catalogue::embedded().context("reading the embedded catalogue")?;
         let store = ProgressStore::new(&workspace.private_dir());
-        Ok(Session {
-            printer,
-            workspace,
-            catalogue,
-            store,
-        })
+        Ok(Session { printer, workspace, catalogue, store })
     }
 
     /// The named exercise, or the current one (first not passed; the last when all are).
     pub fn exercise(&self, name: Option<&str>) -> Result<&Exercise> {
         match name {
-            Some(name) => Ok(self
-                .catalogue
-                .resolve(name)
-                .map_err(CliError::UnknownExercise)?),
+            Some(name) => Ok(self.catalogue.resolve(name).map_err(CliError::UnknownExercise)?),
             None => {
                 let state = self.state()?;
                 current(&self.catalogue, &state)
@@ -76,13 +67,7 @@ impl Session {
     fn tell_recovered(&self, recovered: Option<Recovered>) {
         if let Some(r) = recovered {
             let backup = r.backup.display();
-            eprintln!(
-                "{}",
-                self.printer.lines(
-                    |u| u.state_corrupt,
-                    &[("reason", &r.reason), ("backup", &backup)]
-                )
-            );
+            eprintln!("{}", self.printer.lines(|u| u.state_corrupt, &[("reason", &r.reason), ("backup", &backup)]));
         }
     }
 }
@@ -93,12 +78,8 @@ pub fn run(cli: Cli, printer: Printer) -> Result<ExitCode> {
     match cli.command {
         None => list::run(&session, true),
         Some(Command::List) => list::run(&session, false),
-        Some(Command::Check {
-            exercise,
-            all,
-            timeout,
-        }) => check::run(&session, exercise.as_deref(), all, timeout),
-        Some(Command::Hint { exercise, all }) => hint::run(&session, exercise.as_deref(), all),
+        Some(Command::Check { exercise, all, timeout }) => check::run(&session, exercise.as_deref(), all, timeout),
+        Some(Command::Hint { exercise, all, level }) => hint::run(&session, exercise.as_deref(), all, level),
         Some(Command::Reveal { exercise, yes }) => reveal::run(&session, exercise.as_deref(), yes),
         Some(Command::Lesson { exercise }) => lesson::run(&session, exercise.as_deref()),
     }

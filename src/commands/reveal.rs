@@ -27,31 +27,19 @@ pub fn run(session: &Session, name: Option<&str>, yes: bool) -> Result<ExitCode>
     // The banner is always in both languages: it must not be missed.
     let rule = "━".repeat(60);
     println!("{}", rule.red().bold());
-    let stop: Vec<&str> = Language::BOTH
-        .iter()
-        .map(|&l| text::ui(l).stop_here)
-        .collect();
+    let stop: Vec<&str> = Language::BOTH.iter().map(|&l| text::ui(l).stop_here).collect();
     println!("{}", format!("🛑  {}  🛑", stop.join(" · ")).red().bold());
     for &language in &Language::BOTH {
-        println!(
-            "{}",
-            text::fill(text::ui(language).stop_here_detail, &[("id", &exercise.id)])
-        );
+        println!("{}", text::fill(text::ui(language).stop_here_detail, &[("id", &exercise.id)]));
     }
     println!("{}", rule.red().bold());
 
     if !yes {
-        let prompt: Vec<&str> = Language::BOTH
-            .iter()
-            .map(|&l| text::ui(l).confirm_prompt)
-            .collect();
+        let prompt: Vec<&str> = Language::BOTH.iter().map(|&l| text::ui(l).confirm_prompt).collect();
         print!("{}\n> ", prompt.join("\n"));
         std::io::stdout().flush().context("writing the prompt")?;
         let mut answer = String::new();
-        std::io::stdin()
-            .lock()
-            .read_line(&mut answer)
-            .context("reading the confirmation")?;
+        std::io::stdin().lock().read_line(&mut answer).context("reading the confirmation")?;
         if answer.trim().to_lowercase() != CONFIRM_WORD {
             printer.say(|u| u.declined, &[("id", &exercise.id)]);
             return Ok(ExitCode::SUCCESS);
@@ -59,12 +47,7 @@ pub fn run(session: &Session, name: Option<&str>, yes: bool) -> Result<ExitCode>
     }
 
     let solution = exercise.solution();
-    println!(
-        "\n{}\n",
-        printer
-            .lines(|u| u.solution_header, &[("path", &exercise.solution)])
-            .bold()
-    );
+    println!("\n{}\n", printer.lines(|u| u.solution_header, &[("path", &exercise.solution)]).bold());
     println!("{solution}");
 
     let lesson = Lesson::parse(exercise.lesson_source()).context("parsing the lesson")?;
@@ -75,18 +58,11 @@ pub fn run(session: &Session, name: Option<&str>, yes: bool) -> Result<ExitCode>
         }
     }
 
-    let learner =
-        std::fs::read_to_string(session.workspace.exercise_file(exercise)).unwrap_or_default();
+    let learner = std::fs::read_to_string(session.workspace.exercise_file(exercise)).unwrap_or_default();
     println!("{}", printer.lines(|u| u.diff_header, &[]).bold());
     print!("{}", diff(&learner, solution, printer));
 
-    session.update(|state| {
-        state
-            .exercises
-            .entry(exercise.id.clone())
-            .or_default()
-            .revealed = true
-    })?;
+    session.update(|state| state.exercises.entry(exercise.id.clone()).or_default().revealed = true)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -56,9 +56,7 @@ impl Exercise {
 
     /// The part of the id after the number: `norm` for `02-norm`.
     fn short_name(&self) -> &str {
-        self.id
-            .split_once('-')
-            .map_or(self.id.as_str(), |(_, rest)| rest)
+        self.id.split_once('-').map_or(self.id.as_str(), |(_, rest)| rest)
     }
 
     /// The number before the dash: 2 for `02-norm`.
@@ -95,25 +93,18 @@ impl Catalogue {
                 self.exercises.iter().find(|e| e.number() == Some(number))
             })
             .or_else(|| {
-                let mut by_prefix = self
-                    .exercises
-                    .iter()
-                    .filter(|e| !wanted.is_empty() && e.id.starts_with(&wanted));
+                let mut by_prefix = self.exercises.iter().filter(|e| !wanted.is_empty() && e.id.starts_with(&wanted));
                 let first = by_prefix.next()?;
                 by_prefix.next().is_none().then_some(first)
             });
-        found.ok_or_else(|| UnknownExercise {
-            given: given.to_string(),
-            suggestion: self.closest(&wanted),
-        })
+        found.ok_or_else(|| UnknownExercise { given: given.to_string(), suggestion: self.closest(&wanted) })
     }
 
     fn closest(&self, wanted: &str) -> Option<String> {
         self.exercises
             .iter()
             .map(|e| {
-                let distance = strsim::levenshtein(wanted, &e.id)
-                    .min(strsim::levenshtein(wanted, e.short_name()));
+                let distance = strsim::levenshtein(wanted, &e.id).min(strsim::levenshtein(wanted, e.short_name()));
                 (distance, e)
             })
             .filter(|(distance, e)| *distance <= 3.max(e.short_name().len() / 2))
@@ -129,15 +120,7 @@ mod tests {
     #[test]
     fn resolves_every_spelling_a_learner_uses() {
         let catalogue = Catalogue::embedded().unwrap();
-        for given in [
-            "02-norm",
-            "02",
-            "2",
-            "norm",
-            "NORM",
-            "exercises/02-norm.rs",
-            "02-n",
-        ] {
+        for given in ["02-norm", "02", "2", "norm", "NORM", "exercises/02-norm.rs", "02-n"] {
             assert_eq!(catalogue.resolve(given).unwrap().id, "02-norm", "{given}");
         }
         assert_eq!(catalogue.resolve("1").unwrap().id, "01-weight");
@@ -151,17 +134,8 @@ mod tests {
         assert_eq!(err.suggestion.as_deref(), Some("02-norm"));
         let err = catalogue.resolve("02-weigth").unwrap_err();
         assert_eq!(err.suggestion.as_deref(), Some("01-weight"));
-        assert_eq!(
-            catalogue
-                .resolve("softmax-attention-kernel")
-                .unwrap_err()
-                .suggestion,
-            None
-        );
-        assert!(
-            catalogue.resolve("0").is_err(),
-            "a prefix shared by every exercise is ambiguous"
-        );
+        assert_eq!(catalogue.resolve("softmax-attention-kernel").unwrap_err().suggestion, None);
+        assert!(catalogue.resolve("0").is_err(), "a prefix shared by every exercise is ambiguous");
     }
 
     #[test]
@@ -170,13 +144,7 @@ mod tests {
         assert_eq!(catalogue.exercises.len(), 3);
         for (i, e) in catalogue.exercises.iter().enumerate() {
             assert_eq!(e.todo as usize, i + 1);
-            assert!(
-                embedded::course_file(&e.file)
-                    .unwrap()
-                    .contains(&format!("TODO {}", e.todo)),
-                "{}",
-                e.id
-            );
+            assert!(embedded::course_file(&e.file).unwrap().contains(&format!("TODO {}", e.todo)), "{}", e.id);
             assert!(!e.solution().contains("todo!("), "{}", e.id);
             assert!(!e.lesson_source().is_empty(), "{}", e.id);
         }

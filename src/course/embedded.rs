@@ -38,6 +38,7 @@ pub const KIT_FILES: &[EmbeddedFile] = embed! {
     "float.rs" => "../kit/float.rs",
     "param.rs" => "../kit/param.rs",
     "harness.rs" => "../kit/harness.rs",
+    "mistakes.rs" => "../kit/mistakes.rs",
     "oracle.rs" => "../kit/oracle.rs",
     "reference.rs" => "../kit/reference.rs",
     "report.rs" => "../kit/report.rs",
@@ -55,10 +56,7 @@ pub const HARNESS_LOCK: &str = include_str!("../runner/harness.Cargo.lock");
 
 /// A course file by its workspace path.
 pub fn course_file(path: &str) -> Option<&'static str> {
-    COURSE_FILES
-        .iter()
-        .find(|f| f.path == path)
-        .map(|f| f.contents)
+    COURSE_FILES.iter().find(|f| f.path == path).map(|f| f.contents)
 }
 
 #[cfg(test)]
@@ -73,12 +71,7 @@ mod tests {
             if path.is_dir() {
                 files_below(&path, base, out);
             } else {
-                out.insert(
-                    path.strip_prefix(base)
-                        .unwrap()
-                        .to_string_lossy()
-                        .replace('\\', "/"),
-                );
+                out.insert(path.strip_prefix(base).unwrap().to_string_lossy().replace('\\', "/"));
             }
         }
     }
@@ -89,17 +82,9 @@ mod tests {
         let mut on_disk = BTreeSet::new();
         files_below(&root, &root, &mut on_disk);
         let embedded: BTreeSet<String> = KIT_FILES.iter().map(|f| f.path.to_string()).collect();
-        assert_eq!(
-            on_disk, embedded,
-            "src/kit and KIT_FILES must list the same files"
-        );
+        assert_eq!(on_disk, embedded, "src/kit and KIT_FILES must list the same files");
         for file in KIT_FILES {
-            assert_eq!(
-                std::fs::read_to_string(root.join(file.path)).unwrap(),
-                file.contents,
-                "{}",
-                file.path
-            );
+            assert_eq!(std::fs::read_to_string(root.join(file.path)).unwrap(), file.contents, "{}", file.path);
         }
     }
 

@@ -84,24 +84,15 @@ impl Lesson {
                     line: Some(index + 1),
                     problem: "a marker must end with `-->` on the same line".into(),
                 })?;
-                let (part, language) = parse_marker(inner).map_err(|problem| LessonError {
-                    line: Some(index + 1),
-                    problem,
-                })?;
-                if sections
-                    .iter()
-                    .any(|s| s.part == part && s.language == language)
-                {
+                let (part, language) =
+                    parse_marker(inner).map_err(|problem| LessonError { line: Some(index + 1), problem })?;
+                if sections.iter().any(|s| s.part == part && s.language == language) {
                     return Err(LessonError {
                         line: Some(index + 1),
                         problem: format!("{part:?} {language:?} appears twice"),
                     });
                 }
-                sections.push(Section {
-                    part,
-                    language,
-                    text: String::new(),
-                });
+                sections.push(Section { part, language, text: String::new() });
             } else if let Some(current) = sections.last_mut() {
                 current.text.push_str(line);
                 current.text.push('\n');
@@ -115,25 +106,12 @@ impl Lesson {
 
     /// The text of a part in a language.
     pub fn text(&self, part: Part, language: Language) -> Option<&str> {
-        self.sections
-            .iter()
-            .find(|s| s.part == part && s.language == language)
-            .map(|s| s.text.as_str())
+        self.sections.iter().find(|s| s.part == part && s.language == language).map(|s| s.text.as_str())
     }
 
     /// How many hint levels there are (1 ..= count).
     pub fn hint_count(&self) -> u32 {
-        self.sections
-            .iter()
-            .filter_map(|s| {
-                if let Part::Hint(n) = s.part {
-                    Some(n)
-                } else {
-                    None
-                }
-            })
-            .max()
-            .unwrap_or(0)
+        self.sections.iter().filter_map(|s| if let Part::Hint(n) = s.part { Some(n) } else { None }).max().unwrap_or(0)
     }
 
     /// Checks that the lesson text exists in both languages, and, for an exercise lesson, that
@@ -144,10 +122,7 @@ impl Lesson {
         if exercise {
             let count = self.hint_count();
             if count < min_hints {
-                return Err(LessonError {
-                    line: None,
-                    problem: format!("{count} hints, at least {min_hints} needed"),
-                });
+                return Err(LessonError { line: None, problem: format!("{count} hints, at least {min_hints} needed") });
             }
             required.extend((1..=count).map(Part::Hint));
             required.push(Part::Explanation);
@@ -175,9 +150,7 @@ fn parse_marker(inner: &str) -> Result<(Part, Language), String> {
         ["lesson", lang] => (Part::Lesson, lang),
         ["explanation", lang] => (Part::Explanation, lang),
         ["hint", n, lang] => {
-            let n: u32 = n
-                .parse()
-                .map_err(|_| format!("hint number {n:?} is not a number"))?;
+            let n: u32 = n.parse().map_err(|_| format!("hint number {n:?} is not a number"))?;
             if n == 0 {
                 return Err("hints are numbered from 1".into());
             }
@@ -185,12 +158,11 @@ fn parse_marker(inner: &str) -> Result<(Part, Language), String> {
         }
         _ => {
             return Err(format!(
-            "unknown marker {inner:?}: expected `lesson LANG`, `hint N LANG` or `explanation LANG`"
-        ))
+                "unknown marker {inner:?}: expected `lesson LANG`, `hint N LANG` or `explanation LANG`"
+            ))
         }
     };
-    let language = Language::parse(language)
-        .ok_or_else(|| format!("unknown language {language:?}: use zh or en"))?;
+    let language = Language::parse(language).ok_or_else(|| format!("unknown language {language:?}: use zh or en"))?;
     Ok((part, language))
 }
 
@@ -208,24 +180,16 @@ mod tests {
         assert_eq!(lesson.text(Part::Hint(1), Language::En), Some("h1"));
         assert_eq!(lesson.hint_count(), 1);
         assert!(lesson.validate(false, 0).is_ok());
-        assert!(
-            lesson.validate(true, 1).is_err(),
-            "hint 1 zh and the explanation are missing"
-        );
+        assert!(lesson.validate(true, 1).is_err(), "hint 1 zh and the explanation are missing");
     }
 
     #[test]
     fn rejects_malformed_markers() {
-        assert_eq!(
-            Lesson::parse("<!-- tutor: lesson fr -->").unwrap_err().line,
-            Some(1)
-        );
+        assert_eq!(Lesson::parse("<!-- tutor: lesson fr -->").unwrap_err().line, Some(1));
         assert!(Lesson::parse("x\n<!-- tutor: hint one en -->").is_err());
         assert!(Lesson::parse("<!-- tutor: hint 0 en -->").is_err());
         assert!(Lesson::parse("<!-- tutor: lesson en").is_err());
-        assert!(
-            Lesson::parse("<!-- tutor: lesson en -->\na\n<!-- tutor: lesson en -->\nb").is_err()
-        );
+        assert!(Lesson::parse("<!-- tutor: lesson en -->\na\n<!-- tutor: lesson en -->\nb").is_err());
     }
 
     #[test]
@@ -233,27 +197,18 @@ mod tests {
         let source = "<!-- tutor: lesson zh -->\na\n<!-- tutor: lesson en -->\na\n\
             <!-- tutor: hint 1 zh -->\na\n<!-- tutor: hint 1 en -->\na\n<!-- tutor: hint 3 zh -->\na\n<!-- tutor: hint 3 en -->\na\n\
             <!-- tutor: explanation zh -->\na\n<!-- tutor: explanation en -->\na\n";
-        let err = Lesson::parse(source)
-            .unwrap()
-            .validate(true, 1)
-            .unwrap_err();
+        let err = Lesson::parse(source).unwrap().validate(true, 1).unwrap_err();
         assert!(err.problem.contains("Hint(2)"), "{err}");
     }
 
     #[test]
     fn every_shipped_lesson_parses_and_is_complete_in_both_languages() {
-        let lessons: Vec<_> = COURSE_FILES
-            .iter()
-            .filter(|f| f.path.starts_with("lessons/"))
-            .collect();
+        let lessons: Vec<_> = COURSE_FILES.iter().filter(|f| f.path.starts_with("lessons/")).collect();
         assert_eq!(lessons.len(), 4);
         for file in lessons {
-            let lesson =
-                Lesson::parse(file.contents).unwrap_or_else(|e| panic!("{}: {e}", file.path));
+            let lesson = Lesson::parse(file.contents).unwrap_or_else(|e| panic!("{}: {e}", file.path));
             let is_exercise = !file.path.ends_with("00-overview.md");
-            lesson
-                .validate(is_exercise, 3)
-                .unwrap_or_else(|e| panic!("{}: {e}", file.path));
+            lesson.validate(is_exercise, 3).unwrap_or_else(|e| panic!("{}: {e}", file.path));
         }
     }
 }

@@ -16,10 +16,7 @@ pub enum NormError {
     /// The input's last axis does not have `hidden_size` elements.
     HiddenSizeMismatch { expected: usize, found: usize },
     /// Two arrays that must have one shape (input and upstream gradient) do not.
-    ShapeMismatch {
-        expected: Vec<usize>,
-        found: Vec<usize>,
-    },
+    ShapeMismatch { expected: Vec<usize>, found: Vec<usize> },
 }
 
 impl fmt::Display for NormError {
@@ -28,12 +25,8 @@ impl fmt::Display for NormError {
             NormError::ZeroHiddenSize => text::error_zero_hidden(),
             NormError::BadEps(eps) => text::error_bad_eps(*eps),
             NormError::NoAxis => text::error_no_axis(),
-            NormError::HiddenSizeMismatch { expected, found } => {
-                text::error_hidden_mismatch(*expected, *found)
-            }
-            NormError::ShapeMismatch { expected, found } => {
-                text::error_shape_mismatch(expected, found)
-            }
+            NormError::HiddenSizeMismatch { expected, found } => text::error_hidden_mismatch(*expected, *found),
+            NormError::ShapeMismatch { expected, found } => text::error_shape_mismatch(expected, found),
         };
         write!(f, "{} / {}", message.en, message.zh)
     }
@@ -47,15 +40,8 @@ mod tests {
 
     #[test]
     fn messages_name_the_numbers_in_both_languages() {
-        let shown = NormError::HiddenSizeMismatch {
-            expected: 4,
-            found: 5,
-        }
-        .to_string();
+        let shown = NormError::HiddenSizeMismatch { expected: 4, found: 5 }.to_string();
         assert!(shown.contains('4') && shown.contains('5'), "{shown}");
-        assert!(
-            shown.contains("hidden_size") && shown.contains("最后一维"),
-            "{shown}"
-        );
+        assert!(shown.contains("hidden_size") && shown.contains("最后一维"), "{shown}");
     }
 }

@@ -112,10 +112,7 @@ mod tests {
         let tie = 1.0 + 2f32.powi(-11);
         assert_eq!(<f16 as Float>::from_f32(tie).to_f32(), 1.0);
         let above = 1.0 + 2f32.powi(-11) + 2f32.powi(-20);
-        assert_eq!(
-            <f16 as Float>::from_f32(above).to_f32(),
-            1.0 + 2f32.powi(-10)
-        );
+        assert_eq!(<f16 as Float>::from_f32(above).to_f32(), 1.0 + 2f32.powi(-10));
         // bf16 keeps 8 significant bits.
         let tie_bf = 1.0 + 2f32.powi(-8);
         assert_eq!(<bf16 as Float>::from_f32(tie_bf).to_f32(), 1.0);

@@ -35,15 +35,11 @@ pub fn main<S: Subject>() -> ExitCode {
 
     // Write then rename, so the CLI never reads half a report.
     let partial = report_path.with_extension("partial");
-    let written =
-        std::fs::write(&partial, encoded).and_then(|()| std::fs::rename(&partial, &report_path));
+    let written = std::fs::write(&partial, encoded).and_then(|()| std::fs::rename(&partial, &report_path));
     match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!(
-                "could not write the report to {}: {error}",
-                report_path.display()
-            );
+            eprintln!("could not write the report to {}: {error}", report_path.display());
             ExitCode::from(USAGE_EXIT)
         }
     }

@@ -8,6 +8,7 @@ pub mod checks;
 mod error;
 mod float;
 pub mod harness;
+pub mod mistakes;
 pub mod oracle;
 mod param;
 pub mod reference;

@@ -26,21 +26,12 @@ pub fn forward(x: &ArrayD<f64>, weight: &[f64], eps: f64) -> (ArrayD<f64>, Vec<f
 }
 
 /// Gradients of `sum(forward(x) ⊙ grad_out)` in f64: `(dx, dweight)`.
-pub fn backward(
-    x: &ArrayD<f64>,
-    grad_out: &ArrayD<f64>,
-    weight: &[f64],
-    eps: f64,
-) -> (ArrayD<f64>, Vec<f64>) {
+pub fn backward(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> (ArrayD<f64>, Vec<f64>) {
     let last = Axis(x.ndim() - 1);
     let (_, inv_rms) = forward(x, weight, eps);
     let mut dx = ArrayD::zeros(x.raw_dim());
     let mut dweight = vec![0.0; weight.len()];
-    let rows = x
-        .lanes(last)
-        .into_iter()
-        .zip(grad_out.lanes(last))
-        .zip(dx.lanes_mut(last));
+    let rows = x.lanes(last).into_iter().zip(grad_out.lanes(last)).zip(dx.lanes_mut(last));
     for (((x_row, g_row), mut dx_row), r) in rows.zip(inv_rms) {
         let d = x_row.len() as f64;
         // d/dx_i of sum_j g_j w_j x_j r  =  g_i w_i r  -  x_i r³ / d · sum_j g_j w_j x_j
@@ -63,10 +54,8 @@ mod tests {
 
     #[test]
     fn backward_matches_central_differences() {
-        let x =
-            ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![0.3, -1.2, 2.0, 1.0, 0.5, -0.25]).unwrap();
-        let g =
-            ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![0.7, 0.1, -0.4, 1.0, -2.0, 0.5]).unwrap();
+        let x = ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![0.3, -1.2, 2.0, 1.0, 0.5, -0.25]).unwrap();
+        let g = ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![0.7, 0.1, -0.4, 1.0, -2.0, 0.5]).unwrap();
         let w = [1.5, -0.5, 0.75];
         let loss = |x: &ArrayD<f64>, w: &[f64]| (forward(x, w, 1e-5).0 * &g).sum();
         let (dx, dw) = backward(&x, &g, &w, 1e-5);
@@ -77,10 +66,7 @@ mod tests {
             plus.as_slice_mut().unwrap()[i] += h;
             minus.as_slice_mut().unwrap()[i] -= h;
             let numeric = (loss(&plus, &w) - loss(&minus, &w)) / (2.0 * h);
-            assert!(
-                (numeric - dx.as_slice().unwrap()[i]).abs() < 1e-6,
-                "dx[{i}]"
-            );
+            assert!((numeric - dx.as_slice().unwrap()[i]).abs() < 1e-6, "dx[{i}]");
         }
         for j in 0..w.len() {
             let mut plus = w;

@@ -19,20 +19,12 @@ pub struct Param {
 impl Param {
     /// A parameter the optimiser trains: gradients accumulate into it.
     pub fn trainable(value: Array1<f32>) -> Self {
-        Param {
-            value,
-            grad: None,
-            requires_grad: true,
-        }
+        Param { value, grad: None, requires_grad: true }
     }
 
     /// A parameter that is never trained: backward passes leave `grad` untouched.
     pub fn frozen(value: Array1<f32>) -> Self {
-        Param {
-            value,
-            grad: None,
-            requires_grad: false,
-        }
+        Param { value, grad: None, requires_grad: false }
     }
 
     /// Number of elements.
@@ -48,10 +40,7 @@ impl Param {
     /// Adds `delta` to the gradient when this parameter requires one; a frozen parameter ignores it.
     pub fn accumulate_grad(&mut self, delta: &Array1<f32>) -> Result<(), NormError> {
         if delta.len() != self.value.len() {
-            return Err(NormError::ShapeMismatch {
-                expected: vec![self.value.len()],
-                found: vec![delta.len()],
-            });
+            return Err(NormError::ShapeMismatch { expected: vec![self.value.len()], found: vec![delta.len()] });
         }
         if !self.requires_grad {
             return Ok(());

@@ -23,10 +23,7 @@ pub fn check_config(hidden_size: usize, eps: f32) -> Result<(), NormError> {
 pub fn check_input<T>(x: &ArrayD<T>, hidden_size: usize) -> Result<(), NormError> {
     match x.shape().last() {
         None => Err(NormError::NoAxis),
-        Some(&found) if found != hidden_size => Err(NormError::HiddenSizeMismatch {
-            expected: hidden_size,
-            found,
-        }),
+        Some(&found) if found != hidden_size => Err(NormError::HiddenSizeMismatch { expected: hidden_size, found }),
         Some(_) => Ok(()),
     }
 }
@@ -52,10 +49,7 @@ pub fn rms_normalize<T: Float>(x: &ArrayD<T>, eps: f32) -> Result<ArrayD<f32>, N
 }
 
 /// `normalized ⊙ weight` in FP32, then rounded once to `T`.
-pub fn scale_and_cast<T: Float>(
-    normalized: &ArrayD<f32>,
-    weight: &Param,
-) -> Result<ArrayD<T>, NormError> {
+pub fn scale_and_cast<T: Float>(normalized: &ArrayD<f32>, weight: &Param) -> Result<ArrayD<T>, NormError> {
     check_input(normalized, weight.len())?;
     let last = Axis(normalized.ndim() - 1);
     let mut out = normalized.clone();
@@ -84,10 +78,7 @@ pub fn backward<T: Float>(
 ) -> Result<ArrayD<T>, NormError> {
     check_input(x, weight.len())?;
     if x.shape() != grad_out.shape() {
-        return Err(NormError::ShapeMismatch {
-            expected: x.shape().to_vec(),
-            found: grad_out.shape().to_vec(),
-        });
+        return Err(NormError::ShapeMismatch { expected: x.shape().to_vec(), found: grad_out.shape().to_vec() });
     }
     let last = last_axis(x)?;
     let normalized = rms_normalize(x, eps)?;
@@ -95,12 +86,8 @@ pub fn backward<T: Float>(
     let mut dx = ArrayD::<f32>::zeros(x.raw_dim());
     let mut dweight = Array1::<f32>::zeros(weight.len());
     let x32 = x.mapv(T::to_f32);
-    let rows = x32
-        .lanes(last)
-        .into_iter()
-        .zip(normalized.lanes(last))
-        .zip(upstream.lanes(last))
-        .zip(dx.lanes_mut(last));
+    let rows =
+        x32.lanes(last).into_iter().zip(normalized.lanes(last)).zip(upstream.lanes(last)).zip(dx.lanes_mut(last));
     for (((x_row, n_row), up_row), mut dx_row) in rows {
         let d = x_row.len() as f32;
         let mean_square = x_row.iter().map(|v| v * v).sum::<f32>() / d;
@@ -129,10 +116,7 @@ mod tests {
     use ndarray::{array, IxDyn};
 
     fn close(a: &ArrayD<f64>, b: &ArrayD<f64>, tol: f64) -> bool {
-        a.shape() == b.shape()
-            && a.iter()
-                .zip(b.iter())
-                .all(|(x, y)| (x - y).abs() <= tol * (1.0 + y.abs()))
+        a.shape() == b.shape() && a.iter().zip(b.iter()).all(|(x, y)| (x - y).abs() <= tol * (1.0 + y.abs()))
     }
 
     #[test]
@@ -147,10 +131,8 @@ mod tests {
 
     #[test]
     fn forward_and_backward_match_the_f64_oracle() {
-        let x = ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![0.5f32, -1.5, 2.0, 3.0, 0.25, -0.75])
-            .unwrap();
-        let g = ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![1.0f32, -0.5, 0.25, 0.3, 0.2, -1.0])
-            .unwrap();
+        let x = ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![0.5f32, -1.5, 2.0, 3.0, 0.25, -0.75]).unwrap();
+        let g = ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![1.0f32, -0.5, 0.25, 0.3, 0.2, -1.0]).unwrap();
         let w = array![0.5f32, 2.0, -1.0];
         let mut weight = Param::trainable(w.clone());
         let y = forward(&x, 1e-5, &weight).unwrap();
@@ -162,28 +144,15 @@ mod tests {
         let (dx_ref, dw_ref) = oracle::backward(&x64, &g.mapv(f64::from), &w64, 1e-5);
         assert!(close(&y.mapv(f64::from), &y_ref, 1e-6));
         assert!(close(&dx.mapv(f64::from), &dx_ref, 1e-5));
-        let dw = weight
-            .grad
-            .expect("trainable weight gets a gradient")
-            .mapv(f64::from)
-            .into_dyn();
-        assert!(close(
-            &dw,
-            &ArrayD::from_shape_vec(IxDyn(&[3]), dw_ref).unwrap(),
-            1e-5
-        ));
+        let dw = weight.grad.expect("trainable weight gets a gradient").mapv(f64::from).into_dyn();
+        assert!(close(&dw, &ArrayD::from_shape_vec(IxDyn(&[3]), dw_ref).unwrap(), 1e-5));
     }
 
     #[test]
     fn squares_in_fp32_survive_f16_inputs() {
-        let x = array![300.0f32, -300.0, 300.0, -300.0]
-            .mapv(f16::from_f32)
-            .into_dyn();
+        let x = array![300.0f32, -300.0, 300.0, -300.0].mapv(f16::from_f32).into_dyn();
         let y: ArrayD<f16> = forward(&x, 1e-6, &scale_parameter(4)).unwrap();
-        assert_eq!(
-            y.mapv(f16::to_f32),
-            array![1.0f32, -1.0, 1.0, -1.0].into_dyn()
-        );
+        assert_eq!(y.mapv(f16::to_f32), array![1.0f32, -1.0, 1.0, -1.0].into_dyn());
     }
 
     #[test]
@@ -197,16 +166,10 @@ mod tests {
         let wrong = ArrayD::<f32>::zeros(IxDyn(&[2, 5]));
         assert_eq!(
             forward(&wrong, 1e-6, &scale_parameter(4)),
-            Err(NormError::HiddenSizeMismatch {
-                expected: 4,
-                found: 5
-            })
+            Err(NormError::HiddenSizeMismatch { expected: 4, found: 5 })
         );
         let mut w = scale_parameter(5);
         let g = ArrayD::<f32>::zeros(IxDyn(&[3, 5]));
-        assert!(matches!(
-            backward(&wrong, &g, 1e-6, &mut w),
-            Err(NormError::ShapeMismatch { .. })
-        ));
+        assert!(matches!(backward(&wrong, &g, 1e-6, &mut w), Err(NormError::ShapeMismatch { .. })));
     }
 }

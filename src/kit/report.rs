@@ -22,11 +22,7 @@ pub enum Contract {
 
 impl Contract {
     /// All contracts, in the order they are shown.
-    pub const ALL: [Contract; 3] = [
-        Contract::Parameter,
-        Contract::Numeric,
-        Contract::DtypeGradient,
-    ];
+    pub const ALL: [Contract; 3] = [Contract::Parameter, Contract::Numeric, Contract::DtypeGradient];
 
     /// Stable id used in the report and in messages.
     pub fn id(self) -> &'static str {
@@ -63,9 +59,7 @@ impl Status {
     }
 
     fn from_id(id: &str) -> Option<Self> {
-        [Status::Passed, Status::Failed, Status::NotDone]
-            .into_iter()
-            .find(|s| s.id() == id)
+        [Status::Passed, Status::Failed, Status::NotDone].into_iter().find(|s| s.id() == id)
     }
 }
 
@@ -170,21 +164,9 @@ pub fn encode(report: &Report, token: &str) -> String {
             line(&mut out, "m.what", &m.what);
             line(&mut out, "m.dtype", &m.dtype);
             line(&mut out, "m.shape", &join(&m.shape));
-            line(
-                &mut out,
-                "m.count",
-                &format!("{} {}", m.mismatched, m.total),
-            );
-            line(
-                &mut out,
-                "m.abs",
-                &format!("{:?} {}", m.max_abs, join(&m.max_abs_at)),
-            );
-            line(
-                &mut out,
-                "m.rel",
-                &format!("{:?} {}", m.max_rel, join(&m.max_rel_at)),
-            );
+            line(&mut out, "m.count", &format!("{} {}", m.mismatched, m.total));
+            line(&mut out, "m.abs", &format!("{:?} {}", m.max_abs, join(&m.max_abs_at)));
+            line(&mut out, "m.rel", &format!("{:?} {}", m.max_rel, join(&m.max_rel_at)));
             line(&mut out, "m.tol", &format!("{:?} {:?}", m.atol, m.rtol));
             line(&mut out, "m.expected", &join_f64(&m.expected));
             line(&mut out, "m.actual", &join_f64(&m.actual));
@@ -213,16 +195,12 @@ pub fn decode(text: &str, token: &str) -> Result<Report, DecodeError> {
         match key {
             "case" => current = Some(PartialCase::default()),
             "end" => {
-                let case = current
-                    .take()
-                    .ok_or_else(|| DecodeError("`end` outside a case".into()))?;
+                let case = current.take().ok_or_else(|| DecodeError("`end` outside a case".into()))?;
                 report.cases.push(case.finish()?);
             }
             "done" => finished = true,
             _ => {
-                let case = current
-                    .as_mut()
-                    .ok_or_else(|| DecodeError(format!("`{key}` outside a case")))?;
+                let case = current.as_mut().ok_or_else(|| DecodeError(format!("`{key}` outside a case")))?;
                 case.set(key, value)?;
             }
         }
@@ -255,9 +233,7 @@ impl PartialCase {
     fn set(&mut self, key: &str, value: String) -> Result<(), DecodeError> {
         let bad = |what: &str| DecodeError(format!("bad {what}: {value:?}"));
         match key {
-            "contract" => {
-                self.contract = Some(Contract::from_id(&value).ok_or_else(|| bad("contract"))?)
-            }
+            "contract" => self.contract = Some(Contract::from_id(&value).ok_or_else(|| bad("contract"))?),
             "id" => self.id = Some(value),
             "title.zh" => self.title.zh = value,
             "title.en" => self.title.en = value,
@@ -326,10 +302,7 @@ fn line(out: &mut String, key: &str, value: &str) {
 }
 
 fn escape(value: &str) -> String {
-    value
-        .replace('\\', "\\\\")
-        .replace('\n', "\\n")
-        .replace('\r', "\\r")
+    value.replace('\\', "\\\\").replace('\n', "\\n").replace('\r', "\\r")
 }
 
 fn unescape(value: &str) -> String {
@@ -351,19 +324,11 @@ fn unescape(value: &str) -> String {
 }
 
 fn join(values: &[usize]) -> String {
-    values
-        .iter()
-        .map(usize::to_string)
-        .collect::<Vec<_>>()
-        .join(",")
+    values.iter().map(usize::to_string).collect::<Vec<_>>().join(",")
 }
 
 fn join_f64(values: &[f64]) -> String {
-    values
-        .iter()
-        .map(|v| format!("{v:?}"))
-        .collect::<Vec<_>>()
-        .join(",")
+    values.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(",")
 }
 
 fn split_usize(text: &str) -> Option<Vec<usize>> {
@@ -428,21 +393,9 @@ mod tests {
         let report = sample();
         let back = decode(&encode_complete(&report, "secret"), "secret").unwrap();
         // NaN != NaN, so compare the NaN-free parts and the NaN positions separately.
-        let (m0, m1) = (
-            report.cases[0].mismatch.clone().unwrap(),
-            back.cases[0].mismatch.clone().unwrap(),
-        );
+        let (m0, m1) = (report.cases[0].mismatch.clone().unwrap(), back.cases[0].mismatch.clone().unwrap());
         assert_eq!(m1.actual.iter().filter(|v| v.is_nan()).count(), 2);
-        assert_eq!(
-            Mismatch {
-                actual: vec![],
-                ..m0
-            },
-            Mismatch {
-                actual: vec![],
-                ..m1
-            }
-        );
+        assert_eq!(Mismatch { actual: vec![], ..m0 }, Mismatch { actual: vec![], ..m1 });
         assert_eq!(report.cases[1], back.cases[1]);
         assert_eq!(report.cases[0].title, back.cases[0].title);
         assert!(!back.all_passed());
@@ -452,10 +405,7 @@ mod tests {
     fn rejects_a_wrong_token_and_a_truncated_report() {
         let text = encode_complete(&sample(), "secret");
         assert!(decode(&text, "guess").is_err());
-        assert!(
-            decode(&encode(&sample(), "secret"), "secret").is_err(),
-            "no `done` line"
-        );
+        assert!(decode(&encode(&sample(), "secret"), "secret").is_err(), "no `done` line");
         let cut = &text[..text.len() / 2];
         assert!(decode(cut, "secret").is_err());
         assert!(decode("passed\n", "secret").is_err());

@@ -3,8 +3,11 @@
 
 use colored::Colorize;
 use tutor_kit::checks::{is_close, unravel};
+use tutor_kit::mistakes::{self, Mistake};
 use tutor_kit::report::{CaseResult, Contract, Mismatch, Report, Status};
-use tutor_kit::text::contract_title;
+use tutor_kit::text::{contract_title, mistake_title};
+
+use crate::course::lesson::Language;
 
 use super::Printer;
 use crate::runner::{Captured, CheckOutcome, Diagnostic, Ending};
@@ -18,13 +21,7 @@ pub struct FileNames<'a> {
 }
 
 /// Renders everything a check found (not the "what next" lines, see [`next_steps`]).
-pub fn render(
-    printer: &Printer,
-    outcome: &CheckOutcome,
-    id: &str,
-    todo: u32,
-    files: &FileNames,
-) -> String {
+pub fn render(printer: &Printer, outcome: &CheckOutcome, id: &str, todo: u32, files: &FileNames) -> String {
     let mut out = String::new();
     let file = files.shown;
     match outcome {
@@ -33,54 +30,34 @@ pub fn render(
             if report.cases.iter().any(|c| c.status == Status::NotDone) {
                 out.push_str(&format!(
                     "\n{}\n",
-                    printer
-                        .lines(|u| u.todo_not_done, &[("todo", &todo), ("file", &file)])
-                        .yellow()
+                    printer.lines(|u| u.todo_not_done, &[("todo", &todo), ("file", &file)]).yellow()
                 ));
             }
             out.push_str(&render_output(printer, output));
         }
         CheckOutcome::CompileFailed { diagnostics } => {
-            out.push_str(&format!(
-                "{}\n\n",
-                printer
-                    .lines(|u| u.does_not_compile, &[("file", &file)])
-                    .red()
-                    .bold()
-            ));
+            out.push_str(&format!("{}\n\n", printer.lines(|u| u.does_not_compile, &[("file", &file)]).red().bold()));
             out.push_str(&render_diagnostics(diagnostics));
-            out.push_str(&format!(
-                "{}\n",
-                printer.lines(|u| u.fix_and_retry, &[("id", &id)])
-            ));
+            out.push_str(&format!("{}\n", printer.lines(|u| u.fix_and_retry, &[("id", &id)])));
         }
         CheckOutcome::TimedOut { limit, output } => {
             let secs = format!("{:.0}", limit.as_secs_f64());
-            out.push_str(&format!(
-                "{}\n",
-                printer.lines(|u| u.timed_out, &[("secs", &secs)]).red()
-            ));
+            out.push_str(&format!("{}\n", printer.lines(|u| u.timed_out, &[("secs", &secs)]).red()));
             out.push_str(&render_output(printer, output));
         }
         CheckOutcome::Crashed { ending, output } => {
             let how = match ending {
                 Ending::Exited(code) => format!("exit code {code}"),
-                Ending::Signalled(signal) => printer
-                    .label(|u| u.killed_by_signal)
-                    .replace("{signal}", &signal.to_string()),
+                Ending::Signalled(signal) => {
+                    printer.label(|u| u.killed_by_signal).replace("{signal}", &signal.to_string())
+                }
                 Ending::TimedOut => "time-out".to_string(),
             };
-            out.push_str(&format!(
-                "{}\n",
-                printer.lines(|u| u.crashed, &[("how", &how)]).red()
-            ));
+            out.push_str(&format!("{}\n", printer.lines(|u| u.crashed, &[("how", &how)]).red()));
             out.push_str(&render_output(printer, output));
         }
         CheckOutcome::BadReport { reason, output } => {
-            out.push_str(&format!(
-                "{}\n",
-                printer.lines(|u| u.bad_report, &[("reason", reason)]).red()
-            ));
+            out.push_str(&format!("{}\n", printer.lines(|u| u.bad_report, &[("reason", reason)]).red()));
             out.push_str(&render_output(printer, output));
         }
         CheckOutcome::FileMissing => {
@@ -104,34 +81,20 @@ pub fn render(
 fn render_report(printer: &Printer, report: &Report, files: &FileNames) -> String {
     let mut out = String::new();
     for contract in Contract::ALL {
-        let cases: Vec<&CaseResult> = report
-            .cases
-            .iter()
-            .filter(|c| c.contract == contract)
-            .collect();
+        let cases: Vec<&CaseResult> = report.cases.iter().filter(|c| c.contract == contract).collect();
         if cases.is_empty() {
             continue;
         }
-        out.push_str(&format!(
-            "\n{}\n",
-            printer.bi_label(&contract_title(contract.id())).bold()
-        ));
+        out.push_str(&format!("\n{}\n", printer.bi_label(&contract_title(contract.id())).bold()));
         for case in cases {
             out.push_str(&render_case(printer, case, files));
         }
     }
-    let passed = report
-        .cases
-        .iter()
-        .filter(|c| c.status == Status::Passed)
-        .count();
+    let passed = report.cases.iter().filter(|c| c.status == Status::Passed).count();
     let total = report.cases.len();
     out.push_str(&format!(
         "\n{}\n",
-        printer
-            .lines(|u| u.summary, &[("passed", &passed), ("total", &total)])
-            .replace('\n', " · ")
-            .bold()
+        printer.lines(|u| u.summary, &[("passed", &passed), ("total", &total)]).replace('\n', " · ").bold()
     ));
     out
 }
@@ -139,81 +102,67 @@ fn render_report(printer: &Printer, report: &Report, files: &FileNames) -> Strin
 fn render_case(printer: &Printer, case: &CaseResult, files: &FileNames) -> String {
     let title = printer.bi_label(&case.title);
     match case.status {
-        Status::Passed => format!(
-            "  {} {title}\n",
-            format!("✓ {}", printer.label(|u| u.case_passed)).green()
-        ),
-        Status::NotDone => format!(
-            "  {} {title}\n",
-            format!("… {}", printer.label(|u| u.case_not_done)).yellow()
-        ),
+        Status::Passed => format!("  {} {title}\n", format!("✓ {}", printer.label(|u| u.case_passed)).green()),
+        Status::NotDone => format!("  {} {title}\n", format!("… {}", printer.label(|u| u.case_not_done)).yellow()),
         Status::Failed => {
-            let mut out = format!(
-                "  {} {title}\n",
-                format!("✗ {}", printer.label(|u| u.case_failed))
-                    .red()
-                    .bold()
-            );
+            let mut out = format!("  {} {title}\n", format!("✗ {}", printer.label(|u| u.case_failed)).red().bold());
             if let Some(message) = &case.message {
-                out.push_str(&indent(
-                    &printer
-                        .bi_lines(message)
-                        .replace(files.absolute, files.shown),
-                    6,
-                ));
+                out.push_str(&indent(&printer.bi_lines(message).replace(files.absolute, files.shown), 6));
             }
             if let Some(mismatch) = &case.mismatch {
                 out.push_str(&indent(&render_mismatch(printer, mismatch), 6));
+            }
+            if let Some(mistake) = case.mistake.as_deref().and_then(mistakes::find) {
+                out.push_str(&indent(&named_mistake(printer, mistake).yellow().to_string(), 6));
             }
             out
         }
     }
 }
 
+/// Names the known mistake the wrong answer matches, in each language, with the hint about it.
+fn named_mistake(printer: &Printer, mistake: &Mistake) -> String {
+    let title = mistake_title(mistake.id);
+    printer
+        .languages()
+        .iter()
+        .map(|&language| {
+            let name = if language == Language::Zh { &title.zh } else { &title.en };
+            let values: [(&str, &dyn std::fmt::Display); 3] =
+                [("mistake", name), ("level", &mistake.hint), ("exercise", &mistake.exercise)];
+            crate::text::fill(crate::text::ui(language).mistake_named, &values)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The `assert_close`-style block: count, greatest differences and where, then (for small
 /// tensors) expected and actual side by side with the differing elements marked.
 fn render_mismatch(printer: &Printer, m: &Mismatch) -> String {
-    let percent = if m.total == 0 {
-        0.0
-    } else {
-        100.0 * m.mismatched as f64 / m.total as f64
-    };
+    let percent = if m.total == 0 { 0.0 } else { 100.0 * m.mismatched as f64 / m.total as f64 };
     let mut out = String::new();
-    out.push_str(&printer.lines(
-        |u| u.mismatched_elements,
-        &[
-            ("k", &m.mismatched),
-            ("n", &m.total),
-            ("p", &format!("{percent:.1}")),
-        ],
-    ));
+    out.push_str(
+        &printer.lines(
+            |u| u.mismatched_elements,
+            &[("k", &m.mismatched), ("n", &m.total), ("p", &format!("{percent:.1}"))],
+        ),
+    );
     out.push('\n');
     out.push_str(&printer.lines(
         |u| u.greatest_abs,
-        &[
-            ("value", &number(m.max_abs)),
-            ("index", &index(&m.max_abs_at)),
-            ("tol", &number(m.atol)),
-        ],
+        &[("value", &number(m.max_abs)), ("index", &index(&m.max_abs_at)), ("tol", &number(m.atol))],
     ));
     out.push('\n');
     out.push_str(&printer.lines(
         |u| u.greatest_rel,
-        &[
-            ("value", &number(m.max_rel)),
-            ("index", &index(&m.max_rel_at)),
-            ("tol", &number(m.rtol)),
-        ],
+        &[("value", &number(m.max_rel)), ("index", &index(&m.max_rel_at)), ("tol", &number(m.rtol))],
     ));
     out.push('\n');
     if !m.expected.is_empty() && m.expected.len() == m.actual.len() {
         let shape = format!("{:?}", m.shape);
         out.push_str(
             &printer
-                .lines(
-                    |u| u.side_by_side,
-                    &[("what", &m.what), ("dtype", &m.dtype), ("shape", &shape)],
-                )
+                .lines(|u| u.side_by_side, &[("what", &m.what), ("dtype", &m.dtype), ("shape", &shape)])
                 .replace('\n', " · "),
         );
         out.push('\n');
@@ -224,12 +173,7 @@ fn render_mismatch(printer: &Printer, m: &Mismatch) -> String {
             printer.label(|u| u.actual)
         ));
         for (flat, (&e, &a)) in m.expected.iter().zip(&m.actual).enumerate() {
-            let row = format!(
-                "  {:<14} {:>14} {:>14}",
-                index(&unravel(flat, &m.shape)),
-                number(e),
-                number(a)
-            );
+            let row = format!("  {:<14} {:>14} {:>14}", index(&unravel(flat, &m.shape)), number(e), number(a));
             let differs = !is_close(a, e, m.atol, m.rtol);
             if differs {
                 out.push_str(&format!("{}  ←\n", row.red().bold()));
@@ -242,10 +186,7 @@ fn render_mismatch(printer: &Printer, m: &Mismatch) -> String {
 }
 
 fn render_diagnostics(diagnostics: &[Diagnostic]) -> String {
-    diagnostics
-        .iter()
-        .map(|d| format!("{}\n\n", d.rendered.trim_end()))
-        .collect()
+    diagnostics.iter().map(|d| format!("{}\n\n", d.rendered.trim_end())).collect()
 }
 
 fn render_output(printer: &Printer, output: &Captured) -> String {
@@ -260,12 +201,7 @@ fn render_output(printer: &Printer, output: &Captured) -> String {
     );
     if output.truncated {
         let cap = crate::runner::process::OUTPUT_CAP;
-        out.push_str(&format!(
-            "{}\n",
-            printer
-                .lines(|u| u.output_truncated, &[("bytes", &cap)])
-                .dimmed()
-        ));
+        out.push_str(&format!("{}\n", printer.lines(|u| u.output_truncated, &[("bytes", &cap)]).dimmed()));
     }
     out
 }

@@ -8,20 +8,13 @@ use crate::progress::{ExerciseStatus, State};
 
 /// The first exercise not yet passed, if any.
 pub fn current<'a>(catalogue: &'a Catalogue, state: &State) -> Option<&'a crate::course::Exercise> {
-    catalogue
-        .exercises
-        .iter()
-        .find(|e| state.of(&e.id).status != ExerciseStatus::Passed)
+    catalogue.exercises.iter().find(|e| state.of(&e.id).status != ExerciseStatus::Passed)
 }
 
 /// Renders the list.
 pub fn render(printer: &Printer, catalogue: &Catalogue, state: &State) -> String {
     let mut out = String::new();
-    let course = title(
-        printer,
-        &catalogue.course.title_zh,
-        &catalogue.course.title_en,
-    );
+    let course = title(printer, &catalogue.course.title_zh, &catalogue.course.title_en);
     out.push_str(&format!("{}\n\n", course.bold()));
     let current_id = current(catalogue, state).map(|e| e.id.clone());
     for exercise in &catalogue.exercises {
@@ -29,17 +22,11 @@ pub fn render(printer: &Printer, catalogue: &Catalogue, state: &State) -> String
         let (mark, status) = match progress.status {
             ExerciseStatus::Passed => ("✓".green(), printer.label(|u| u.status_done).green()),
             ExerciseStatus::Failing => ("✗".red(), printer.label(|u| u.status_failing).red()),
-            ExerciseStatus::NotStarted => (
-                "·".normal(),
-                printer.label(|u| u.status_not_started).normal(),
-            ),
+            ExerciseStatus::NotStarted => ("·".normal(), printer.label(|u| u.status_not_started).normal()),
         };
         let total_hints = Lesson::parse(exercise.lesson_source()).map_or(0, |l| l.hint_count());
         let mut extras = vec![printer
-            .lines(
-                |u| u.hints_used,
-                &[("n", &progress.hints), ("total", &total_hints)],
-            )
+            .lines(|u| u.hints_used, &[("n", &progress.hints), ("total", &total_hints)])
             .replace('\n', " / ")];
         if progress.revealed {
             extras.push(printer.label(|u| u.status_revealed).yellow().to_string());
@@ -56,11 +43,7 @@ pub fn render(printer: &Printer, catalogue: &Catalogue, state: &State) -> String
             extras.join(" · ")
         ));
     }
-    let done = catalogue
-        .exercises
-        .iter()
-        .filter(|e| state.of(&e.id).status == ExerciseStatus::Passed)
-        .count();
+    let done = catalogue.exercises.iter().filter(|e| state.of(&e.id).status == ExerciseStatus::Passed).count();
     out.push_str(&format!(
         "\n {} {}\n",
         bar(done, catalogue.exercises.len()),
@@ -73,17 +56,12 @@ pub fn render(printer: &Printer, catalogue: &Catalogue, state: &State) -> String
 fn bar(done: usize, total: usize) -> String {
     const WIDTH: usize = 24;
     let filled = (done * WIDTH).checked_div(total).unwrap_or(0);
-    format!(
-        "[{}{}]",
-        "#".repeat(filled).green(),
-        "-".repeat(WIDTH - filled)
-    )
+    format!("[{}{}]", "#".repeat(filled).green(), "-".repeat(WIDTH - filled))
 }
 
 impl Printer {
     fn label_filled(&self, done: usize, total: usize) -> String {
-        self.lines(|u| u.progress, &[("done", &done), ("total", &total)])
-            .replace('\n', " / ")
+        self.lines(|u| u.progress, &[("done", &done), ("total", &total)]).replace('\n', " / ")
     }
 }
 

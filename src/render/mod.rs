@@ -33,43 +33,23 @@ impl Printer {
     }
 
     /// A sentence from the UI text, filled in, one line per language.
-    pub fn lines(
-        &self,
-        pick: fn(&Ui) -> &'static str,
-        values: &[(&str, &dyn std::fmt::Display)],
-    ) -> String {
-        self.languages()
-            .iter()
-            .map(|&l| text::fill(pick(text::ui(l)), values))
-            .collect::<Vec<_>>()
-            .join("\n")
+    pub fn lines(&self, pick: fn(&Ui) -> &'static str, values: &[(&str, &dyn std::fmt::Display)]) -> String {
+        self.languages().iter().map(|&l| text::fill(pick(text::ui(l)), values)).collect::<Vec<_>>().join("\n")
     }
 
     /// A short label, languages joined on one line.
     pub fn label(&self, pick: fn(&Ui) -> &'static str) -> String {
-        self.languages()
-            .iter()
-            .map(|&l| pick(text::ui(l)))
-            .collect::<Vec<_>>()
-            .join(" / ")
+        self.languages().iter().map(|&l| pick(text::ui(l))).collect::<Vec<_>>().join(" / ")
     }
 
     /// A kit sentence in the chosen languages, one line each.
     pub fn bi_lines(&self, bi: &Bi) -> String {
-        self.languages()
-            .iter()
-            .map(|l| pick_bi(bi, *l))
-            .collect::<Vec<_>>()
-            .join("\n")
+        self.languages().iter().map(|l| pick_bi(bi, *l)).collect::<Vec<_>>().join("\n")
     }
 
     /// A kit sentence in the chosen languages, on one line.
     pub fn bi_label(&self, bi: &Bi) -> String {
-        self.languages()
-            .iter()
-            .map(|l| pick_bi(bi, *l))
-            .collect::<Vec<_>>()
-            .join(" / ")
+        self.languages().iter().map(|l| pick_bi(bi, *l)).collect::<Vec<_>>().join(" / ")
     }
 
     /// Prints [`Printer::lines`].

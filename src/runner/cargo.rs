@@ -60,22 +60,9 @@ pub fn build(
     color: bool,
     on_event: &mut dyn FnMut(BuildEvent),
 ) -> Result<Built> {
-    let format = if color {
-        "json-diagnostic-rendered-ansi"
-    } else {
-        "json"
-    };
+    let format = if color { "json-diagnostic-rendered-ansi" } else { "json" };
     let mut child = match Command::new("cargo")
-        .args([
-            "build",
-            "--locked",
-            "--quiet",
-            "--bin",
-            bin,
-            "--message-format",
-            format,
-            "--manifest-path",
-        ])
+        .args(["build", "--locked", "--quiet", "--bin", bin, "--message-format", format, "--manifest-path"])
         .arg(manifest)
         .env_remove("CARGO_TARGET_DIR")
         .env_remove("RUSTFLAGS")
@@ -86,9 +73,7 @@ pub fn build(
         .spawn()
     {
         Ok(child) => child,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(CargoError::Missing.into())
-        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(CargoError::Missing.into()),
         Err(e) => return Err(e).context("starting cargo"),
     };
 
@@ -106,8 +91,7 @@ pub fn build(
     let mut compiled = 0;
     let stdout = child.stdout.take().context("cargo's stdout is piped")?;
     for line in BufReader::new(stdout).lines() {
-        let Ok(message) = serde_json::from_str::<Value>(&line.context("reading cargo's output")?)
-        else {
+        let Ok(message) = serde_json::from_str::<Value>(&line.context("reading cargo's output")?) else {
             continue;
         };
         match message["reason"].as_str() {
@@ -118,29 +102,19 @@ pub fn build(
                 if message["fresh"].as_bool() == Some(false) {
                     compiled += 1;
                     let name = message["target"]["name"].as_str().unwrap_or("?");
-                    on_event(BuildEvent::Compiled {
-                        name,
-                        count: compiled,
-                    });
+                    on_event(BuildEvent::Compiled { name, count: compiled });
                 }
             }
             Some("compiler-message") => {
                 let inner = &message["message"];
                 let level = inner["level"].as_str().unwrap_or("").to_string();
-                let rendered = inner["rendered"]
-                    .as_str()
-                    .unwrap_or("")
-                    .replace(&learner, shown_as);
-                let about_learner = inner["spans"].as_array().is_some_and(|spans| {
-                    spans
-                        .iter()
-                        .any(|s| s["file_name"].as_str() == Some(learner.as_str()))
-                });
+                let rendered = inner["rendered"].as_str().unwrap_or("").replace(&learner, shown_as);
+                let about_learner = inner["spans"]
+                    .as_array()
+                    .is_some_and(|spans| spans.iter().any(|s| s["file_name"].as_str() == Some(learner.as_str())));
                 if about_learner {
                     diagnostics.push(Diagnostic { level, rendered });
-                } else if level == "error"
-                    && !inner["spans"].as_array().is_none_or(|s| s.is_empty())
-                {
+                } else if level == "error" && !inner["spans"].as_array().is_none_or(|s| s.is_empty()) {
                     // An error outside the learner's file (in the kit or the generated binary) is
                     // still the reason the build failed: keep it for when nothing else explains it.
                     other_errors.push(Diagnostic { level, rendered });
@@ -153,9 +127,9 @@ pub fn build(
     let stderr = stderr_reader.join().unwrap_or_default();
 
     if status.success() {
-        return executable.map(Built::Ok).ok_or_else(|| {
-            CargoError::Failed(format!("no executable for {bin} was reported")).into()
-        });
+        return executable
+            .map(Built::Ok)
+            .ok_or_else(|| CargoError::Failed(format!("no executable for {bin} was reported")).into());
     }
     let learner_errors = diagnostics.iter().any(|d| d.level == "error");
     if learner_errors || !other_errors.is_empty() {

@@ -36,9 +36,7 @@ fn manifest(catalogue: &Catalogue) -> String {
     );
     for exercise in &catalogue.exercises {
         let name = bin_name(exercise);
-        text.push_str(&format!(
-            "[[bin]]\nname = \"{name}\"\npath = \"bins/{name}.rs\"\n\n"
-        ));
+        text.push_str(&format!("[[bin]]\nname = \"{name}\"\npath = \"bins/{name}.rs\"\n\n"));
     }
     text.push_str(
         "[dependencies]\nndarray = \"0.16\"\nhalf = { version = \"=2.4.1\", features = [\"num-traits\"] }\nnum-traits = \"0.2\"\n\n\
@@ -72,17 +70,11 @@ pub fn write(private_dir: &Path, workspace: &Workspace, catalogue: &Catalogue) -
     }
     for exercise in &catalogue.exercises {
         let source = bin_source(exercise, &workspace.exercise_file(exercise));
-        write_if_changed(
-            &root.join("bins").join(format!("{}.rs", bin_name(exercise))),
-            &source,
-        )?;
+        write_if_changed(&root.join("bins").join(format!("{}.rs", bin_name(exercise))), &source)?;
     }
     let reports = root.join("reports");
     fs::create_dir_all(&reports).with_context(|| format!("creating {}", reports.display()))?;
-    Ok(Layout {
-        manifest: root.join("Cargo.toml"),
-        reports,
-    })
+    Ok(Layout { manifest: root.join("Cargo.toml"), reports })
 }
 
 /// Replaces `path` with `contents` (through a renamed temporary file) unless it already holds them.
@@ -109,27 +101,17 @@ mod tests {
     #[test]
     fn the_harness_dependencies_match_the_kit_dependencies() {
         let own: toml::Table = toml::from_str(include_str!("../../Cargo.toml")).unwrap();
-        let harness: toml::Table =
-            toml::from_str(&manifest(&Catalogue::embedded().unwrap())).unwrap();
+        let harness: toml::Table = toml::from_str(&manifest(&Catalogue::embedded().unwrap())).unwrap();
         for dep in ["ndarray", "half", "num-traits"] {
-            assert_eq!(
-                own["dependencies"][dep], harness["dependencies"][dep],
-                "{dep}"
-            );
+            assert_eq!(own["dependencies"][dep], harness["dependencies"][dep], "{dep}");
         }
     }
 
     #[test]
     fn the_path_attribute_escapes_awkward_folder_names() {
         let catalogue = Catalogue::embedded().unwrap();
-        let source = bin_source(
-            &catalogue.exercises[0],
-            Path::new("/tmp/a \"quoted\" dir\\x/01-weight.rs"),
-        );
-        assert!(
-            source.contains(r#"#[path = "/tmp/a \"quoted\" dir\\x/01-weight.rs"]"#),
-            "{source}"
-        );
+        let source = bin_source(&catalogue.exercises[0], Path::new("/tmp/a \"quoted\" dir\\x/01-weight.rs"));
+        assert!(source.contains(r#"#[path = "/tmp/a \"quoted\" dir\\x/01-weight.rs"]"#), "{source}");
     }
 
     #[test]

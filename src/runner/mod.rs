@@ -78,9 +78,7 @@ pub fn check(
     let private = workspace.private_dir();
     std::fs::create_dir_all(&private).with_context(|| format!("creating {}", private.display()))?;
     // One check at a time per workspace: the harness folder and cargo's output are shared.
-    let _lock = lock_exclusive(&private.join("check.lock"), &mut || {
-        on_event(CheckEvent::Waiting)
-    })?;
+    let _lock = lock_exclusive(&private.join("check.lock"), &mut || on_event(CheckEvent::Waiting))?;
 
     let layout = harness::write(&private, workspace, catalogue)?;
     let built = cargo::build(
@@ -93,37 +91,24 @@ pub fn check(
     )?;
     let executable = match built {
         cargo::Built::Ok(executable) => executable,
-        cargo::Built::CompileErrors(diagnostics) => {
-            return Ok(CheckOutcome::CompileFailed { diagnostics })
-        }
+        cargo::Built::CompileErrors(diagnostics) => return Ok(CheckOutcome::CompileFailed { diagnostics }),
     };
 
     let token = process::secret_token();
-    let report_path = layout
-        .reports
-        .join(format!("{}-{token}.report", exercise.id));
+    let report_path = layout.reports.join(format!("{}-{token}.report", exercise.id));
     let mut command = std::process::Command::new(&executable);
-    command
-        .arg(&report_path)
-        .env("RUST_BACKTRACE", "0")
-        .current_dir(workspace.root());
-    let finished = process::run(command, &token, options.timeout)
-        .with_context(|| format!("running {}", executable.display()))?;
+    command.arg(&report_path).env("RUST_BACKTRACE", "0").current_dir(workspace.root());
+    let finished =
+        process::run(command, &token, options.timeout).with_context(|| format!("running {}", executable.display()))?;
     let report_text = std::fs::read_to_string(&report_path);
     let _ = std::fs::remove_file(&report_path);
     let output = finished.output;
 
     Ok(match (finished.ending, report_text) {
-        (Ending::TimedOut, _) => CheckOutcome::TimedOut {
-            limit: options.timeout,
-            output,
-        },
+        (Ending::TimedOut, _) => CheckOutcome::TimedOut { limit: options.timeout, output },
         (Ending::Exited(0), Ok(text)) => match report::decode(&text, &token) {
             Ok(report) => CheckOutcome::Graded { report, output },
-            Err(e) => CheckOutcome::BadReport {
-                reason: e.to_string(),
-                output,
-            },
+            Err(e) => CheckOutcome::BadReport { reason: e.to_string(), output },
         },
         (ending, _) => CheckOutcome::Crashed { ending, output },
     })
@@ -141,12 +126,9 @@ pub fn lock_exclusive(path: &Path, on_wait: &mut dyn FnMut()) -> Result<File> {
         Ok(()) => {}
         Err(std::fs::TryLockError::WouldBlock) => {
             on_wait();
-            file.lock()
-                .with_context(|| format!("locking {}", path.display()))?;
+            file.lock().with_context(|| format!("locking {}", path.display()))?;
         }
-        Err(std::fs::TryLockError::Error(e)) => {
-            return Err(e).with_context(|| format!("locking {}", path.display()))
-        }
+        Err(std::fs::TryLockError::Error(e)) => return Err(e).with_context(|| format!("locking {}", path.display())),
     }
     Ok(file)
 }

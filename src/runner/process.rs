@@ -54,10 +54,7 @@ pub fn secret_token() -> String {
 
 /// Runs `command`, writes `stdin_line` to it, and waits at most `limit`.
 pub fn run(mut command: Command, stdin_line: &str, limit: Duration) -> std::io::Result<Finished> {
-    command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     #[cfg(unix)]
     {
         // Its own process group, so that a time-out ends anything it started too.
@@ -87,14 +84,7 @@ pub fn run(mut command: Command, stdin_line: &str, limit: Duration) -> std::io::
 
     let (out, out_cut) = stdout.map(join_reader).unwrap_or_default();
     let (err, err_cut) = stderr.map(join_reader).unwrap_or_default();
-    Ok(Finished {
-        ending,
-        output: Captured {
-            stdout: out,
-            stderr: err,
-            truncated: out_cut || err_cut,
-        },
-    })
+    Ok(Finished { ending, output: Captured { stdout: out, stderr: err, truncated: out_cut || err_cut } })
 }
 
 fn ending_of(status: std::process::ExitStatus) -> Ending {
@@ -159,12 +149,7 @@ mod tests {
 
     #[test]
     fn passes_the_token_and_captures_output() {
-        let done = run(
-            sh("read t; echo got $t; echo oops >&2; exit 3"),
-            "abc",
-            Duration::from_secs(10),
-        )
-        .unwrap();
+        let done = run(sh("read t; echo got $t; echo oops >&2; exit 3"), "abc", Duration::from_secs(10)).unwrap();
         assert_eq!(done.ending, Ending::Exited(3));
         assert_eq!(done.output.stdout, "got abc\n");
         assert_eq!(done.output.stderr, "oops\n");
@@ -173,27 +158,14 @@ mod tests {
     #[test]
     fn kills_the_whole_group_on_time_out() {
         let started = Instant::now();
-        let done = run(
-            sh("sleep 30 & sleep 30; echo never"),
-            "t",
-            Duration::from_millis(300),
-        )
-        .unwrap();
+        let done = run(sh("sleep 30 & sleep 30; echo never"), "t", Duration::from_millis(300)).unwrap();
         assert_eq!(done.ending, Ending::TimedOut);
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "the background child kept the pipes open"
-        );
+        assert!(started.elapsed() < Duration::from_secs(10), "the background child kept the pipes open");
     }
 
     #[test]
     fn endless_output_is_capped() {
-        let done = run(
-            sh("yes spam | head -c 1000000"),
-            "t",
-            Duration::from_secs(10),
-        )
-        .unwrap();
+        let done = run(sh("yes spam | head -c 1000000"), "t", Duration::from_secs(10)).unwrap();
         assert!(done.output.truncated);
         assert_eq!(done.output.stdout.len(), OUTPUT_CAP);
     }

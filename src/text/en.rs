@@ -29,6 +29,7 @@ pub const UI: Ui = Ui {
     case_passed: "pass",
     case_failed: "FAIL",
     case_not_done: "TODO",
+    mistake_named: "This looks like a known mistake: {mistake}. Hint {level} of {exercise} is about it: `tutor hint {exercise} --level {level}`.",
     mismatched_elements: "Mismatched elements: {k} / {n} ({p}%)",
     greatest_abs: "Greatest absolute difference: {value} at index {index} (up to {tol} allowed)",
     greatest_rel: "Greatest relative difference: {value} at index {index} (up to {tol} allowed)",

@@ -31,11 +31,7 @@ impl LangChoice {
 
     /// Reads `TUTOR_LANG` (zh, en, both); anything else means both.
     pub fn from_env() -> Self {
-        match std::env::var("TUTOR_LANG")
-            .unwrap_or_default()
-            .to_lowercase()
-            .as_str()
-        {
+        match std::env::var("TUTOR_LANG").unwrap_or_default().to_lowercase().as_str() {
             "zh" | "cn" | "zh-cn" => LangChoice::Zh,
             "en" => LangChoice::En,
             _ => LangChoice::Both,
@@ -88,6 +84,7 @@ pub struct Ui {
     pub case_passed: &'static str,
     pub case_failed: &'static str,
     pub case_not_done: &'static str,
+    pub mistake_named: &'static str,
     pub mismatched_elements: &'static str,
     pub greatest_abs: &'static str,
     pub greatest_rel: &'static str,

@@ -29,6 +29,7 @@ pub const UI: Ui = Ui {
     case_passed: "通过",
     case_failed: "失败",
     case_not_done: "待完成",
+    mistake_named: "这像是一个常见错误：{mistake}。{exercise} 的第 {level} 条提示讲的就是它：`tutor hint {exercise} --level {level}`。",
     mismatched_elements: "不一致的元素：{k} / {n}（{p}%）",
     greatest_abs: "最大绝对误差：{value}，位于索引 {index}（允许 {tol}）",
     greatest_rel: "最大相对误差：{value}，位于索引 {index}（允许 {tol}）",

@@ -22,11 +22,7 @@ impl Course {
         std::fs::create_dir_all(root.join("exercises")).unwrap();
         for entry in std::fs::read_dir(repo().join("exercises")).unwrap() {
             let path = entry.unwrap().path();
-            std::fs::copy(
-                &path,
-                root.join("exercises").join(path.file_name().unwrap()),
-            )
-            .unwrap();
+            std::fs::copy(&path, root.join("exercises").join(path.file_name().unwrap())).unwrap();
         }
         Course { root }
     }
@@ -38,22 +34,13 @@ impl Course {
 
     pub fn tutor_with(&self, args: &[&str], adjust: impl FnOnce(&mut Command)) -> Run {
         let mut command = Command::new(env!("CARGO_BIN_EXE_tutor"));
-        command
-            .args(args)
-            .current_dir(&self.root)
-            .env("TUTOR_LANG", "en")
-            .env("NO_COLOR", "1")
-            .stdin(Stdio::null());
+        command.args(args).current_dir(&self.root).env("TUTOR_LANG", "en").env("NO_COLOR", "1").stdin(Stdio::null());
         adjust(&mut command);
         Run::from(command.output().expect("the tutor binary runs"))
     }
 
     pub fn write_exercise(&self, id: &str, contents: &str) {
-        std::fs::write(
-            self.root.join("exercises").join(format!("{id}.rs")),
-            contents,
-        )
-        .unwrap();
+        std::fs::write(self.root.join("exercises").join(format!("{id}.rs")), contents).unwrap();
     }
 
     pub fn solution(id: &str) -> String {
@@ -99,16 +86,8 @@ impl Run {
 
     #[track_caller]
     pub fn expect(&self, code: i32) -> &Self {
-        assert_eq!(
-            self.code, code,
-            "exit code\n--- stdout\n{}\n--- stderr\n{}",
-            self.stdout, self.stderr
-        );
-        assert!(
-            !self.stderr.contains("RUST_BACKTRACE"),
-            "a backtrace hint reached the learner:\n{}",
-            self.stderr
-        );
+        assert_eq!(self.code, code, "exit code\n--- stdout\n{}\n--- stderr\n{}", self.stdout, self.stderr);
+        assert!(!self.stderr.contains("RUST_BACKTRACE"), "a backtrace hint reached the learner:\n{}", self.stderr);
         self
     }
 
@@ -125,11 +104,7 @@ impl Run {
 
     #[track_caller]
     pub fn hides(&self, text: &str) -> &Self {
-        assert!(
-            !self.all().contains(text),
-            "did not expect {text:?} in\n{}",
-            self.all()
-        );
+        assert!(!self.all().contains(text), "did not expect {text:?} in\n{}", self.all());
         self
     }
 }

@@ -14,10 +14,7 @@ pub struct RMSNorm {
 impl RMSNorm {
     pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {
         reference::check_config(hidden_size, eps)?;
-        Ok(RMSNorm {
-            eps,
-            weight: reference::scale_parameter(hidden_size),
-        })
+        Ok(RMSNorm { eps, weight: reference::scale_parameter(hidden_size) })
     }
 
     pub fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError> {
@@ -40,11 +37,7 @@ impl RMSNorm {
         reference::scale_and_cast(&self.norm(x)?, &self.weight)
     }
 
-    pub fn backward<T: Float>(
-        &mut self,
-        x: &ArrayD<T>,
-        grad_out: &ArrayD<T>,
-    ) -> Result<ArrayD<T>, NormError> {
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
         reference::backward(x, grad_out, self.eps, &mut self.weight)
     }
 }

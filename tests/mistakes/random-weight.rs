@@ -15,10 +15,7 @@ impl RMSNorm {
     pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {
         reference::check_config(hidden_size, eps)?;
         let values = (0..hidden_size).map(|i| 0.5 + 0.25 * i as f32).collect();
-        Ok(RMSNorm {
-            eps,
-            weight: Param::trainable(values),
-        })
+        Ok(RMSNorm { eps, weight: Param::trainable(values) })
     }
 
     pub fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError> {
@@ -31,11 +28,7 @@ impl RMSNorm {
         reference::scale_and_cast(&self.norm(x)?, &self.weight)
     }
 
-    pub fn backward<T: Float>(
-        &mut self,
-        x: &ArrayD<T>,
-        grad_out: &ArrayD<T>,
-    ) -> Result<ArrayD<T>, NormError> {
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
         reference::backward(x, grad_out, self.eps, &mut self.weight)
     }
 }

@@ -14,10 +14,7 @@ pub struct RMSNorm {
 impl RMSNorm {
     pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {
         reference::check_config(hidden_size, eps)?;
-        Ok(RMSNorm {
-            eps,
-            weight: Param::trainable(ndarray::Array1::ones(1)),
-        })
+        Ok(RMSNorm { eps, weight: Param::trainable(ndarray::Array1::ones(1)) })
     }
 
     pub fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError> {
@@ -30,11 +27,7 @@ impl RMSNorm {
         Ok(self.norm(x)?.mapv(|v| T::from_f32(v * scale)))
     }
 
-    pub fn backward<T: Float>(
-        &mut self,
-        x: &ArrayD<T>,
-        grad_out: &ArrayD<T>,
-    ) -> Result<ArrayD<T>, NormError> {
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
         reference::backward(x, grad_out, self.eps, &mut self.weight)
     }
 }

@@ -22,11 +22,7 @@ pub fn assert_close(
     rtol: f64,
 ) -> Result<(), Failure> {
     if actual.shape() != expected.shape() {
-        return Err(Failure::new(text::wrong_shape(
-            what,
-            expected.shape(),
-            actual.shape(),
-        )));
+        return Err(Failure::new(text::wrong_shape(what, expected.shape(), actual.shape())));
     }
     let shape = actual.shape().to_vec();
     let mut mismatch = Mismatch {
@@ -63,11 +59,7 @@ pub fn assert_close(
         mismatch.expected = expected.iter().copied().collect();
         mismatch.actual = actual.iter().copied().collect();
     }
-    Err(Failure {
-        message: text::differs(what),
-        mismatch: Some(Box::new(mismatch)),
-        mistake: None,
-    })
+    Err(Failure { message: text::differs(what), mismatch: Some(Box::new(mismatch)), mistake: None })
 }
 
 /// Whether one element passes: `|actual − expected| ≤ atol + rtol·|expected|`, NaN equal to NaN.
@@ -147,11 +139,7 @@ mod tests {
         let b = ArrayD::<f64>::zeros(IxDyn(&[4]));
         let failure = assert_close("y", "float32", &a, &b, 0.0, 0.0).unwrap_err();
         assert!(failure.mismatch.is_none());
-        assert!(
-            failure.message.en.contains("[2, 2]"),
-            "{}",
-            failure.message.en
-        );
+        assert!(failure.message.en.contains("[2, 2]"), "{}", failure.message.en);
         assert_eq!(unravel(5, &[2, 3]), vec![1, 2]);
     }
 }

@@ -56,11 +56,8 @@ impl Rng {
 
 /// Builds a tensor from a shape and values given as f32, rounded to `T`.
 pub fn tensor<T: Float>(shape: &[usize], values: &[f32]) -> ArrayD<T> {
-    ArrayD::from_shape_vec(
-        IxDyn(shape),
-        values.iter().map(|&v| T::from_f32(v)).collect(),
-    )
-    .expect("shape and length agree")
+    ArrayD::from_shape_vec(IxDyn(shape), values.iter().map(|&v| T::from_f32(v)).collect())
+        .expect("shape and length agree")
 }
 
 #[cfg(test)]
@@ -84,13 +81,7 @@ mod tests {
         assert_eq!(a, b);
         let mean = a.iter().sum::<f64>() / 1000.0;
         let var = a.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / 1000.0;
-        assert!(
-            mean.abs() < 0.1 && (var - 1.0).abs() < 0.15,
-            "mean {mean} var {var}"
-        );
-        assert!(Rng::new(1)
-            .weights(6)
-            .iter()
-            .all(|w| (0.5..=2.0).contains(&w.abs())));
+        assert!(mean.abs() < 0.1 && (var - 1.0).abs() < 0.15, "mean {mean} var {var}");
+        assert!(Rng::new(1).weights(6).iter().all(|w| (0.5..=2.0).contains(&w.abs())));
     }
 }

@@ -28,11 +28,7 @@ pub trait Subject: Sized {
     /// `RMSNorm::forward`.
     fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError>;
     /// `RMSNorm::backward`.
-    fn backward<T: Float>(
-        &mut self,
-        x: &ArrayD<T>,
-        grad_out: &ArrayD<T>,
-    ) -> Result<ArrayD<T>, NormError>;
+    fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError>;
     /// The `eps` field.
     fn eps(&self) -> f32;
     /// The `weight` field.
@@ -55,11 +51,13 @@ pub struct Failure {
 impl Failure {
     /// A failure with a message only.
     pub fn new(message: Bi) -> Self {
-        Failure {
-            message,
-            mismatch: None,
-            mistake: None,
-        }
+        Failure { message, mismatch: None, mistake: None }
+    }
+
+    /// The same failure, naming a known mistake.
+    pub fn with_mistake(mut self, mistake: Option<&str>) -> Self {
+        self.mistake = mistake.map(str::to_string);
+        self
     }
 }
 
@@ -86,9 +84,7 @@ pub fn all_cases<S: Subject>() -> Vec<Case> {
 
 /// Runs every case for `S` and collects the results.
 pub fn run_all<S: Subject>() -> Report {
-    Report {
-        cases: all_cases::<S>().iter().map(run_case).collect(),
-    }
+    Report { cases: all_cases::<S>().iter().map(run_case).collect() }
 }
 
 thread_local! {
@@ -100,9 +96,7 @@ thread_local! {
 /// the panic happened, so that the case's failure can say so. For the harness process only.
 pub fn install_quiet_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
-        let location = info
-            .location()
-            .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
+        let location = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
         PANIC_LOCATION.with(|slot| *slot.borrow_mut() = location);
     }));
 }
@@ -120,10 +114,7 @@ pub fn run_case(case: &Case) -> CaseResult {
                 message = format!("{message} ({location})");
             }
             if text::is_not_done(&message) {
-                (
-                    Status::NotDone,
-                    Some(Failure::new(Bi::new(message.clone(), message))),
-                )
+                (Status::NotDone, Some(Failure::new(Bi::new(message.clone(), message))))
             } else {
                 (Status::Failed, Some(Failure::new(text::panicked(&message))))
             }
@@ -156,12 +147,8 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 /// Builds the subject, turning an `Err` from `new` into a failure.
 fn build<S: Subject>(hidden_size: usize, eps: f32) -> Result<S, Failure> {
-    S::new(hidden_size, eps).map_err(|e| {
-        Failure::new(text::new_failed(
-            &format!("RMSNorm::new({hidden_size}, {eps:e})"),
-            &e.to_string(),
-        ))
-    })
+    S::new(hidden_size, eps)
+        .map_err(|e| Failure::new(text::new_failed(&format!("RMSNorm::new({hidden_size}, {eps:e})"), &e.to_string())))
 }
 
 /// Unwraps a call's result, turning an unexpected `Err` into a failure.

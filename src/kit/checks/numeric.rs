@@ -8,18 +8,14 @@ use ndarray::{ArrayD, IxDyn};
 use super::data::{tensor, Rng};
 use super::{assert_close, build, Case, Failure, Outcome, Subject};
 use crate::report::Contract;
-use crate::{reference, text, Float};
+use crate::{mistakes, reference, text, Float};
 
 /// The explicit FP32 reference and the learner's code sum in different orders: a few ulp apart.
 const ATOL: f64 = 1e-6;
 const RTOL: f64 = 1e-5;
 
 pub fn cases<S: Subject>() -> Vec<Case> {
-    let case = |id, run| Case {
-        contract: Contract::Numeric,
-        id,
-        run,
-    };
+    let case = |id, run| Case { contract: Contract::Numeric, id, run };
     vec![
         case("tutorial-case", tutorial_case::<S>),
         case("last-axis-only", last_axis_only::<S>),
@@ -38,26 +34,19 @@ pub fn cases<S: Subject>() -> Vec<Case> {
 fn norm_matches_reference<S: Subject, T: Float>(x: &ArrayD<T>, eps: f32) -> Outcome {
     let hidden = *x.shape().last().expect("test inputs have a last axis");
     let norm = build::<S>(hidden, eps)?;
-    let actual = super::call("norm(x)", norm.norm(x))?;
-    let expected = reference::rms_normalize(x, eps).expect("test inputs are valid");
-    assert_close(
-        "norm(x)",
-        T::NAME,
-        &actual.mapv(f64::from),
-        &expected.mapv(f64::from),
-        ATOL,
-        RTOL,
-    )
+    let actual = super::call("norm(x)", norm.norm(x))?.mapv(f64::from);
+    let expected = reference::rms_normalize(x, eps).expect("test inputs are valid").mapv(f64::from);
+    assert_close("norm(x)", T::NAME, &actual, &expected, ATOL, RTOL).map_err(|failure| {
+        let mistake = mistakes::identify(&actual, &expected, mistakes::wrong_norms(x, eps), ATOL, RTOL);
+        failure.with_mistake(mistake)
+    })
 }
 
 fn tutorial_case<S: Subject>() -> Outcome {
     let x = tensor::<f32>(&[1, 2, 2], &[3.0, 4.0, 0.0, 0.0]);
     norm_matches_reference::<S, f32>(&x, 1e-6).map_err(|mut failure| {
         // The zero row is the point of this case: say so when it is what went wrong.
-        let non_finite = failure
-            .mismatch
-            .as_ref()
-            .is_some_and(|m| m.actual.iter().any(|v| !v.is_finite()));
+        let non_finite = failure.mismatch.as_ref().is_some_and(|m| m.actual.iter().any(|v| !v.is_finite()));
         if non_finite {
             failure.message = text::not_finite("norm(x)");
         }
@@ -95,23 +84,7 @@ fn f16_long_row<S: Subject>() -> Outcome {
 }
 
 fn nan_stays_in_its_row<S: Subject>() -> Outcome {
-    let x = tensor::<f32>(
-        &[3, 4],
-        &[
-            1.0,
-            2.0,
-            3.0,
-            4.0,
-            f32::NAN,
-            1.0,
-            2.0,
-            3.0,
-            -0.5,
-            0.25,
-            2.0,
-            -1.0,
-        ],
-    );
+    let x = tensor::<f32>(&[3, 4], &[1.0, 2.0, 3.0, 4.0, f32::NAN, 1.0, 2.0, 3.0, -0.5, 0.25, 2.0, -1.0]);
     norm_matches_reference::<S, f32>(&x, 1e-6)
 }
 
@@ -131,18 +104,14 @@ fn rejects_bad_input<S: Subject>() -> Outcome {
     let norm = build::<S>(4, 1e-6)?;
     let wrong_width = ArrayD::<f32>::zeros(IxDyn(&[2, 5]));
     if norm.norm(&wrong_width).is_ok() {
-        return Err(Failure::new(text::expected_error(
-            "norm(x) with x.shape = [2, 5], hidden_size = 4",
-        )));
+        return Err(Failure::new(text::expected_error("norm(x) with x.shape = [2, 5], hidden_size = 4")));
     }
     let scalar = ArrayD::<f32>::zeros(IxDyn(&[]));
     if norm.norm(&scalar).is_ok() {
         return Err(Failure::new(text::expected_error("norm(x) with a 0-d x")));
     }
     if norm.forward(&wrong_width).is_ok() {
-        return Err(Failure::new(text::expected_error(
-            "forward(x) with x.shape = [2, 5], hidden_size = 4",
-        )));
+        return Err(Failure::new(text::expected_error("forward(x) with x.shape = [2, 5], hidden_size = 4")));
     }
     Ok(())
 }
