@@ -4,7 +4,7 @@ use colored::Colorize;
 
 use crate::course::catalogue::UnknownExercise;
 use crate::render::Printer;
-use crate::runner::cargo::CargoError;
+use crate::runner::cargo::{CargoError, MINIMUM};
 use crate::workspace::WorkspaceError;
 
 /// A usage or environment problem with a message for the learner.
@@ -34,6 +34,10 @@ pub fn report(printer: &Printer, error: &anyhow::Error) {
     } else if let Some(e) = error.downcast_ref::<CargoError>() {
         match e {
             CargoError::Missing => printer.lines(|u| u.cargo_missing, &[]),
+            CargoError::TooOld { found } => {
+                let needed = format!("{}.{}", MINIMUM.0, MINIMUM.1);
+                printer.lines(|u| u.cargo_too_old, &[("found", found), ("needed", &needed)])
+            }
             CargoError::Failed(detail) => printer.lines(|u| u.cargo_failed, &[("detail", detail)]),
         }
     } else {

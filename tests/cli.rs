@@ -29,6 +29,12 @@ fn a_learner_session_from_stub_to_solution() {
     course.tutor(&["check", "norm"]).expect(0).shows("21/21 cases pass").shows("02-norm passes every check");
     course.tutor(&["list"]).expect(0).shows("done").shows("1/3 done");
 
+    // rustc's warnings about the learner's own file are shown on a passing build too.
+    let with_warning =
+        Course::solution("02-norm").replace("let last = Axis", "let unused_here = 1;\n        let last = Axis");
+    course.write_exercise("02-norm", &with_warning);
+    course.tutor(&["check", "02"]).expect(0).shows("unused variable: `unused_here`").shows("--> exercises/02-norm.rs:");
+
     // A syntax error: rustc's own message, pointing at the learner's file.
     course.write_exercise(
         "01-weight",

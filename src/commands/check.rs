@@ -33,7 +33,7 @@ fn check_one(session: &Session, exercise: &Exercise, options: &CheckOptions, tel
     println!("{}", format!("{} {} · {name}", printer.label(|u| u.checking), exercise.id).bold());
     let _ = std::io::stdout().flush();
 
-    let first_build = !session.workspace.private_dir().join("harness").join("target").exists();
+    let first_build = !runner::harness::is_built(&session.workspace.private_dir());
     if first_build {
         eprintln!("{}", printer.lines(|u| u.first_build, &[]).dimmed());
     }

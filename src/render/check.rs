@@ -25,7 +25,8 @@ pub fn render(printer: &Printer, outcome: &CheckOutcome, id: &str, todo: u32, fi
     let mut out = String::new();
     let file = files.shown;
     match outcome {
-        CheckOutcome::Graded { report, output } => {
+        CheckOutcome::Graded { report, output, warnings } => {
+            out.push_str(&render_diagnostics(warnings));
             out.push_str(&render_report(printer, report, files));
             if report.cases.iter().any(|c| c.status == Status::NotDone) {
                 out.push_str(&format!(

@@ -24,8 +24,8 @@ pub enum BuildEvent<'a> {
 
 /// How the build ended.
 pub enum Built {
-    /// The graded program.
-    Ok(PathBuf),
+    /// The graded program, and rustc's warnings about the learner's file.
+    Ok { executable: PathBuf, warnings: Vec<Diagnostic> },
     /// rustc rejected the code; the messages that concern the learner.
     CompileErrors(Vec<Diagnostic>),
 }
@@ -35,6 +35,8 @@ pub enum Built {
 pub enum CargoError {
     /// No `cargo` on PATH.
     Missing,
+    /// The toolchain is older than the harness needs.
+    TooOld { found: String },
     /// cargo itself failed (no network for a first build, a broken toolchain …).
     Failed(String),
 }
@@ -43,9 +45,36 @@ impl std::fmt::Display for CargoError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CargoError::Missing => write!(f, "cargo was not found on PATH"),
+            CargoError::TooOld { found } => write!(f, "cargo {found} is older than {}.{}", MINIMUM.0, MINIMUM.1),
             CargoError::Failed(detail) => write!(f, "cargo failed: {detail}"),
         }
     }
+}
+
+/// The oldest toolchain the harness builds with (its lock file is format 4, read since 1.78).
+pub const MINIMUM: (u32, u32) = (1, 78);
+
+/// Asks `cargo --version` and refuses a missing or too old toolchain.
+pub fn check_toolchain() -> Result<String, CargoError> {
+    let output = match Command::new("cargo").arg("--version").stdin(Stdio::null()).output() {
+        Ok(output) => output,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(CargoError::Missing),
+        Err(e) => return Err(CargoError::Failed(e.to_string())),
+    };
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    let version =
+        parse_version(&text).ok_or_else(|| CargoError::Failed(format!("unexpected `cargo --version`: {text}")))?;
+    if (version.0, version.1) < MINIMUM {
+        return Err(CargoError::TooOld { found: format!("{}.{}.{}", version.0, version.1, version.2) });
+    }
+    Ok(text.trim().to_string())
+}
+
+/// `cargo 1.95.0 (f2d3ce0bd 2026-03-21)` → (1, 95, 0).
+fn parse_version(text: &str) -> Option<(u32, u32, u32)> {
+    let number = text.split_whitespace().nth(1)?;
+    let mut parts = number.split(|c: char| c == '.' || c == '-').map(|p| p.parse::<u32>());
+    Some((parts.next()?.ok()?, parts.next()?.ok()?, parts.next().and_then(Result::ok).unwrap_or(0)))
 }
 
 impl std::error::Error for CargoError {}
@@ -127,9 +156,9 @@ pub fn build(
     let stderr = stderr_reader.join().unwrap_or_default();
 
     if status.success() {
-        return executable
-            .map(Built::Ok)
-            .ok_or_else(|| CargoError::Failed(format!("no executable for {bin} was reported")).into());
+        let executable =
+            executable.ok_or_else(|| CargoError::Failed(format!("no executable for {bin} was reported")))?;
+        return Ok(Built::Ok { executable, warnings: diagnostics });
     }
     let learner_errors = diagnostics.iter().any(|d| d.level == "error");
     if learner_errors || !other_errors.is_empty() {
@@ -139,4 +168,17 @@ pub fn build(
         return Ok(Built::CompileErrors(diagnostics));
     }
     Err(CargoError::Failed(stderr.trim().to_string()).into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_cargo_versions() {
+        assert_eq!(parse_version("cargo 1.95.0 (f2d3ce0bd 2026-03-21)"), Some((1, 95, 0)));
+        assert_eq!(parse_version("cargo 1.80.0-nightly (abc 2024-05-01)"), Some((1, 80, 0)));
+        assert_eq!(parse_version("nonsense"), None);
+        assert!((1, 60) < MINIMUM && (1, 95) >= MINIMUM);
+    }
 }

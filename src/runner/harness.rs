@@ -19,6 +19,8 @@ pub struct Layout {
     pub manifest: PathBuf,
     /// The folder the graded programs write their reports into.
     pub reports: PathBuf,
+    /// Whether cargo has built here before (its target folder exists).
+    pub built_before: bool,
 }
 
 /// The cargo binary target that grades `exercise`.
@@ -74,7 +76,12 @@ pub fn write(private_dir: &Path, workspace: &Workspace, catalogue: &Catalogue) -
     }
     let reports = root.join("reports");
     fs::create_dir_all(&reports).with_context(|| format!("creating {}", reports.display()))?;
-    Ok(Layout { manifest: root.join("Cargo.toml"), reports })
+    Ok(Layout { manifest: root.join("Cargo.toml"), reports, built_before: is_built(private_dir) })
+}
+
+/// Whether cargo has built the harness in this private folder before (its target folder exists).
+pub fn is_built(private_dir: &Path) -> bool {
+    private_dir.join("harness").join("target").is_dir()
 }
 
 /// Replaces `path` with `contents` (through a renamed temporary file) unless it already holds them.

@@ -20,8 +20,8 @@ pub use process::{Captured, Ending};
 /// What a check found.
 #[derive(Debug)]
 pub enum CheckOutcome {
-    /// The harness ran and reported.
-    Graded { report: Report, output: Captured },
+    /// The harness ran and reported; rustc's warnings about the learner's file come along.
+    Graded { report: Report, output: Captured, warnings: Vec<Diagnostic> },
     /// The learner's file does not compile.
     CompileFailed { diagnostics: Vec<Diagnostic> },
     /// The run went over the time limit and was killed.
@@ -81,6 +81,10 @@ pub fn check(
     let _lock = lock_exclusive(&private.join("check.lock"), &mut || on_event(CheckEvent::Waiting))?;
 
     let layout = harness::write(&private, workspace, catalogue)?;
+    if !layout.built_before {
+        // The first build is where a missing or old toolchain shows: say so plainly.
+        cargo::check_toolchain()?;
+    }
     let built = cargo::build(
         &layout.manifest,
         &harness::bin_name(exercise),
@@ -89,8 +93,8 @@ pub fn check(
         options.color,
         &mut |e| on_event(CheckEvent::Build(e)),
     )?;
-    let executable = match built {
-        cargo::Built::Ok(executable) => executable,
+    let (executable, warnings) = match built {
+        cargo::Built::Ok { executable, warnings } => (executable, warnings),
         cargo::Built::CompileErrors(diagnostics) => return Ok(CheckOutcome::CompileFailed { diagnostics }),
     };
 
@@ -107,7 +111,7 @@ pub fn check(
     Ok(match (finished.ending, report_text) {
         (Ending::TimedOut, _) => CheckOutcome::TimedOut { limit: options.timeout, output },
         (Ending::Exited(0), Ok(text)) => match report::decode(&text, &token) {
-            Ok(report) => CheckOutcome::Graded { report, output },
+            Ok(report) => CheckOutcome::Graded { report, output, warnings },
             Err(e) => CheckOutcome::BadReport { reason: e.to_string(), output },
         },
         (ending, _) => CheckOutcome::Crashed { ending, output },

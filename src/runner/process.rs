@@ -8,6 +8,11 @@ use std::process::{Command, Stdio};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+/// Address space the graded program may use: far more than the checks need, far less than a
+/// runaway allocation would take from the machine.
+#[cfg(unix)]
+const MEMORY_LIMIT: libc::rlim_t = 4 << 30;
+
 /// How much of each output stream is kept.
 pub const OUTPUT_CAP: usize = 16 * 1024;
 
@@ -60,6 +65,17 @@ pub fn run(mut command: Command, stdin_line: &str, limit: Duration) -> std::io::
         // Its own process group, so that a time-out ends anything it started too.
         use std::os::unix::process::CommandExt;
         command.process_group(0);
+        // SAFETY: the closure runs in the child between fork and exec and only calls
+        // setrlimit(2), which is async-signal-safe; it touches no memory of the parent.
+        unsafe {
+            command.pre_exec(|| {
+                let limit = libc::rlimit { rlim_cur: MEMORY_LIMIT, rlim_max: MEMORY_LIMIT };
+                if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
     }
     let mut child = command.spawn()?;
     if let Some(mut stdin) = child.stdin.take() {
@@ -168,6 +184,13 @@ mod tests {
         let done = run(sh("yes spam | head -c 1000000"), "t", Duration::from_secs(10)).unwrap();
         assert!(done.output.truncated);
         assert_eq!(done.output.stdout.len(), OUTPUT_CAP);
+    }
+
+    #[test]
+    fn memory_is_limited() {
+        // `ulimit -v` prints the address-space limit in KiB.
+        let done = run(sh("ulimit -v"), "t", Duration::from_secs(10)).unwrap();
+        assert_eq!(done.output.stdout.trim(), (MEMORY_LIMIT / 1024).to_string());
     }
 
     #[test]

@@ -108,6 +108,7 @@ pub struct Ui {
     pub file_empty: &'static str,
     pub restore_stub: &'static str,
     pub cargo_missing: &'static str,
+    pub cargo_too_old: &'static str,
     pub cargo_failed: &'static str,
     pub hint_header: &'static str,
     pub last_hint: &'static str,
