@@ -19,6 +19,7 @@ use crate::render::Printer;
 use crate::text::LangChoice;
 
 fn main() -> ExitCode {
+    restore_default_sigpipe();
     install_panic_hook();
     let cli = cli::Cli::parse();
     let printer = Printer::new(cli.lang.unwrap_or_else(LangChoice::from_env), cli.no_color);
@@ -41,4 +42,15 @@ fn install_panic_hook() {
         }
         std::process::exit(2);
     }));
+}
+
+/// `tutor list | head` should end quietly when `head` closes the pipe, as other command-line
+/// tools do, instead of failing to print. Rust ignores SIGPIPE by default; restore the default.
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any other thread exists; SIG_DFL is a valid
+    // disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }

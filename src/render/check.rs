@@ -6,6 +6,7 @@ use tutor_kit::checks::{is_close, unravel};
 use tutor_kit::mistakes::{self, Mistake};
 use tutor_kit::report::{CaseResult, Contract, Mismatch, Report, Status};
 use tutor_kit::text::{contract_title, mistake_title};
+use unicode_width::UnicodeWidthStr;
 
 use crate::course::lesson::Language;
 
@@ -47,14 +48,20 @@ pub fn render(printer: &Printer, outcome: &CheckOutcome, id: &str, todo: u32, fi
             out.push_str(&render_output(printer, output));
         }
         CheckOutcome::Crashed { ending, output } => {
-            let how = match ending {
-                Ending::Exited(code) => format!("exit code {code}"),
-                Ending::Signalled(signal) => {
-                    printer.label(|u| u.killed_by_signal).replace("{signal}", &signal.to_string())
-                }
-                Ending::TimedOut => "time-out".to_string(),
-            };
-            out.push_str(&format!("{}\n", printer.lines(|u| u.crashed, &[("how", &how)]).red()));
+            let lines: Vec<String> = printer
+                .languages()
+                .iter()
+                .map(|&language| {
+                    let ui = crate::text::ui(language);
+                    let how = match ending {
+                        Ending::Exited(code) => crate::text::fill(ui.exit_code, &[("code", code)]),
+                        Ending::Signalled(signal) => crate::text::fill(ui.killed_by_signal, &[("signal", signal)]),
+                        Ending::TimedOut => ui.timed_out_short.to_string(),
+                    };
+                    crate::text::fill(ui.crashed, &[("how", &how)])
+                })
+                .collect();
+            out.push_str(&format!("{}\n", lines.join("\n").red()));
             out.push_str(&render_output(printer, output));
         }
         CheckOutcome::BadReport { reason, output } => {
@@ -168,10 +175,10 @@ fn render_mismatch(printer: &Printer, m: &Mismatch) -> String {
         );
         out.push('\n');
         out.push_str(&format!(
-            "  {:<14} {:>14} {:>14}\n",
-            printer.label(|u| u.index),
-            printer.label(|u| u.expected),
-            printer.label(|u| u.actual)
+            "  {} {} {}\n",
+            pad_right(&printer.label(|u| u.index), 14),
+            pad_left(&printer.label(|u| u.expected), 14),
+            pad_left(&printer.label(|u| u.actual), 14)
         ));
         for (flat, (&e, &a)) in m.expected.iter().zip(&m.actual).enumerate() {
             let row = format!("  {:<14} {:>14} {:>14}", index(&unravel(flat, &m.shape)), number(e), number(a));
@@ -205,6 +212,15 @@ fn render_output(printer: &Printer, output: &Captured) -> String {
         out.push_str(&format!("{}\n", printer.lines(|u| u.output_truncated, &[("bytes", &cap)]).dimmed()));
     }
     out
+}
+
+/// Pads to a display width (a CJK character takes two columns).
+fn pad_right(text: &str, width: usize) -> String {
+    format!("{text}{}", " ".repeat(width.saturating_sub(text.width())))
+}
+
+fn pad_left(text: &str, width: usize) -> String {
+    format!("{}{text}", " ".repeat(width.saturating_sub(text.width())))
 }
 
 fn indent(text: &str, by: usize) -> String {

@@ -73,7 +73,7 @@ pub fn check_toolchain() -> Result<String, CargoError> {
 /// `cargo 1.95.0 (f2d3ce0bd 2026-03-21)` → (1, 95, 0).
 fn parse_version(text: &str) -> Option<(u32, u32, u32)> {
     let number = text.split_whitespace().nth(1)?;
-    let mut parts = number.split(|c: char| c == '.' || c == '-').map(|p| p.parse::<u32>());
+    let mut parts = number.split(['.', '-']).map(|p| p.parse::<u32>());
     Some((parts.next()?.ok()?, parts.next()?.ok()?, parts.next().and_then(Result::ok).unwrap_or(0)))
 }
 

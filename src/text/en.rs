@@ -46,6 +46,8 @@ pub const UI: Ui = Ui {
     timed_out: "Your code ran for more than {secs} s and was stopped: an endless loop, or a very slow answer? (`--timeout` changes the limit.)",
     crashed: "Your code ended the grading process before it could report ({how}): process::exit, abort, a stack overflow or running out of memory all do this. The check fails.",
     killed_by_signal: "killed by signal {signal}",
+    exit_code: "exit code {code}",
+    timed_out_short: "time limit",
     bad_report: "The grading report could not be trusted ({reason}); the check fails.",
     learner_output: "What your code printed:",
     output_truncated: "(output cut after {bytes} bytes)",

@@ -101,6 +101,8 @@ pub struct Ui {
     pub timed_out: &'static str,
     pub crashed: &'static str,
     pub killed_by_signal: &'static str,
+    pub exit_code: &'static str,
+    pub timed_out_short: &'static str,
     pub bad_report: &'static str,
     pub learner_output: &'static str,
     pub output_truncated: &'static str,

@@ -46,6 +46,8 @@ pub const UI: Ui = Ui {
     timed_out: "你的代码运行超过 {secs} 秒，已被终止：是死循环，还是计算太慢？（可用 `--timeout` 调整时限。）",
     crashed: "你的代码在评分程序报告之前结束了进程（{how}）：process::exit、abort、栈溢出或内存耗尽都会这样。本次检查不通过。",
     killed_by_signal: "被信号 {signal} 终止",
+    exit_code: "退出码 {code}",
+    timed_out_short: "超时",
     bad_report: "评分报告不可信（{reason}）；本次检查不通过。",
     learner_output: "你的代码输出了：",
     output_truncated: "（输出在 {bytes} 字节处截断）",
