@@ -69,4 +69,42 @@ pub enum Command {
         /// `02-norm`, `02`, `2` or `norm`.
         exercise: Option<String>,
     },
+    /// Write a fresh course folder and warm up the grading harness. 创建新的课程文件夹。
+    Init {
+        /// Where (default: rmsnorm-course).
+        #[arg(default_value = "rmsnorm-course")]
+        dir: PathBuf,
+        /// Write into a folder that already has files (existing exercise files are kept).
+        /// 允许写入非空文件夹（已有的练习文件保留不动）。
+        #[arg(long)]
+        force: bool,
+        /// Skip building the harness's dependencies now (the first check will). 暂不预编译依赖。
+        #[arg(long)]
+        no_build: bool,
+    },
+    /// Check the current exercise, then again on every save. 保存即检查。
+    Watch {
+        /// Re-check on Enter instead of on save (the default without a terminal). 按回车重新检查。
+        #[arg(long)]
+        manual: bool,
+        /// Seconds the graded code may run before it is stopped. 运行时限（秒）。
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+        timeout: u64,
+    },
+    /// Put an exercise's original stub back (your file is backed up). 恢复练习的初始文件。
+    Reset {
+        /// `02-norm`, `02`, `2` or `norm`.
+        exercise: String,
+        /// Confirm without the typed prompt (needed without a terminal). 无需输入确认词。
+        #[arg(long)]
+        yes: bool,
+    },
+    /// Check the toolchain, the harness's dependencies, the workspace and the progress file.
+    /// 检查工具链、依赖、工作区与进度文件。
+    Doctor,
+    /// Print a shell completion script. 输出 shell 补全脚本。
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
 }

@@ -14,8 +14,10 @@ pub enum CliError {
     UnknownExercise(UnknownExercise),
     /// No workspace to work in.
     Workspace(WorkspaceError),
-    /// `reveal` without a terminal and without `--yes`.
-    RevealNeedsTerminal,
+    /// A command that asks for a typed confirmation, without a terminal and without `--yes`.
+    NeedsConfirmation(&'static str),
+    /// `init` into a folder that has files, without `--force`.
+    InitNotEmpty(std::path::PathBuf),
 }
 
 impl std::fmt::Display for CliError {
@@ -32,18 +34,31 @@ pub fn report(printer: &Printer, error: &anyhow::Error) {
     let message = if let Some(e) = error.downcast_ref::<CliError>() {
         describe(printer, e)
     } else if let Some(e) = error.downcast_ref::<CargoError>() {
-        match e {
-            CargoError::Missing => printer.lines(|u| u.cargo_missing, &[]),
-            CargoError::TooOld { found } => {
-                let needed = format!("{}.{}", MINIMUM.0, MINIMUM.1);
-                printer.lines(|u| u.cargo_too_old, &[("found", found), ("needed", &needed)])
-            }
-            CargoError::Failed(detail) => printer.lines(|u| u.cargo_failed, &[("detail", detail)]),
-        }
+        describe_cargo_error(printer, e)
     } else {
         format!("{error:#}")
     };
     eprintln!("{label}: {message}");
+}
+
+/// What to tell the learner about a toolchain problem.
+pub fn describe_cargo_error(printer: &Printer, error: &CargoError) -> String {
+    match error {
+        CargoError::Missing => printer.lines(|u| u.cargo_missing, &[]),
+        CargoError::TooOld { found } => {
+            let needed = format!("{}.{}", MINIMUM.0, MINIMUM.1);
+            printer.lines(|u| u.cargo_too_old, &[("found", found), ("needed", &needed)])
+        }
+        CargoError::Failed(detail) => printer.lines(|u| u.cargo_failed, &[("detail", detail)]),
+    }
+}
+
+/// What to tell the learner when there is no workspace.
+pub fn describe_workspace_error(printer: &Printer, error: &WorkspaceError) -> String {
+    match error {
+        WorkspaceError::NotFound => printer.lines(|u| u.no_workspace, &[]),
+        WorkspaceError::NotAWorkspace(dir) => printer.lines(|u| u.not_a_workspace, &[("dir", &dir.display())]),
+    }
 }
 
 fn describe(printer: &Printer, error: &CliError) -> String {
@@ -56,10 +71,8 @@ fn describe(printer: &Printer, error: &CliError) -> String {
             lines.push(printer.lines(|u| u.see_list, &[]));
             lines.join("\n")
         }
-        CliError::Workspace(WorkspaceError::NotFound) => printer.lines(|u| u.no_workspace, &[]),
-        CliError::Workspace(WorkspaceError::NotAWorkspace(dir)) => {
-            printer.lines(|u| u.not_a_workspace, &[("dir", &dir.display())])
-        }
-        CliError::RevealNeedsTerminal => printer.lines(|u| u.reveal_needs_terminal, &[]),
+        CliError::Workspace(e) => describe_workspace_error(printer, e),
+        CliError::NeedsConfirmation(command) => printer.lines(|u| u.needs_confirmation, &[("command", command)]),
+        CliError::InitNotEmpty(dir) => printer.lines(|u| u.init_not_empty, &[("dir", &dir.display())]),
     }
 }

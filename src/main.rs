@@ -4,6 +4,7 @@ mod cli;
 mod commands;
 mod course;
 mod errors;
+mod fsutil;
 mod progress;
 mod render;
 mod runner;
@@ -36,6 +37,8 @@ fn main() -> ExitCode {
 /// languages, and that nothing was lost.
 fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
+        // `tutor watch` may have the terminal in raw mode: give it back first.
+        let _ = crossterm::terminal::disable_raw_mode();
         let detail = info.to_string();
         for language in Language::BOTH {
             eprintln!("{}", text::fill(text::ui(language).internal_error, &[("detail", &detail)]));

@@ -1,6 +1,6 @@
 //! `tutor check [EXERCISE] [--all]`: compile, grade, render, save progress.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -11,8 +11,9 @@ use super::Session;
 use crate::course::Exercise;
 use crate::progress::ExerciseStatus;
 use crate::render::check::{render, FileNames};
+use crate::render::progress_line::ProgressLine;
 use crate::render::title;
-use crate::runner::{self, BuildEvent, CheckEvent, CheckOptions, CheckOutcome};
+use crate::runner::{self, CheckOptions, CheckOutcome};
 
 /// Checks one exercise (or all); exit 0 when every check passed, 1 otherwise.
 pub fn run(session: &Session, name: Option<&str>, all: bool, timeout_secs: u64) -> Result<ExitCode> {
@@ -27,7 +28,7 @@ pub fn run(session: &Session, name: Option<&str>, all: bool, timeout_secs: u64) 
     Ok(if every_one_passed { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-fn check_one(session: &Session, exercise: &Exercise, options: &CheckOptions, tell_next: bool) -> Result<bool> {
+pub fn check_one(session: &Session, exercise: &Exercise, options: &CheckOptions, tell_next: bool) -> Result<bool> {
     let printer = &session.printer;
     let name = title(printer, &exercise.title_zh, &exercise.title_en);
     println!("{}", format!("{} {} · {name}", printer.label(|u| u.checking), exercise.id).bold());
@@ -38,14 +39,8 @@ fn check_one(session: &Session, exercise: &Exercise, options: &CheckOptions, tel
         eprintln!("{}", printer.lines(|u| u.first_build, &[]).dimmed());
     }
     let mut progress = ProgressLine::new();
-    let outcome = runner::check(&session.workspace, &session.catalogue, exercise, options, &mut |event| match event {
-        CheckEvent::Waiting => {
-            eprintln!("{}", printer.lines(|u| u.waiting_for_lock, &[]).dimmed())
-        }
-        CheckEvent::Build(BuildEvent::Compiled { name, count }) => {
-            progress.show(&printer.label(|u| u.compiling).replace("{name}", name).replace("{n}", &count.to_string()))
-        }
-    });
+    let outcome =
+        runner::check(&session.workspace, &session.catalogue, exercise, options, &mut |e| progress.event(printer, e));
     progress.clear();
     let outcome = outcome?;
 
@@ -89,31 +84,4 @@ fn tell_what_is_next(session: &Session, done: &Exercise) -> Result<()> {
         None => printer.say(|u| u.course_complete, &[]),
     }
     Ok(())
-}
-
-/// One status line on stderr that rewrites itself on a terminal and stays silent elsewhere.
-struct ProgressLine {
-    live: bool,
-    width: usize,
-}
-
-impl ProgressLine {
-    fn new() -> Self {
-        ProgressLine { live: std::io::stderr().is_terminal(), width: 0 }
-    }
-
-    fn show(&mut self, text: &str) {
-        if self.live {
-            eprint!("\r{text:<width$}", width = self.width);
-            self.width = self.width.max(text.chars().count());
-            let _ = std::io::stderr().flush();
-        }
-    }
-
-    fn clear(&mut self) {
-        if self.live && self.width > 0 {
-            eprint!("\r{}\r", " ".repeat(self.width));
-            self.width = 0;
-        }
-    }
 }

@@ -1,11 +1,16 @@
 //! One module per command; [`Session`] holds what they share.
 
 pub mod check;
+pub mod doctor;
 pub mod hint;
+pub mod init;
 pub mod lesson;
 pub mod list;
+pub mod reset;
 pub mod reveal;
+pub mod watch;
 
+use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -74,6 +79,21 @@ impl Session {
 
 /// Runs the command the learner typed.
 pub fn run(cli: Cli, printer: Printer) -> Result<ExitCode> {
+    // These work without (or before) a workspace.
+    match &cli.command {
+        Some(Command::Init { dir, force, no_build }) => return init::run(&printer, dir, *force, *no_build),
+        Some(Command::Doctor) => return doctor::run(&printer, cli.workspace.as_deref()),
+        Some(Command::Completions { shell }) => {
+            clap_complete::generate(
+                *shell,
+                &mut <Cli as clap::CommandFactory>::command(),
+                "tutor",
+                &mut std::io::stdout(),
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        _ => {}
+    }
     let session = Session::open(&cli, printer)?;
     match cli.command {
         None => list::run(&session, true),
@@ -82,5 +102,24 @@ pub fn run(cli: Cli, printer: Printer) -> Result<ExitCode> {
         Some(Command::Hint { exercise, all, level }) => hint::run(&session, exercise.as_deref(), all, level),
         Some(Command::Reveal { exercise, yes }) => reveal::run(&session, exercise.as_deref(), yes),
         Some(Command::Lesson { exercise }) => lesson::run(&session, exercise.as_deref()),
+        Some(Command::Watch { manual, timeout }) => watch::run(&session, manual, timeout),
+        Some(Command::Reset { exercise, yes }) => reset::run(&session, &exercise, yes),
+        Some(Command::Init { .. } | Command::Doctor | Command::Completions { .. }) => Ok(ExitCode::SUCCESS),
     }
+}
+
+/// Asks the learner to type `word` after `prompt`; `--yes` skips the question, and without a
+/// terminal (and without `--yes`) the command refuses rather than guess.
+pub fn confirm(command: &'static str, prompt: &str, word: &str, yes: bool) -> Result<bool> {
+    if yes {
+        return Ok(true);
+    }
+    if !std::io::stdin().is_terminal() {
+        return Err(CliError::NeedsConfirmation(command).into());
+    }
+    print!("{prompt}\n> ");
+    std::io::stdout().flush().context("writing the prompt")?;
+    let mut answer = String::new();
+    std::io::stdin().lock().read_line(&mut answer).context("reading the confirmation")?;
+    Ok(answer.trim().eq_ignore_ascii_case(word))
 }

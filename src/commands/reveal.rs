@@ -1,13 +1,13 @@
 //! `tutor reveal [EXERCISE] [--yes]`: the solution, but only after a STOP HERE confirmation.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use colored::Colorize;
 use similar::{ChangeTag, TextDiff};
 
-use super::Session;
+use super::{confirm, Session};
 use crate::course::lesson::Language;
 use crate::course::{Lesson, Part};
 use crate::errors::CliError;
@@ -21,7 +21,7 @@ pub fn run(session: &Session, name: Option<&str>, yes: bool) -> Result<ExitCode>
     let exercise = session.exercise(name)?;
     let printer = &session.printer;
     if !yes && !std::io::stdin().is_terminal() {
-        return Err(CliError::RevealNeedsTerminal.into());
+        return Err(CliError::NeedsConfirmation("reveal").into());
     }
 
     // The banner is always in both languages: it must not be missed.
@@ -34,16 +34,10 @@ pub fn run(session: &Session, name: Option<&str>, yes: bool) -> Result<ExitCode>
     }
     println!("{}", rule.red().bold());
 
-    if !yes {
-        let prompt: Vec<&str> = Language::BOTH.iter().map(|&l| text::ui(l).confirm_prompt).collect();
-        print!("{}\n> ", prompt.join("\n"));
-        std::io::stdout().flush().context("writing the prompt")?;
-        let mut answer = String::new();
-        std::io::stdin().lock().read_line(&mut answer).context("reading the confirmation")?;
-        if answer.trim().to_lowercase() != CONFIRM_WORD {
-            printer.say(|u| u.declined, &[("id", &exercise.id)]);
-            return Ok(ExitCode::SUCCESS);
-        }
+    let prompt: Vec<&str> = Language::BOTH.iter().map(|&l| text::ui(l).confirm_prompt).collect();
+    if !confirm("reveal", &prompt.join("\n"), CONFIRM_WORD, yes)? {
+        printer.say(|u| u.declined, &[("id", &exercise.id)]);
+        return Ok(ExitCode::SUCCESS);
     }
 
     let solution = exercise.solution();

@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod list;
+pub mod progress_line;
 
 use std::io::IsTerminal;
 

@@ -79,19 +79,21 @@ fn parse_version(text: &str) -> Option<(u32, u32, u32)> {
 
 impl std::error::Error for CargoError {}
 
-/// Builds binary `bin` of the harness at `manifest`. Messages about `learner_file` are shown
-/// with `shown_as` (its path inside the workspace) in place of the absolute path.
-pub fn build(
+/// Runs `cargo build ARGS --message-format …` on the harness, handing every JSON message to
+/// `on_message` and counting freshly compiled crates as progress. Returns whether cargo
+/// succeeded and what it wrote on stderr.
+fn run_cargo(
     manifest: &Path,
-    bin: &str,
-    learner_file: &Path,
-    shown_as: &str,
+    args: &[&str],
     color: bool,
     on_event: &mut dyn FnMut(BuildEvent),
-) -> Result<Built> {
+    on_message: &mut dyn FnMut(&Value),
+) -> Result<(bool, String)> {
     let format = if color { "json-diagnostic-rendered-ansi" } else { "json" };
     let mut child = match Command::new("cargo")
-        .args(["build", "--locked", "--quiet", "--bin", bin, "--message-format", format, "--manifest-path"])
+        .args(["build", "--locked", "--quiet"])
+        .args(args)
+        .args(["--message-format", format, "--manifest-path"])
         .arg(manifest)
         .env_remove("CARGO_TARGET_DIR")
         .env_remove("RUSTFLAGS")
@@ -112,38 +114,64 @@ pub fn build(
         let _ = stderr_pipe.read_to_string(&mut text);
         text
     });
-
-    let learner = learner_file.to_string_lossy().into_owned();
-    let mut diagnostics = Vec::new();
-    let mut other_errors = Vec::new();
-    let mut executable = None;
     let mut compiled = 0;
     let stdout = child.stdout.take().context("cargo's stdout is piped")?;
     for line in BufReader::new(stdout).lines() {
         let Ok(message) = serde_json::from_str::<Value>(&line.context("reading cargo's output")?) else {
             continue;
         };
+        if message["reason"].as_str() == Some("compiler-artifact") && message["fresh"].as_bool() == Some(false) {
+            compiled += 1;
+            let name = message["target"]["name"].as_str().unwrap_or("?");
+            on_event(BuildEvent::Compiled { name, count: compiled });
+        }
+        on_message(&message);
+    }
+    let status = child.wait().context("waiting for cargo")?;
+    let stderr = stderr_reader.join().unwrap_or_default();
+    Ok((status.success(), stderr))
+}
+
+/// Builds the harness library (the kit and its dependencies), so that later checks only compile
+/// the learner's file.
+pub fn build_library(manifest: &Path, on_event: &mut dyn FnMut(BuildEvent)) -> Result<()> {
+    let (ok, stderr) = run_cargo(manifest, &["--lib"], false, on_event, &mut |_| {})?;
+    if ok {
+        Ok(())
+    } else {
+        Err(CargoError::Failed(stderr.trim().to_string()).into())
+    }
+}
+
+/// Builds binary `bin` of the harness at `manifest`. Messages about `learner_file` are shown
+/// with `shown_as` (its path inside the workspace) in place of the absolute path.
+pub fn build(
+    manifest: &Path,
+    bin: &str,
+    learner_file: &Path,
+    shown_as: &str,
+    color: bool,
+    on_event: &mut dyn FnMut(BuildEvent),
+) -> Result<Built> {
+    let learner = learner_file.to_string_lossy().into_owned();
+    let mut diagnostics = Vec::new();
+    let mut other_errors = Vec::new();
+    let mut executable = None;
+    let (ok, stderr) = run_cargo(manifest, &["--bin", bin], color, on_event, &mut |message| {
         match message["reason"].as_str() {
-            Some("compiler-artifact") => {
-                if message["target"]["name"].as_str() == Some(bin) {
-                    executable = message["executable"].as_str().map(PathBuf::from);
-                }
-                if message["fresh"].as_bool() == Some(false) {
-                    compiled += 1;
-                    let name = message["target"]["name"].as_str().unwrap_or("?");
-                    on_event(BuildEvent::Compiled { name, count: compiled });
-                }
+            Some("compiler-artifact") if message["target"]["name"].as_str() == Some(bin) => {
+                executable = message["executable"].as_str().map(PathBuf::from);
             }
             Some("compiler-message") => {
                 let inner = &message["message"];
                 let level = inner["level"].as_str().unwrap_or("").to_string();
                 let rendered = inner["rendered"].as_str().unwrap_or("").replace(&learner, shown_as);
-                let about_learner = inner["spans"]
-                    .as_array()
-                    .is_some_and(|spans| spans.iter().any(|s| s["file_name"].as_str() == Some(learner.as_str())));
+                let spans = inner["spans"].as_array();
+                let about_learner =
+                    spans.is_some_and(|spans| spans.iter().any(|s| s["file_name"].as_str() == Some(learner.as_str())));
                 if about_learner {
                     diagnostics.push(Diagnostic { level, rendered });
-                } else if level == "error" && !inner["spans"].as_array().is_none_or(|s| s.is_empty()) {
+                } else if level == "error" && spans.is_some_and(|s| !s.is_empty()) {
                     // An error outside the learner's file (in the kit or the generated binary) is
                     // still the reason the build failed: keep it for when nothing else explains it.
                     other_errors.push(Diagnostic { level, rendered });
@@ -151,11 +179,9 @@ pub fn build(
             }
             _ => {}
         }
-    }
-    let status = child.wait().context("waiting for cargo")?;
-    let stderr = stderr_reader.join().unwrap_or_default();
+    })?;
 
-    if status.success() {
+    if ok {
         let executable =
             executable.ok_or_else(|| CargoError::Failed(format!("no executable for {bin} was reported")))?;
         return Ok(Built::Ok { executable, warnings: diagnostics });

@@ -11,6 +11,7 @@ use anyhow::{Context, Result};
 
 use crate::course::embedded::{HARNESS_LOCK, KIT_FILES};
 use crate::course::{Catalogue, Exercise};
+use crate::fsutil::write_if_changed;
 use crate::workspace::Workspace;
 
 /// Where the harness lives.
@@ -84,23 +85,6 @@ pub fn is_built(private_dir: &Path) -> bool {
     private_dir.join("harness").join("target").is_dir()
 }
 
-/// Replaces `path` with `contents` (through a renamed temporary file) unless it already holds them.
-pub fn write_if_changed(path: &Path, contents: &str) -> Result<()> {
-    if fs::read(path).is_ok_and(|current| current == contents.as_bytes()) {
-        return Ok(());
-    }
-    let dir = path.parent().context("a file path has a parent")?;
-    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let temporary = dir.join(format!(
-        ".{}.tmp-{}",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("file"),
-        std::process::id()
-    ));
-    fs::write(&temporary, contents).with_context(|| format!("writing {}", temporary.display()))?;
-    fs::rename(&temporary, path).with_context(|| format!("replacing {}", path.display()))?;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,19 +103,5 @@ mod tests {
         let catalogue = Catalogue::embedded().unwrap();
         let source = bin_source(&catalogue.exercises[0], Path::new("/tmp/a \"quoted\" dir\\x/01-weight.rs"));
         assert!(source.contains(r#"#[path = "/tmp/a \"quoted\" dir\\x/01-weight.rs"]"#), "{source}");
-    }
-
-    #[test]
-    fn unchanged_files_are_not_rewritten() {
-        let dir = std::env::temp_dir().join(format!("tutor-harness-test-{}", std::process::id()));
-        let file = dir.join("a.rs");
-        write_if_changed(&file, "fn a() {}").unwrap();
-        let before = fs::metadata(&file).unwrap().modified().unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        write_if_changed(&file, "fn a() {}").unwrap();
-        assert_eq!(fs::metadata(&file).unwrap().modified().unwrap(), before);
-        write_if_changed(&file, "fn b() {}").unwrap();
-        assert_eq!(fs::read_to_string(&file).unwrap(), "fn b() {}");
-        fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -118,6 +118,16 @@ pub fn check(
     })
 }
 
+/// Writes the harness and builds its library once, so that the first check is warm.
+pub fn prepare(workspace: &Workspace, catalogue: &Catalogue, on_event: &mut dyn FnMut(CheckEvent)) -> Result<()> {
+    let private = workspace.private_dir();
+    std::fs::create_dir_all(&private).with_context(|| format!("creating {}", private.display()))?;
+    let _lock = lock_exclusive(&private.join("check.lock"), &mut || on_event(CheckEvent::Waiting))?;
+    let layout = harness::write(&private, workspace, catalogue)?;
+    cargo::check_toolchain()?;
+    cargo::build_library(&layout.manifest, &mut |e| on_event(CheckEvent::Build(e)))
+}
+
 /// Takes an exclusive lock on `path`, calling `on_wait` once if it has to wait.
 pub fn lock_exclusive(path: &Path, on_wait: &mut dyn FnMut()) -> Result<File> {
     let file = OpenOptions::new()

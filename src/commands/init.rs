@@ -1,0 +1,58 @@
+//! `tutor init [DIR]`: a fresh workspace from the course inside the binary, then the harness's
+//! dependencies built once so that the first check is warm.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use colored::Colorize;
+
+use crate::course::embedded::{COURSE_FILES, WORKSPACE_GITIGNORE, WORKSPACE_README};
+use crate::course::Catalogue;
+use crate::errors::CliError;
+use crate::fsutil::write_if_changed;
+use crate::render::progress_line::ProgressLine;
+use crate::render::Printer;
+use crate::runner;
+use crate::workspace::Workspace;
+
+/// Writes the workspace; refuses a folder with files unless `force`, and never overwrites an
+/// exercise file that exists.
+pub fn run(printer: &Printer, dir: &Path, force: bool, no_build: bool) -> Result<ExitCode> {
+    let root = if dir.is_absolute() { dir.to_path_buf() } else { std::env::current_dir()?.join(dir) };
+    let has_files = std::fs::read_dir(&root).map(|mut entries| entries.next().is_some()).unwrap_or(false);
+    if has_files && !force {
+        return Err(CliError::InitNotEmpty(root).into());
+    }
+
+    let mut files: Vec<(PathBuf, &str)> = COURSE_FILES
+        .iter()
+        .filter(|f| f.path.starts_with("exercises/"))
+        .map(|f| (root.join(f.path), f.contents))
+        .collect();
+    files.push((root.join("README.md"), WORKSPACE_README));
+    files.push((root.join(".gitignore"), WORKSPACE_GITIGNORE));
+    for (path, contents) in &files {
+        if path.exists() {
+            let shown = path.strip_prefix(&root).unwrap_or(path).display();
+            println!("{}", printer.lines(|u| u.init_kept, &[("file", &shown)]).dimmed());
+            continue;
+        }
+        write_if_changed(path, contents)?;
+    }
+
+    let catalogue = Catalogue::embedded().context("reading the embedded catalogue")?;
+    let n = catalogue.exercises.len();
+    println!("{}", printer.lines(|u| u.init_created, &[("dir", &dir.display()), ("n", &n)]).green());
+
+    if !no_build {
+        eprintln!("{}", printer.lines(|u| u.init_building, &[]).dimmed());
+        let workspace = Workspace::find(Some(&root), &root).map_err(CliError::Workspace)?;
+        let mut progress = ProgressLine::new();
+        let built = runner::prepare(&workspace, &catalogue, &mut |e| progress.event(printer, e));
+        progress.clear();
+        built?;
+    }
+    println!("\n{}", printer.lines(|u| u.init_next, &[("dir", &dir.display())]));
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,48 @@
+//! `tutor reset EXERCISE`: the original stub back, the learner's file kept under
+//! `.tutor/backups/`, the exercise marked not started.
+
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+
+use super::{confirm, Session};
+use crate::course::embedded::course_file;
+use crate::fsutil::write_if_changed;
+use crate::progress::ExerciseStatus;
+
+/// Restores the stub after a confirmation (or `--yes`).
+pub fn run(session: &Session, name: &str, yes: bool) -> Result<ExitCode> {
+    let exercise = session.exercise(Some(name))?;
+    let printer = &session.printer;
+    let prompt = printer.lines(|u| u.reset_prompt, &[("file", &exercise.file)]);
+    if !confirm("reset", &prompt, "reset", yes)? {
+        printer.say(|u| u.reset_declined, &[]);
+        return Ok(ExitCode::SUCCESS);
+    }
+
+    let file = session.workspace.exercise_file(exercise);
+    if file.exists() {
+        let backups = session.workspace.private_dir().join("backups");
+        std::fs::create_dir_all(&backups).with_context(|| format!("creating {}", backups.display()))?;
+        let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let backup = (0..)
+            .map(|n| {
+                backups.join(if n == 0 {
+                    format!("{}-{stamp}.rs", exercise.id)
+                } else {
+                    format!("{}-{stamp}-{n}.rs", exercise.id)
+                })
+            })
+            .find(|candidate| !candidate.exists())
+            .context("choosing a backup name")?;
+        std::fs::copy(&file, &backup).with_context(|| format!("backing up {}", file.display()))?;
+        let shown = backup.strip_prefix(session.workspace.root()).unwrap_or(&backup).display().to_string();
+        printer.say(|u| u.reset_backup, &[("backup", &shown)]);
+    }
+    let stub = course_file(&exercise.file).context("the stub is embedded")?;
+    write_if_changed(&file, stub)?;
+    session
+        .update(|state| state.exercises.entry(exercise.id.clone()).or_default().status = ExerciseStatus::NotStarted)?;
+    printer.say(|u| u.reset_done, &[("file", &exercise.file), ("id", &exercise.id)]);
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,230 @@
+//! The learner's whole workflow through the built binary: init, the check loop, reset, watch
+//! (on a real pseudo-terminal through `script`), doctor and completions.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use common::{Course, Run};
+
+fn tutor_in(dir: &Path, args: &[&str]) -> Run {
+    Run::from(
+        Command::new(env!("CARGO_BIN_EXE_tutor"))
+            .args(args)
+            .current_dir(dir)
+            .env("TUTOR_LANG", "en")
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap(),
+    )
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tutor-flow-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn files_below(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(files_below(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// A child whose output is collected on a thread, so a test can wait for a line to appear.
+struct Live {
+    child: std::process::Child,
+    output: mpsc::Receiver<String>,
+    seen: String,
+}
+
+impl Live {
+    fn start(mut command: Command) -> Live {
+        let mut child = command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        let (tx, rx) = mpsc::channel();
+        for mut stream in
+            [Box::new(child.stdout.take().unwrap()) as Box<dyn Read + Send>, Box::new(child.stderr.take().unwrap())]
+        {
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                let mut buffer = [0u8; 4096];
+                while let Ok(n) = stream.read(&mut buffer) {
+                    if n == 0 || tx.send(String::from_utf8_lossy(&buffer[..n]).into_owned()).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        Live { child, output: rx, seen: String::new() }
+    }
+
+    /// Waits until `text` has appeared after `from` (a byte offset into all output so far).
+    #[track_caller]
+    fn wait_for(&mut self, text: &str, from: usize, limit: Duration) -> usize {
+        let started = Instant::now();
+        loop {
+            if let Some(at) = self.seen.get(from..).and_then(|rest| rest.find(text)) {
+                return from + at + text.len();
+            }
+            let left = limit
+                .checked_sub(started.elapsed())
+                .unwrap_or_else(|| panic!("no {text:?} within {limit:?}; output:\n{}", self.seen));
+            if let Ok(chunk) = self.output.recv_timeout(left) {
+                self.seen.push_str(&chunk);
+            }
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        stdin.write_all(text.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn finish(mut self, limit: Duration) -> (i32, String) {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                while let Ok(chunk) = self.output.recv_timeout(Duration::from_millis(200)) {
+                    self.seen.push_str(&chunk);
+                }
+                return (status.code().unwrap_or(-1), self.seen);
+            }
+            if started.elapsed() > limit {
+                let _ = self.child.kill();
+                panic!("did not end within {limit:?}; output:\n{}", self.seen);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+/// `tutor watch` on a pseudo-terminal made by util-linux `script`, with the terminal's settings
+/// compared before and after.
+fn watch_on_a_terminal(dir: &Path) -> Live {
+    let script = format!(
+        "before=$(stty -g); '{}' watch; after=$(stty -g); [ \"$before\" = \"$after\" ] && echo TERMINAL-RESTORED || echo TERMINAL-CHANGED",
+        env!("CARGO_BIN_EXE_tutor")
+    );
+    let mut command = Command::new("script");
+    command.args(["-qfec", &script, "/dev/null"]).current_dir(dir).env("TUTOR_LANG", "en").env("NO_COLOR", "1");
+    Live::start(command)
+}
+
+#[test]
+fn init_then_the_whole_loop() {
+    let root = scratch("init");
+    let course = root.join("rmsnorm-course");
+
+    tutor_in(&root, &["init"]).expect(0).shows("Created the course in rmsnorm-course").shows("tutor watch");
+    assert!(
+        course.join("exercises/info.toml").is_file()
+            && course.join(".gitignore").is_file()
+            && course.join("README.md").is_file()
+    );
+    // No solution on disk before reveal.
+    let solution_line = "sum_axis(last) / hidden";
+    for file in files_below(&course).into_iter().filter(|f| !f.starts_with(course.join(".tutor/harness/target"))) {
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        assert!(!text.contains(solution_line), "{} holds the solution", file.display());
+    }
+    // init again, or into any folder with files, refuses and changes nothing.
+    let before = std::fs::read_to_string(course.join("exercises/02-norm.rs")).unwrap();
+    tutor_in(&root, &["init"]).expect(2).shows("already has files").shows("--force");
+    // --force keeps a learner's file as it is.
+    std::fs::write(course.join("exercises/02-norm.rs"), "// my work\n").unwrap();
+    std::fs::remove_file(course.join("README.md")).unwrap();
+    tutor_in(&root, &["init", "--force", "--no-build"]).expect(0).shows("Kept your existing exercises/02-norm.rs");
+    assert_eq!(std::fs::read_to_string(course.join("exercises/02-norm.rs")).unwrap(), "// my work\n");
+    assert!(course.join("README.md").is_file());
+    std::fs::write(course.join("exercises/02-norm.rs"), &before).unwrap();
+
+    // The loop, from inside the new folder.
+    tutor_in(&course, &["list"]).expect(0).shows("0/3 done");
+    tutor_in(&course, &["check", "02"])
+        .expect(1)
+        .shows("TODO 2 is not written yet")
+        .hides("Building the grading harness");
+    std::fs::write(course.join("exercises/02-norm.rs"), Course::solution("02-norm")).unwrap();
+    tutor_in(&course, &["check", "02"]).expect(0).shows("02-norm passes every check");
+    tutor_in(&course, &["list"]).expect(0).shows("1/3 done");
+
+    // reset: the stub back byte for byte, the learner's file kept.
+    tutor_in(&course, &["reset", "02"]).expect(2).shows("--yes");
+    tutor_in(&course, &["reset", "02", "--yes"])
+        .expect(0)
+        .shows("is the original stub again")
+        .shows(".tutor/backups/02-norm-");
+    assert_eq!(std::fs::read(course.join("exercises/02-norm.rs")).unwrap(), Course::stub("02-norm").into_bytes());
+    let backups = files_below(&course.join(".tutor/backups"));
+    assert_eq!(backups.len(), 1);
+    assert_eq!(std::fs::read_to_string(&backups[0]).unwrap(), Course::solution("02-norm"));
+    tutor_in(&course, &["list"]).expect(0).shows("0/3 done");
+
+    // doctor and completions.
+    tutor_in(&course, &["doctor"])
+        .expect(0)
+        .shows("✓ ok  toolchain: cargo")
+        .shows("harness dependencies: built")
+        .shows("Everything is ready");
+    std::fs::remove_file(course.join("exercises/03-forward.rs")).unwrap();
+    tutor_in(&course, &["doctor"])
+        .expect(1)
+        .shows("✗ problem  exercise files: 03-forward")
+        .shows("tutor reset 03-forward");
+    tutor_in(&course, &["reset", "3", "--yes"]).expect(0);
+    for shell in ["bash", "zsh", "fish"] {
+        tutor_in(&course, &["completions", shell]).expect(0).shows("watch").shows("reveal");
+    }
+
+    // watch on a terminal: checks at once, re-checks on save, moves on, quits on `q`, and
+    // leaves the terminal as it found it.
+    let mut watch = watch_on_a_terminal(&course);
+    let at = watch.wait_for("Watching exercises/01-weight.rs", 0, Duration::from_secs(60));
+    // An editor that saves by writing a temporary file and renaming it over the original.
+    let temporary = course.join("exercises/.01-weight.rs.swp");
+    std::fs::write(&temporary, Course::solution("01-weight")).unwrap();
+    std::fs::rename(&temporary, course.join("exercises/01-weight.rs")).unwrap();
+    let at = watch.wait_for("01-weight passes every check", at, Duration::from_secs(20));
+    let at = watch.wait_for("Watching exercises/02-norm.rs", at, Duration::from_secs(20));
+    watch.send("h");
+    let at = watch.wait_for("Hint 1/3 · 02-norm", at, Duration::from_secs(10));
+    watch.wait_for("Watching exercises/02-norm.rs", at, Duration::from_secs(10));
+    watch.send("q");
+    let (code, output) = watch.finish(Duration::from_secs(20));
+    assert_eq!(code, 0, "{output}");
+    assert!(output.contains("Stopped watching") && output.contains("TERMINAL-RESTORED"), "{output}");
+
+    // Ctrl-C in raw mode quits cleanly too.
+    let mut watch = watch_on_a_terminal(&course);
+    watch.wait_for("Watching exercises/02-norm.rs", 0, Duration::from_secs(60));
+    watch.send("\u{3}");
+    let (_, output) = watch.finish(Duration::from_secs(20));
+    assert!(output.contains("TERMINAL-RESTORED"), "{output}");
+
+    // Without a terminal (or with --manual) Enter re-checks and `q` quits.
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tutor"));
+    command.args(["watch", "--manual"]).current_dir(&course).env("TUTOR_LANG", "en").env("NO_COLOR", "1");
+    let mut manual = Live::start(command);
+    let at = manual.wait_for("Press Enter to re-check exercises/02-norm.rs", 0, Duration::from_secs(60));
+    manual.send("\n");
+    manual.wait_for("Checking 02-norm", at, Duration::from_secs(30));
+    manual.send("q\n");
+    let (code, output) = manual.finish(Duration::from_secs(20));
+    assert_eq!(code, 0, "{output}");
+
+    std::fs::remove_dir_all(&root).unwrap();
+}
