@@ -47,6 +47,7 @@ pub const KIT_FILES: &[EmbeddedFile] = embed! {
     "checks/compare.rs" => "../kit/checks/compare.rs",
     "checks/data.rs" => "../kit/checks/data.rs",
     "checks/dtype.rs" => "../kit/checks/dtype.rs",
+    "checks/layer.rs" => "../kit/checks/layer.rs",
     "checks/numeric.rs" => "../kit/checks/numeric.rs",
     "checks/parameter.rs" => "../kit/checks/parameter.rs",
 };

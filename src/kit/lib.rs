@@ -19,42 +19,49 @@ pub use error::NormError;
 pub use float::Float;
 pub use param::Param;
 
-/// Re-exported so that generated code and exercises can name it through the kit.
+/// Re-exported so that generated code and exercises can name them through the kit.
+pub use half;
 pub use ndarray;
 
-/// Wraps an exercise's `RMSNorm` in a new type that implements [`checks::Subject`].
+/// Wraps an exercise's `RMSNorm` in a new type that implements [`checks::Layer`], with a
+/// `build` function (a [`checks::Build`]) that calls the learner's `new`.
 ///
 /// The wrapper (rather than implementing the trait on the learner's type directly) makes every
 /// call resolve to the learner's inherent methods: a method that is missing from the file is a
 /// compile error, never a silent call into the trait itself.
 #[macro_export]
 macro_rules! graded_subject {
+    (@element $t:ty, $norm:ident, $forward:ident, $backward:ident) => {
+        fn $norm(&self, x: &$crate::ndarray::ArrayD<$t>) -> Result<$crate::ndarray::ArrayD<f32>, $crate::NormError> {
+            self.0.norm(x)
+        }
+        fn $forward(&self, x: &$crate::ndarray::ArrayD<$t>) -> Result<$crate::ndarray::ArrayD<$t>, $crate::NormError> {
+            self.0.forward(x)
+        }
+        fn $backward(
+            &mut self,
+            x: &$crate::ndarray::ArrayD<$t>,
+            grad_out: &$crate::ndarray::ArrayD<$t>,
+        ) -> Result<$crate::ndarray::ArrayD<$t>, $crate::NormError> {
+            self.0.backward(x, grad_out)
+        }
+    };
     ($wrapper:ident, $exercise:path) => {
         struct $wrapper($exercise);
 
-        impl $crate::checks::Subject for $wrapper {
-            fn new(hidden_size: usize, eps: f32) -> Result<Self, $crate::NormError> {
-                <$exercise>::new(hidden_size, eps).map($wrapper)
+        impl $wrapper {
+            #[allow(dead_code)]
+            fn build(hidden_size: usize, eps: f32) -> Result<Box<dyn $crate::checks::Layer>, $crate::NormError> {
+                <$exercise>::new(hidden_size, eps)
+                    .map(|layer| Box::new($wrapper(layer)) as Box<dyn $crate::checks::Layer>)
             }
-            fn norm<T: $crate::Float>(
-                &self,
-                x: &$crate::ndarray::ArrayD<T>,
-            ) -> Result<$crate::ndarray::ArrayD<f32>, $crate::NormError> {
-                self.0.norm(x)
-            }
-            fn forward<T: $crate::Float>(
-                &self,
-                x: &$crate::ndarray::ArrayD<T>,
-            ) -> Result<$crate::ndarray::ArrayD<T>, $crate::NormError> {
-                self.0.forward(x)
-            }
-            fn backward<T: $crate::Float>(
-                &mut self,
-                x: &$crate::ndarray::ArrayD<T>,
-                grad_out: &$crate::ndarray::ArrayD<T>,
-            ) -> Result<$crate::ndarray::ArrayD<T>, $crate::NormError> {
-                self.0.backward(x, grad_out)
-            }
+        }
+
+        impl $crate::checks::Layer for $wrapper {
+            $crate::graded_subject!(@element f32, norm_f32, forward_f32, backward_f32);
+            $crate::graded_subject!(@element f64, norm_f64, forward_f64, backward_f64);
+            $crate::graded_subject!(@element $crate::half::f16, norm_f16, forward_f16, backward_f16);
+            $crate::graded_subject!(@element $crate::half::bf16, norm_bf16, forward_bf16, backward_bf16);
             fn eps(&self) -> f32 {
                 self.0.eps
             }

@@ -29,25 +29,37 @@ pub fn bin_name(exercise: &Exercise) -> String {
     format!("ex-{}", exercise.id)
 }
 
-/// The harness's manifest. The kit's dependencies must match the main `Cargo.toml`'s (a test
-/// checks the lock file below resolves them, so a drift fails `cargo test`).
+/// The kit's dependencies, as the main `Cargo.toml` has them (a test keeps the two equal).
+const KIT_DEPENDENCIES: &str =
+    "ndarray = \"0.16\"\nhalf = { version = \"=2.4.1\", features = [\"num-traits\"] }\nnum-traits = \"0.2\"\n";
+
+/// The kit as a package of its own, so that its profile can differ from the graded binaries'.
+fn kit_manifest() -> String {
+    format!(
+        "# Written by tutor before every check; edits here are overwritten.\n\
+         [package]\nname = \"tutor_kit\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+         [lib]\npath = \"lib.rs\"\n\n[dependencies]\n{KIT_DEPENDENCIES}"
+    )
+}
+
+/// The harness's manifest: one binary per exercise, over the kit.
 fn manifest(catalogue: &Catalogue) -> String {
     let mut text = String::from(
         "# Written by tutor before every check; edits here are overwritten.\n\
-         [package]\nname = \"tutor-harness\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [lib]\nname = \"tutor_kit\"\npath = \"kit/lib.rs\"\n\n",
+         [package]\nname = \"tutor-harness\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n",
     );
     for exercise in &catalogue.exercises {
         let name = bin_name(exercise);
         text.push_str(&format!("[[bin]]\nname = \"{name}\"\npath = \"bins/{name}.rs\"\n\n"));
     }
-    text.push_str(
-        "[dependencies]\nndarray = \"0.16\"\nhalf = { version = \"=2.4.1\", features = [\"num-traits\"] }\nnum-traits = \"0.2\"\n\n\
-         # Fast rebuilds: no debug info, incremental on; the checks themselves are light.\n\
-         [profile.dev]\ndebug = 0\n\n\
+    text.push_str(&format!(
+        "[dependencies]\ntutor_kit = {{ path = \"kit\" }}\n{KIT_DEPENDENCIES}\n\
+         # No debug info. Incremental compilation pays off for the binaries, which are rebuilt at every\n\
+         # check, and not for the kit, which is built once (measured: 0.7 s off the first check).\n\
+         [profile.dev]\ndebug = 0\n\n[profile.dev.package.tutor_kit]\nincremental = false\n\n\
          # Its own workspace, so that an enclosing Cargo workspace never claims it.\n\
-         [workspace]\n",
-    );
+         [workspace]\n"
+    ));
     text
 }
 
@@ -58,7 +70,7 @@ fn bin_source(exercise: &Exercise, learner_file: &Path) -> String {
         "// Written by tutor: grades {id}. Edits here are overwritten.\n\
          #[path = {path}]\nmod exercise;\n\n\
          tutor_kit::graded_subject!(Graded, exercise::RMSNorm);\n\n\
-         fn main() -> std::process::ExitCode {{\n    tutor_kit::harness::main::<Graded>()\n}}\n",
+         fn main() -> std::process::ExitCode {{\n    tutor_kit::harness::main(Graded::build)\n}}\n",
         id = exercise.id
     )
 }
@@ -68,6 +80,7 @@ pub fn write(private_dir: &Path, workspace: &Workspace, catalogue: &Catalogue) -
     let root = private_dir.join("harness");
     write_if_changed(&root.join("Cargo.toml"), &manifest(catalogue))?;
     write_if_changed(&root.join("Cargo.lock"), HARNESS_LOCK)?;
+    write_if_changed(&root.join("kit").join("Cargo.toml"), &kit_manifest())?;
     for file in KIT_FILES {
         write_if_changed(&root.join("kit").join(file.path), file.contents)?;
     }
@@ -93,8 +106,10 @@ mod tests {
     fn the_harness_dependencies_match_the_kit_dependencies() {
         let own: toml::Table = toml::from_str(include_str!("../../Cargo.toml")).unwrap();
         let harness: toml::Table = toml::from_str(&manifest(&Catalogue::embedded().unwrap())).unwrap();
+        let kit: toml::Table = toml::from_str(&kit_manifest()).unwrap();
         for dep in ["ndarray", "half", "num-traits"] {
             assert_eq!(own["dependencies"][dep], harness["dependencies"][dep], "{dep}");
+            assert_eq!(own["dependencies"][dep], kit["dependencies"][dep], "{dep}");
         }
     }
 

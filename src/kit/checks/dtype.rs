@@ -5,35 +5,35 @@ use half::{bf16, f16};
 use ndarray::ArrayD;
 
 use super::data::Rng;
-use super::{assert_close, build, call, Case, Failure, Outcome, Subject};
+use super::{assert_close, build, call, Build, Case, Element, Failure, Layer, Outcome};
 use crate::report::Contract;
-use crate::{mistakes, oracle, reference, text, Float};
+use crate::{mistakes, oracle, reference, text};
 
-pub fn cases<S: Subject>() -> Vec<Case> {
+pub fn cases() -> Vec<Case> {
     let case = |id, run| Case { contract: Contract::DtypeGradient, id, run };
     vec![
-        case("f32-weighted-forward", f32_weighted_forward::<S>),
-        case("f16-forward", f16_forward::<S>),
-        case("bf16-forward", bf16_forward::<S>),
-        case("f16-rounds-once", f16_rounds_once::<S>),
-        case("backward-matches-f64", backward_matches_f64::<S>),
-        case("f16-backward", f16_backward::<S>),
-        case("forward-gradient-check", forward_gradient_check::<S>),
+        case("f32-weighted-forward", f32_weighted_forward),
+        case("f16-forward", f16_forward),
+        case("bf16-forward", bf16_forward),
+        case("f16-rounds-once", f16_rounds_once),
+        case("backward-matches-f64", backward_matches_f64),
+        case("f16-backward", f16_backward),
+        case("forward-gradient-check", forward_gradient_check),
     ]
 }
 
 /// Builds a subject with non-unit weights, so that a forgotten or scalar weight shows.
-fn weighted<S: Subject>(hidden: usize, eps: f32, seed: u64) -> Result<S, Failure> {
-    let mut norm = build::<S>(hidden, eps)?;
+fn weighted(subject: Build, hidden: usize, eps: f32, seed: u64) -> Result<Box<dyn Layer>, Failure> {
+    let mut norm = build(subject, hidden, eps)?;
     norm.weight_mut().value = Rng::new(seed).weights(hidden);
     Ok(norm)
 }
 
 /// The learner's forward on seeded input of `shape`, against the explicit FP32 reference
 /// rounded once to `T`.
-fn forward_matches_reference<S: Subject, T: Float>(shape: &[usize], seed: u64, atol: f64, rtol: f64) -> Outcome {
+fn forward_matches_reference<T: Element>(subject: Build, shape: &[usize], seed: u64, atol: f64, rtol: f64) -> Outcome {
     let hidden = *shape.last().expect("test shapes have a last axis");
-    let norm = weighted::<S>(hidden, 1e-6, seed)?;
+    let norm = weighted(subject, hidden, 1e-6, seed)?;
     let x: ArrayD<T> = Rng::new(seed + 100).normal_array(shape);
     let actual = call("forward(x)", norm.forward(&x))?.mapv(T::to_f64);
     let expected = reference::forward(&x, norm.eps(), norm.weight()).expect("test inputs are valid").mapv(T::to_f64);
@@ -43,27 +43,27 @@ fn forward_matches_reference<S: Subject, T: Float>(shape: &[usize], seed: u64, a
     })
 }
 
-fn f32_weighted_forward<S: Subject>() -> Outcome {
-    forward_matches_reference::<S, f32>(&[2, 3, 4], 11, 1e-6, 1e-5)
+fn f32_weighted_forward(subject: Build) -> Outcome {
+    forward_matches_reference::<f32>(subject, &[2, 3, 4], 11, 1e-6, 1e-5)
 }
 
-fn f16_forward<S: Subject>() -> Outcome {
-    forward_matches_reference::<S, f16>(&[2, 3, 4], 12, 1e-4, 1e-3)
+fn f16_forward(subject: Build) -> Outcome {
+    forward_matches_reference::<f16>(subject, &[2, 3, 4], 12, 1e-4, 1e-3)
 }
 
-fn bf16_forward<S: Subject>() -> Outcome {
+fn bf16_forward(subject: Build) -> Outcome {
     // One bf16 rounding alone moves a value by up to 2^-8 ≈ 3.9e-3 relative.
-    forward_matches_reference::<S, bf16>(&[2, 3, 4], 13, 1e-5, 1.6e-2)
+    forward_matches_reference::<bf16>(subject, &[2, 3, 4], 13, 1e-5, 1.6e-2)
 }
 
 /// One rounding from FP32 to f16 at the very end lands on the correctly rounded value almost
 /// everywhere (a different summation order moves the FP32 value by an ulp or two, which crosses
 /// an f16 rounding boundary about once in two thousand values). Rounding the normalised value
 /// first and multiplying in f16 misses on a large share of the elements.
-fn f16_rounds_once<S: Subject>() -> Outcome {
+fn f16_rounds_once(subject: Build) -> Outcome {
     const SHAPE: [usize; 2] = [64, 64];
     const ALLOWED_SHARE: f64 = 0.01;
-    let norm = weighted::<S>(SHAPE[1], 1e-6, 14)?;
+    let norm = weighted(subject, SHAPE[1], 1e-6, 14)?;
     let x: ArrayD<f16> = Rng::new(114).normal_array(&SHAPE);
     let actual = call("forward(x)", norm.forward(&x))?;
     let expected = reference::forward(&x, norm.eps(), norm.weight()).expect("test inputs are valid");
@@ -93,9 +93,9 @@ fn f16_rounds_once<S: Subject>() -> Outcome {
 }
 
 /// Runs the learner's backward and compares dx and the weight gradient with the f64 oracle.
-fn backward_matches_oracle<S: Subject, T: Float>(shape: &[usize], seed: u64, atol: f64, rtol: f64) -> Outcome {
+fn backward_matches_oracle<T: Element>(subject: Build, shape: &[usize], seed: u64, atol: f64, rtol: f64) -> Outcome {
     let hidden = *shape.last().expect("test shapes have a last axis");
-    let mut norm = weighted::<S>(hidden, 1e-5, seed)?;
+    let mut norm = weighted(subject, hidden, 1e-5, seed)?;
     norm.weight_mut().clear_grad();
     let mut rng = Rng::new(seed + 200);
     let x: ArrayD<T> = rng.normal_array(shape);
@@ -112,27 +112,27 @@ fn backward_matches_oracle<S: Subject, T: Float>(shape: &[usize], seed: u64, ato
     assert_close("weight.grad", "float32", &dw.into_dyn().mapv(f64::from), &dw_expected, atol, rtol)
 }
 
-fn backward_matches_f64<S: Subject>() -> Outcome {
-    backward_matches_oracle::<S, f32>(&[3, 5], 21, 1e-5, 1e-4)
+fn backward_matches_f64(subject: Build) -> Outcome {
+    backward_matches_oracle::<f32>(subject, &[3, 5], 21, 1e-5, 1e-4)
 }
 
-fn f16_backward<S: Subject>() -> Outcome {
-    backward_matches_oracle::<S, f16>(&[2, 3, 4], 22, 1e-3, 1e-2)
+fn f16_backward(subject: Build) -> Outcome {
+    backward_matches_oracle::<f16>(subject, &[2, 3, 4], 22, 1e-3, 1e-2)
 }
 
 /// Central differences of the learner's own `forward::<f64>` against `backward`: the gradient
 /// graded is the gradient of the function the learner wrote, weight included.
-fn forward_gradient_check<S: Subject>() -> Outcome {
+fn forward_gradient_check(subject: Build) -> Outcome {
     const H: f64 = 3e-3;
     const ATOL: f64 = 2e-3;
     const RTOL: f64 = 1e-2;
     let shape = [2, 4];
-    let mut norm = weighted::<S>(4, 1e-5, 31)?;
+    let mut norm = weighted(subject, 4, 1e-5, 31)?;
     norm.weight_mut().clear_grad();
     let mut rng = Rng::new(231);
     let x: ArrayD<f64> = rng.normal_array(&shape);
     let grad_out: ArrayD<f64> = rng.normal_array(&shape);
-    let loss = |norm: &S, x: &ArrayD<f64>| -> Result<f64, Failure> {
+    let loss = |norm: &dyn Layer, x: &ArrayD<f64>| -> Result<f64, Failure> {
         Ok((call("forward(x)", norm.forward(x))? * &grad_out).sum())
     };
 
@@ -142,7 +142,7 @@ fn forward_gradient_check<S: Subject>() -> Outcome {
         let mut minus = x.clone();
         plus.as_slice_mut().expect("standard layout")[i] += H;
         minus.as_slice_mut().expect("standard layout")[i] -= H;
-        *slot = (loss(&norm, &plus)? - loss(&norm, &minus)?) / (2.0 * H);
+        *slot = (loss(&*norm, &plus)? - loss(&*norm, &minus)?) / (2.0 * H);
     }
     let mut dw_numeric = ArrayD::zeros(vec![4]);
     for (j, slot) in dw_numeric.iter_mut().enumerate() {
@@ -150,21 +150,21 @@ fn forward_gradient_check<S: Subject>() -> Outcome {
         // The weight is FP32: divide by the step actually taken, not the one asked for.
         let (w_up, w_down) = (original + H as f32, original - H as f32);
         norm.weight_mut().value[j] = w_up;
-        let up = loss(&norm, &x)?;
+        let up = loss(&*norm, &x)?;
         norm.weight_mut().value[j] = w_down;
-        let down = loss(&norm, &x)?;
+        let down = loss(&*norm, &x)?;
         norm.weight_mut().value[j] = original;
         *slot = (up - down) / f64::from(w_up - w_down);
     }
 
     // When the gradients disagree, the forward itself is usually the culprit: name its mistake.
-    let forward_mistake = |norm: &S| {
+    let forward_mistake = |norm: &dyn Layer| {
         let actual = norm.forward(&x).ok()?;
         let expected = reference::forward(&x, norm.eps(), norm.weight()).ok()?;
         let candidates = mistakes::wrong_forwards(&x, norm.eps(), norm.weight());
         mistakes::identify(&actual, &expected, candidates, 1e-6, 1e-5)
     };
-    let mistake = forward_mistake(&norm);
+    let mistake = forward_mistake(&*norm);
     let dx = call("backward(x, grad_out)", norm.backward(&x, &grad_out))?;
     assert_close("dx (backward vs. central differences of forward)", "float64", &dx, &dx_numeric, ATOL, RTOL)
         .map_err(|f| f.with_mistake(mistake))?;

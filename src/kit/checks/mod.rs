@@ -4,38 +4,19 @@
 mod compare;
 mod data;
 mod dtype;
+mod layer;
 mod numeric;
 mod parameter;
 
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use ndarray::ArrayD;
-
 pub use compare::{assert_close, is_close, unravel};
+pub use layer::{Build, Element, Layer};
 
 use crate::report::{CaseResult, Contract, Mismatch, Report, Status};
 use crate::text::{self, Bi};
-use crate::{Float, NormError, Param};
-
-/// What the checks need from an exercise: its `RMSNorm` API. Implemented by
-/// [`graded_subject!`](crate::graded_subject) for a wrapper around the learner's type.
-pub trait Subject: Sized {
-    /// `RMSNorm::new`.
-    fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError>;
-    /// `RMSNorm::norm`.
-    fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError>;
-    /// `RMSNorm::forward`.
-    fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError>;
-    /// `RMSNorm::backward`.
-    fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError>;
-    /// The `eps` field.
-    fn eps(&self) -> f32;
-    /// The `weight` field.
-    fn weight(&self) -> &Param;
-    /// The `weight` field, to set non-unit test weights.
-    fn weight_mut(&mut self) -> &mut Param;
-}
+use crate::NormError;
 
 /// Why a case failed.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,21 +51,21 @@ pub struct Case {
     pub contract: Contract,
     /// Stable id (its title comes from [`text::case_title`]).
     pub id: &'static str,
-    /// The body, already specialised to the subject under test.
-    pub run: fn() -> Outcome,
+    /// The body; it builds the subject with the function it is given.
+    pub run: fn(Build) -> Outcome,
 }
 
-/// Every case of every contract, for subject `S`, in the order they are shown.
-pub fn all_cases<S: Subject>() -> Vec<Case> {
-    let mut cases = parameter::cases::<S>();
-    cases.extend(numeric::cases::<S>());
-    cases.extend(dtype::cases::<S>());
+/// Every case of every contract, in the order they are shown.
+pub fn all_cases() -> Vec<Case> {
+    let mut cases = parameter::cases();
+    cases.extend(numeric::cases());
+    cases.extend(dtype::cases());
     cases
 }
 
-/// Runs every case for `S` and collects the results.
-pub fn run_all<S: Subject>() -> Report {
-    Report { cases: all_cases::<S>().iter().map(run_case).collect() }
+/// Runs every case on the exercise that `subject` builds and collects the results.
+pub fn run_all(subject: Build) -> Report {
+    Report { cases: all_cases().iter().map(|case| run_case(case, subject)).collect() }
 }
 
 thread_local! {
@@ -102,9 +83,9 @@ pub fn install_quiet_panic_hook() {
 }
 
 /// Runs one case, turning a panic into a failure (or into "not done" for a TODO marker).
-pub fn run_case(case: &Case) -> CaseResult {
+pub fn run_case(case: &Case, subject: Build) -> CaseResult {
     PANIC_LOCATION.with(|slot| slot.borrow_mut().take());
-    let outcome = catch_unwind(AssertUnwindSafe(case.run));
+    let outcome = catch_unwind(AssertUnwindSafe(|| (case.run)(subject)));
     let (status, failure) = match outcome {
         Ok(Ok(())) => (Status::Passed, None),
         Ok(Err(failure)) => (Status::Failed, Some(failure)),
@@ -146,8 +127,8 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Builds the subject, turning an `Err` from `new` into a failure.
-fn build<S: Subject>(hidden_size: usize, eps: f32) -> Result<S, Failure> {
-    S::new(hidden_size, eps)
+fn build(subject: Build, hidden_size: usize, eps: f32) -> Result<Box<dyn Layer>, Failure> {
+    subject(hidden_size, eps)
         .map_err(|e| Failure::new(text::new_failed(&format!("RMSNorm::new({hidden_size}, {eps:e})"), &e.to_string())))
 }
 
