@@ -135,7 +135,7 @@ fn run_cargo(
 /// Builds the harness library (the kit and its dependencies), so that later checks only compile
 /// the learner's file.
 pub fn build_library(manifest: &Path, on_event: &mut dyn FnMut(BuildEvent)) -> Result<()> {
-    let (ok, stderr) = run_cargo(manifest, &["--lib"], false, on_event, &mut |_| {})?;
+    let (ok, stderr) = run_cargo(manifest, &["--package", "tutor_kit"], false, on_event, &mut |_| {})?;
     if ok {
         Ok(())
     } else {
