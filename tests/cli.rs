@@ -24,6 +24,14 @@ fn a_learner_session_from_stub_to_solution() {
     course.tutor(&["check", "02-norm"]).expect(1).shows("TODO 2 is not written yet").shows("02-norm is not done yet");
     assert!(course.state().contains("failing"), "{}", course.state());
 
+    // Editing the harness's copy of the kit changes nothing: it is rewritten before every check.
+    let kit_copy = course.root.join(".tutor/harness/kit/checks/mod.rs");
+    let original = std::fs::read_to_string(&kit_copy).unwrap();
+    std::fs::write(&kit_copy, original.replace("Ok(Ok(())) => (Status::Passed, None)", "_ => (Status::Passed, None)"))
+        .unwrap();
+    course.tutor(&["check", "02-norm"]).expect(1).shows("TODO 2 is not written yet");
+    assert_eq!(std::fs::read_to_string(&kit_copy).unwrap(), original);
+
     // The solution passes and the list shows it done.
     course.write_exercise("02-norm", &Course::solution("02-norm"));
     course.tutor(&["check", "norm"]).expect(0).shows("21/21 cases pass").shows("02-norm passes every check");

@@ -150,4 +150,31 @@ mod tests {
         }
         assert!(embedded::course_file(&catalogue.course.overview).is_some());
     }
+
+    #[test]
+    fn hints_never_hold_the_solution_code() {
+        use crate::course::lesson::{Language, Lesson, Part};
+        let catalogue = Catalogue::embedded().unwrap();
+        for exercise in &catalogue.exercises {
+            let lesson = Lesson::parse(exercise.lesson_source()).unwrap();
+            // The lines the learner writes: in the solution, absent from the stub.
+            let stub = embedded::course_file(&exercise.file).unwrap();
+            let written: Vec<&str> = exercise
+                .solution()
+                .lines()
+                .map(str::trim)
+                .filter(|l| l.starts_with("let ") && !stub.contains(*l))
+                .collect();
+            assert!(!written.is_empty(), "{}", exercise.id);
+            for level in 1..=lesson.hint_count() {
+                for language in Language::BOTH {
+                    let hint = lesson.text(Part::Hint(level), language).unwrap();
+                    for line in &written {
+                        let code = line.trim_end_matches(';');
+                        assert!(!hint.contains(code), "{} hint {level} gives away `{line}`", exercise.id);
+                    }
+                }
+            }
+        }
+    }
 }

@@ -47,7 +47,7 @@ pub fn render(printer: &Printer, catalogue: &Catalogue, state: &State) -> String
     out.push_str(&format!(
         "\n {} {}\n",
         bar(done, catalogue.exercises.len()),
-        printer.label_filled(done, catalogue.exercises.len())
+        printer.lines(|u| u.progress, &[("done", &done), ("total", &catalogue.exercises.len())]).replace('\n', " / ")
     ));
     out
 }
@@ -57,12 +57,6 @@ fn bar(done: usize, total: usize) -> String {
     const WIDTH: usize = 24;
     let filled = (done * WIDTH).checked_div(total).unwrap_or(0);
     format!("[{}{}]", "#".repeat(filled).green(), "-".repeat(WIDTH - filled))
-}
-
-impl Printer {
-    fn label_filled(&self, done: usize, total: usize) -> String {
-        self.lines(|u| u.progress, &[("done", &done), ("total", &total)]).replace('\n', " / ")
-    }
 }
 
 #[cfg(test)]
