@@ -1,9 +1,9 @@
 //! Exercise 01 · the per-feature scale parameter
 //! 练习 01 · 逐特征缩放参数
 //!
-//! Reference solution: only TODO 1 is yours; the other methods are given so that this file can be
-//! graded on its own. Lesson: `tutor lesson 01-weight` · check: `tutor check 01-weight` · hint: `tutor hint 01-weight`.
-//! 参考答案：只有 TODO 1 需要你完成；其余方法已提供，保证本文件可以单独评分。
+//! Reference solution: TODO 1 written out; the other methods are as in the exercise file.
+//! Lesson: `tutor lesson 01-weight` · check: `tutor check 01-weight` · hint: `tutor hint 01-weight`.
+//! 参考答案：TODO 1 已完成；其余方法与练习文件相同。
 //! 课程：`tutor lesson 01-weight` · 检查：`tutor check 01-weight` · 提示：`tutor hint 01-weight`。
 
 use ndarray::{Array1, ArrayD};

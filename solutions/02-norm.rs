@@ -1,9 +1,9 @@
 //! Exercise 02 · RMS statistics in FP32
 //! 练习 02 · 在 FP32 中计算 RMS 统计
 //!
-//! Reference solution: only TODO 2 is yours; the other methods are given so that this file can be
-//! graded on its own. Lesson: `tutor lesson 02-norm` · check: `tutor check 02-norm` · hint: `tutor hint 02-norm`.
-//! 参考答案：只有 TODO 2 需要你完成；其余方法已提供，保证本文件可以单独评分。
+//! Reference solution: TODO 2 written out; the other methods are as in the exercise file.
+//! Lesson: `tutor lesson 02-norm` · check: `tutor check 02-norm` · hint: `tutor hint 02-norm`.
+//! 参考答案：TODO 2 已完成；其余方法与练习文件相同。
 //! 课程：`tutor lesson 02-norm` · 检查：`tutor check 02-norm` · 提示：`tutor hint 02-norm`。
 
 use ndarray::{ArrayD, Axis};

@@ -1,9 +1,9 @@
 //! Exercise 03 · scale by the weight, restore the input dtype
 //! 练习 03 · 乘以权重并恢复输入 dtype
 //!
-//! Reference solution: only TODO 3 is yours; the other methods are given so that this file can be
-//! graded on its own. Lesson: `tutor lesson 03-forward` · check: `tutor check 03-forward` · hint: `tutor hint 03-forward`.
-//! 参考答案：只有 TODO 3 需要你完成；其余方法已提供，保证本文件可以单独评分。
+//! Reference solution: TODO 3 written out; the other methods are as in the exercise file.
+//! Lesson: `tutor lesson 03-forward` · check: `tutor check 03-forward` · hint: `tutor hint 03-forward`.
+//! 参考答案：TODO 3 已完成；其余方法与练习文件相同。
 //! 课程：`tutor lesson 03-forward` · 检查：`tutor check 03-forward` · 提示：`tutor hint 03-forward`。
 
 use ndarray::ArrayD;
