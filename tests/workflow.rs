@@ -174,6 +174,24 @@ fn init_then_the_whole_loop() {
     assert_eq!(std::fs::read_to_string(&backups[0]).unwrap(), Course::solution("02-norm"));
     tutor_in(&course, &["list"]).expect(0).shows("0/3 done");
 
+    // reveal on a terminal: anything but the confirmation word shows nothing of the solution.
+    let solution_code = "let mean_square = (x32.mapv";
+    for (answer, shown) in [("no thanks", false), ("reveal", true)] {
+        let mut command = Command::new("script");
+        command
+            .args(["-qfec", &format!("'{}' reveal 02", env!("CARGO_BIN_EXE_tutor")), "/dev/null"])
+            .current_dir(&course)
+            .env("TUTOR_LANG", "en")
+            .env("NO_COLOR", "1");
+        let mut reveal = Live::start(command);
+        reveal.wait_for("> ", 0, Duration::from_secs(20));
+        reveal.send(&format!("{answer}\r"));
+        let (code, output) = reveal.finish(Duration::from_secs(20));
+        assert_eq!(code, 0, "{output}");
+        assert!(output.contains("STOP HERE"), "{output}");
+        assert_eq!(output.contains(solution_code), shown, "answer {answer:?}:\n{output}");
+    }
+
     // doctor and completions.
     tutor_in(&course, &["doctor"])
         .expect(0)
