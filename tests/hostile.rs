@@ -11,13 +11,23 @@ fn hostile(name: &str) -> String {
     std::fs::read_to_string(common::repo().join("tests/hostile").join(format!("{name}.rs"))).unwrap()
 }
 
-/// Processes whose command line contains `needle` (read from /proc; empty elsewhere).
-fn processes_running(needle: &str) -> usize {
-    let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
+/// Command lines of the running processes (read from /proc; empty elsewhere).
+fn command_lines() -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
     entries
         .filter_map(|e| std::fs::read(e.ok()?.path().join("cmdline")).ok())
-        .filter(|cmd| String::from_utf8_lossy(cmd).replace('\0', " ").trim() == needle)
-        .count()
+        .map(|cmd| String::from_utf8_lossy(&cmd).replace('\0', " ").trim().to_string())
+        .collect()
+}
+
+/// Processes whose command line is exactly `command`.
+fn processes_running(command: &str) -> usize {
+    command_lines().iter().filter(|c| *c == command).count()
+}
+
+/// Processes whose command line starts with `program`.
+fn processes_starting_with(program: &str) -> usize {
+    command_lines().iter().filter(|c| c.starts_with(program)).count()
 }
 
 #[test]
@@ -56,6 +66,29 @@ fn every_kind_of_misbehaviour_gets_a_verdict() {
     assert!(started.elapsed() < Duration::from_secs(30), "the time limit took {:?}", started.elapsed());
     assert_eq!(processes_running("sleep 987"), 0, "a child of the graded program outlived it");
     check("slow-answer", &["--timeout", "2"]).shows("ran for more than 2 s");
+
+    // Ctrl-C (here SIGINT to tutor alone) during an endless loop: the graded program goes too.
+    course.write_exercise("02-norm", &hostile("endless-loop"));
+    let mut interrupted = std::process::Command::new(env!("CARGO_BIN_EXE_tutor"))
+        .args(["check", "02-norm"])
+        .current_dir(&course.root)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let graded = course.root.join(".tutor/harness/target/debug/ex-02-norm");
+    let graded = graded.to_str().unwrap();
+    let started = Instant::now();
+    while processes_starting_with(graded) == 0 && started.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(processes_starting_with(graded), 1, "the graded program did not start");
+    std::process::Command::new("kill").args(["-INT", &interrupted.id().to_string()]).status().unwrap();
+    interrupted.wait().unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(processes_starting_with(graded), 0, "the graded program outlived an interrupted tutor");
+    assert_eq!(processes_running("sleep 987"), 0, "a child of the graded program outlived an interrupted tutor");
 
     check("exit-zero", &[])
         .shows("ended the grading process before it could report (exit code 0)")

@@ -66,11 +66,17 @@ pub fn run(mut command: Command, stdin_line: &str, limit: Duration) -> std::io::
         use std::os::unix::process::CommandExt;
         command.process_group(0);
         // SAFETY: the closure runs in the child between fork and exec and only calls
-        // setrlimit(2), which is async-signal-safe; it touches no memory of the parent.
+        // setrlimit(2) and prctl(2), which are async-signal-safe; it touches no parent memory.
         unsafe {
             command.pre_exec(|| {
                 let limit = libc::rlimit { rlim_cur: MEMORY_LIMIT, rlim_max: MEMORY_LIMIT };
                 if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // Being in its own group, the program does not get the terminal's Ctrl-C; if
+                // tutor dies of it, the program must die too, or an endless loop runs on.
+                #[cfg(target_os = "linux")]
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
                     return Err(std::io::Error::last_os_error());
                 }
                 Ok(())
@@ -78,6 +84,7 @@ pub fn run(mut command: Command, stdin_line: &str, limit: Duration) -> std::io::
         }
     }
     let mut child = command.spawn()?;
+    let _interrupt_guard = InterruptGuard::watch(&child);
     if let Some(mut stdin) = child.stdin.take() {
         // A program that exits at once closes the pipe: that is its verdict, not our error.
         let _ = stdin.write_all(format!("{stdin_line}\n").as_bytes());
@@ -101,6 +108,56 @@ pub fn run(mut command: Command, stdin_line: &str, limit: Duration) -> std::io::
     let (out, out_cut) = stdout.map(join_reader).unwrap_or_default();
     let (err, err_cut) = stderr.map(join_reader).unwrap_or_default();
     Ok(Finished { ending, output: Captured { stdout: out, stderr: err, truncated: out_cut || err_cut } })
+}
+
+/// The process group of the program running now (0: none), for the interrupt handler.
+#[cfg(unix)]
+static RUNNING_GROUP: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// While alive, Ctrl-C, SIGTERM or SIGHUP to tutor also end the graded program's whole group
+/// (it has its own group, so the terminal's Ctrl-C does not reach it), then end tutor as the
+/// signal would have.
+struct InterruptGuard;
+
+impl InterruptGuard {
+    fn watch(child: &std::process::Child) -> InterruptGuard {
+        #[cfg(unix)]
+        {
+            static INSTALL: std::sync::Once = std::sync::Once::new();
+            INSTALL.call_once(|| {
+                for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                    // SAFETY: `on_signal` only calls async-signal-safe functions (kill, signal, raise).
+                    unsafe {
+                        libc::signal(signal, on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t);
+                    }
+                }
+            });
+            let group = i32::try_from(child.id()).unwrap_or(0);
+            RUNNING_GROUP.store(group, std::sync::atomic::Ordering::SeqCst);
+        }
+        let _ = child;
+        InterruptGuard
+    }
+}
+
+impl Drop for InterruptGuard {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        RUNNING_GROUP.store(0, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[cfg(unix)]
+extern "C" fn on_signal(signal: libc::c_int) {
+    let group = RUNNING_GROUP.load(std::sync::atomic::Ordering::SeqCst);
+    // SAFETY: kill, signal and raise are async-signal-safe.
+    unsafe {
+        if group > 0 {
+            libc::kill(-group, libc::SIGKILL);
+        }
+        libc::signal(signal, libc::SIG_DFL);
+        libc::raise(signal);
+    }
 }
 
 fn ending_of(status: std::process::ExitStatus) -> Ending {
