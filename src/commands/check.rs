@@ -11,8 +11,9 @@ use super::Session;
 use crate::course::Exercise;
 use crate::progress::ExerciseStatus;
 use crate::render::check::{render, FileNames};
+use crate::render::list::current;
 use crate::render::progress_line::ProgressLine;
-use crate::render::title;
+use crate::render::{title, Printer};
 use crate::runner::{self, CheckOptions, CheckOutcome};
 
 /// Checks one exercise (or all); exit 0 when every check passed, 1 otherwise.
@@ -22,13 +23,25 @@ pub fn run(session: &Session, name: Option<&str>, all: bool, timeout_secs: u64) 
     let options = CheckOptions { timeout: Duration::from_secs(timeout_secs), color: session.printer.color };
     let mut every_one_passed = true;
     for exercise in &selected {
-        let passed = check_one(session, exercise, &options, !all)?;
-        every_one_passed &= passed;
+        let checked = check_one(session, exercise, &options)?;
+        every_one_passed &= checked.passed;
+        if checked.passed && !all {
+            tell_what_is_next(&session.printer, exercise, checked.current);
+        }
     }
     Ok(if every_one_passed { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-pub fn check_one(session: &Session, exercise: &Exercise, options: &CheckOptions, tell_next: bool) -> Result<bool> {
+/// What one check found, for the caller to act on.
+pub struct Checked<'a> {
+    /// Every case passed.
+    pub passed: bool,
+    /// The first exercise not yet passed, after recording this check (`None`: all done).
+    pub current: Option<&'a Exercise>,
+}
+
+/// Checks one exercise, prints the verdict and records it.
+pub fn check_one<'a>(session: &'a Session, exercise: &Exercise, options: &CheckOptions) -> Result<Checked<'a>> {
     let printer = &session.printer;
     let name = title(printer, &exercise.title_zh, &exercise.title_en);
     println!("{}", format!("{} {} · {name}", printer.label(|u| u.checking), exercise.id).bold());
@@ -49,18 +62,16 @@ pub fn check_one(session: &Session, exercise: &Exercise, options: &CheckOptions,
     print!("{}", render(printer, &outcome, &exercise.id, exercise.todo, &files));
 
     let passed = outcome.passed();
-    session.update(|state| {
+    let current = session.update(|state| {
         let progress = state.exercises.entry(exercise.id.clone()).or_default();
         progress.checks += 1;
         progress.status = if passed { ExerciseStatus::Passed } else { ExerciseStatus::Failing };
+        current(&session.catalogue, state)
     })?;
 
     println!();
     if passed {
         println!("{}", printer.lines(|u| u.passed_all, &[("id", &exercise.id)]).green().bold());
-        if tell_next {
-            tell_what_is_next(session, exercise)?;
-        }
     } else if let CheckOutcome::Graded { report, .. } = &outcome {
         let failed = report.cases.iter().filter(|c| c.status != tutor_kit::report::Status::Passed).count();
         let total = report.cases.len();
@@ -69,13 +80,11 @@ pub fn check_one(session: &Session, exercise: &Exercise, options: &CheckOptions,
             printer.lines(|u| u.not_passed_yet, &[("id", &exercise.id), ("failed", &failed), ("total", &total)])
         );
     }
-    Ok(passed)
+    Ok(Checked { passed, current })
 }
 
-fn tell_what_is_next(session: &Session, done: &Exercise) -> Result<()> {
-    let state = session.state()?;
-    let printer = &session.printer;
-    match crate::render::list::current(&session.catalogue, &state) {
+fn tell_what_is_next(printer: &Printer, done: &Exercise, current: Option<&Exercise>) {
+    match current {
         Some(next) if next.id != done.id => {
             let name = title(printer, &next.title_zh, &next.title_en);
             printer.say(|u| u.next_exercise, &[("id", &next.id), ("title", &name), ("file", &next.file)]);
@@ -83,5 +92,4 @@ fn tell_what_is_next(session: &Session, done: &Exercise) -> Result<()> {
         Some(_) => {}
         None => printer.say(|u| u.course_complete, &[]),
     }
-    Ok(())
 }

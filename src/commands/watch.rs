@@ -18,7 +18,6 @@ use notify::{EventKind, RecursiveMode, Watcher};
 
 use super::{check::check_one, hint, list, Session};
 use crate::course::Exercise;
-use crate::render::list::current;
 use crate::runner::CheckOptions;
 
 /// Saves arrive as bursts of events (write, chmod, rename …): wait for this much quiet.
@@ -96,15 +95,15 @@ pub fn run(session: &Session, manual: bool, timeout: u64) -> Result<ExitCode> {
 
 /// Checks `exercise`; when it passes, announces and checks the next exercise not yet done.
 fn check_and_advance<'a>(session: &'a Session, exercise: &'a Exercise, options: &CheckOptions) -> Result<&'a Exercise> {
-    if !check_one(session, exercise, options, false)? {
+    let checked = check_one(session, exercise, options)?;
+    if !checked.passed {
         return Ok(exercise);
     }
-    let state = session.state()?;
-    match current(&session.catalogue, &state) {
+    match checked.current {
         Some(next) if next.id != exercise.id => {
             println!();
             session.printer.say(|u| u.watch_moving_on, &[("id", &next.id)]);
-            check_one(session, next, options, false)?;
+            check_one(session, next, options)?;
             Ok(next)
         }
         Some(_) => Ok(exercise),

@@ -81,17 +81,16 @@ pub fn backward<T: Float>(
         return Err(NormError::ShapeMismatch { expected: x.shape().to_vec(), found: grad_out.shape().to_vec() });
     }
     let last = last_axis(x)?;
-    let normalized = rms_normalize(x, eps)?;
     let upstream = grad_out.mapv(T::to_f32);
     let mut dx = ArrayD::<f32>::zeros(x.raw_dim());
     let mut dweight = Array1::<f32>::zeros(weight.len());
     let x32 = x.mapv(T::to_f32);
-    let rows =
-        x32.lanes(last).into_iter().zip(normalized.lanes(last)).zip(upstream.lanes(last)).zip(dx.lanes_mut(last));
-    for (((x_row, n_row), up_row), mut dx_row) in rows {
+    let rows = x32.lanes(last).into_iter().zip(upstream.lanes(last)).zip(dx.lanes_mut(last));
+    for ((x_row, up_row), mut dx_row) in rows {
         let d = x_row.len() as f32;
         let mean_square = x_row.iter().map(|v| v * v).sum::<f32>() / d;
         let inv_rms = 1.0 / (mean_square + eps).sqrt();
+        let n_row = &x_row * inv_rms;
         dweight += &(&up_row * &n_row);
         let g = &up_row * &weight.value;
         let projection = g.iter().zip(n_row.iter()).map(|(a, b)| a * b).sum::<f32>() / d;

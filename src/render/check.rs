@@ -8,8 +8,6 @@ use tutor_kit::report::{CaseResult, Contract, Mismatch, Report, Status};
 use tutor_kit::text::{contract_title, mistake_title};
 use unicode_width::UnicodeWidthStr;
 
-use crate::course::lesson::Language;
-
 use super::Printer;
 use crate::runner::{Captured, CheckOutcome, Diagnostic, Ending};
 
@@ -48,20 +46,15 @@ pub fn render(printer: &Printer, outcome: &CheckOutcome, id: &str, todo: u32, fi
             out.push_str(&render_output(printer, output));
         }
         CheckOutcome::Crashed { ending, output } => {
-            let lines: Vec<String> = printer
-                .languages()
-                .iter()
-                .map(|&language| {
-                    let ui = crate::text::ui(language);
-                    let how = match ending {
-                        Ending::Exited(code) => crate::text::fill(ui.exit_code, &[("code", code)]),
-                        Ending::Signalled(signal) => crate::text::fill(ui.killed_by_signal, &[("signal", signal)]),
-                        Ending::TimedOut => ui.timed_out_short.to_string(),
-                    };
-                    crate::text::fill(ui.crashed, &[("how", &how)])
-                })
-                .collect();
-            out.push_str(&format!("{}\n", lines.join("\n").red()));
+            let lines = printer.per_language(|ui, _| {
+                let how = match ending {
+                    Ending::Exited(code) => crate::text::fill(ui.exit_code, &[("code", code)]),
+                    Ending::Signalled(signal) => crate::text::fill(ui.killed_by_signal, &[("signal", signal)]),
+                    Ending::TimedOut => ui.timed_out_short.to_string(),
+                };
+                crate::text::fill(ui.crashed, &[("how", &how)])
+            });
+            out.push_str(&format!("{}\n", lines.red()));
             out.push_str(&render_output(printer, output));
         }
         CheckOutcome::BadReport { reason, output } => {
@@ -131,17 +124,11 @@ fn render_case(printer: &Printer, case: &CaseResult, files: &FileNames) -> Strin
 /// Names the known mistake the wrong answer matches, in each language, with the hint about it.
 fn named_mistake(printer: &Printer, mistake: &Mistake) -> String {
     let title = mistake_title(mistake.id);
-    printer
-        .languages()
-        .iter()
-        .map(|&language| {
-            let name = if language == Language::Zh { &title.zh } else { &title.en };
-            let values: [(&str, &dyn std::fmt::Display); 3] =
-                [("mistake", name), ("level", &mistake.hint), ("exercise", &mistake.exercise)];
-            crate::text::fill(crate::text::ui(language).mistake_named, &values)
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    printer.per_language(|ui, language| {
+        let values: [(&str, &dyn std::fmt::Display); 3] =
+            [("mistake", &super::pick_bi(&title, language)), ("level", &mistake.hint), ("exercise", &mistake.exercise)];
+        crate::text::fill(ui.mistake_named, &values)
+    })
 }
 
 /// The `assert_close`-style block: count, greatest differences and where, then (for small

@@ -33,9 +33,14 @@ impl Printer {
         self.choice.languages()
     }
 
+    /// One line per chosen language, each made by `line` from that language's UI text.
+    pub fn per_language(&self, line: impl Fn(&'static Ui, Language) -> String) -> String {
+        self.languages().iter().map(|&l| line(text::ui(l), l)).collect::<Vec<_>>().join("\n")
+    }
+
     /// A sentence from the UI text, filled in, one line per language.
     pub fn lines(&self, pick: fn(&Ui) -> &'static str, values: &[(&str, &dyn std::fmt::Display)]) -> String {
-        self.languages().iter().map(|&l| text::fill(pick(text::ui(l)), values)).collect::<Vec<_>>().join("\n")
+        self.per_language(|ui, _| text::fill(pick(ui), values))
     }
 
     /// A short label, languages joined on one line.
@@ -59,6 +64,7 @@ impl Printer {
     }
 }
 
+/// The half of a kit sentence in `language`.
 fn pick_bi(bi: &Bi, language: Language) -> &str {
     match language {
         Language::Zh => &bi.zh,

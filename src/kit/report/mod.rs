@@ -3,7 +3,7 @@
 
 mod wire;
 
-pub use wire::{decode, encode, encode_complete, DecodeError};
+pub use wire::{decode, encode_complete, DecodeError};
 
 use crate::text::Bi;
 

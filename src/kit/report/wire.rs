@@ -23,8 +23,8 @@ impl std::error::Error for DecodeError {}
 
 const MAGIC: &str = "tutor-report 1";
 
-/// Serialises `report` with the run's `token`.
-pub fn encode(report: &Report, token: &str) -> String {
+/// Serialises `report` with the run's `token`, without the closing `done` line.
+fn encode(report: &Report, token: &str) -> String {
     let mut out = String::new();
     line(&mut out, "", MAGIC);
     line(&mut out, "token", token);
