@@ -41,9 +41,8 @@ pub enum Command {
         /// Check every exercise. 检查全部练习。
         #[arg(long, conflicts_with = "exercise")]
         all: bool,
-        /// Seconds the graded code may run before it is stopped. 运行时限（秒）。
-        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
-        timeout: u64,
+        #[command(flatten)]
+        limits: Limits,
     },
     /// The next hint for an exercise. 显示下一条提示。
     Hint {
@@ -87,9 +86,8 @@ pub enum Command {
         /// Re-check on Enter instead of on save (the default without a terminal). 按回车重新检查。
         #[arg(long)]
         manual: bool,
-        /// Seconds the graded code may run before it is stopped. 运行时限（秒）。
-        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
-        timeout: u64,
+        #[command(flatten)]
+        limits: Limits,
     },
     /// Put an exercise's original stub back (your file is backed up). 恢复练习的初始文件。
     Reset {
@@ -107,4 +105,18 @@ pub enum Command {
         /// bash, zsh, fish, elvish or powershell.
         shell: clap_complete::Shell,
     },
+}
+
+/// How a check is bounded, and which random inputs it draws.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Limits {
+    /// Seconds the graded code may run, all cases together, before it is stopped. 运行时限（秒）。
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub timeout: u64,
+    /// Seconds compiling your file may take before it is stopped. 编译时限（秒）。
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub build_timeout: u64,
+    /// Repeat the random inputs of an earlier check (its seed is printed). 复现某次检查的随机输入。
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
 }

@@ -2,12 +2,12 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::Result;
 use colored::Colorize;
 
 use super::Session;
+use crate::cli::Limits;
 use crate::course::Exercise;
 use crate::progress::ExerciseStatus;
 use crate::render::check::{render, FileNames};
@@ -17,10 +17,10 @@ use crate::render::{title, Printer};
 use crate::runner::{self, CheckOptions, CheckOutcome};
 
 /// Checks one exercise (or all); exit 0 when every check passed, 1 otherwise.
-pub fn run(session: &Session, name: Option<&str>, all: bool, timeout_secs: u64) -> Result<ExitCode> {
+pub fn run(session: &Session, name: Option<&str>, all: bool, limits: &Limits) -> Result<ExitCode> {
     let selected: Vec<&Exercise> =
         if all { session.catalogue.exercises.iter().collect() } else { vec![session.exercise(name)?] };
-    let options = CheckOptions { timeout: Duration::from_secs(timeout_secs), color: session.printer.color };
+    let options = CheckOptions::from_limits(limits, session.printer.color);
     let mut every_one_passed = true;
     for exercise in &selected {
         let checked = check_one(session, exercise, &options)?;
@@ -57,7 +57,8 @@ pub fn check_one<'a>(session: &'a Session, exercise: &Exercise, options: &CheckO
     progress.clear();
     let outcome = outcome?;
 
-    let absolute = session.workspace.exercise_file(exercise).to_string_lossy().into_owned();
+    let copy = runner::harness::learner_copy_in(&session.workspace.private_dir(), exercise);
+    let absolute = copy.to_string_lossy().into_owned();
     let files = FileNames { absolute: &absolute, shown: &exercise.file };
     print!("{}", render(printer, &outcome, &exercise.id, exercise.todo, &files));
 
@@ -73,7 +74,7 @@ pub fn check_one<'a>(session: &'a Session, exercise: &Exercise, options: &CheckO
     if passed {
         println!("{}", printer.lines(|u| u.passed_all, &[("id", &exercise.id)]).green().bold());
     } else if let CheckOutcome::Graded { report, .. } = &outcome {
-        let failed = report.cases.iter().filter(|c| c.status != tutor_kit::report::Status::Passed).count();
+        let failed = report.cases.iter().filter(|c| c.status != tutor_grade::report::Status::Passed).count();
         let total = report.cases.len();
         println!(
             "{}",

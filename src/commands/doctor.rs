@@ -127,19 +127,21 @@ fn dependencies(printer: &Printer, workspace: &Workspace, catalogue: &Catalogue)
         return Finding { what, ok: true, detail: printer.label(|u| u.doctor_deps_built), fix: None };
     }
     // Not built yet: are the sources in cargo's cache, or can cargo fetch them?
-    let fetched = harness::write(&private, workspace, catalogue).and_then(|layout| {
+    let stub = catalogue.exercises.first().map(|e| (e, crate::course::embedded::course_file(&e.file).unwrap_or_default()));
+    let fetched = stub.context("the catalogue lists no exercise").and_then(|(exercise, stub)| {
+        let layout = harness::write(&private, catalogue, exercise, stub)?;
         let mut command = Command::new("cargo");
         command.args(["fetch", "--locked", "--manifest-path"]).arg(&layout.manifest);
-        Ok(process::run(command, "", Duration::from_secs(120))?)
+        Ok(process::run(command, Duration::from_secs(120), cargo::MEMORY_LIMIT)?)
     });
     match fetched {
-        Ok(done) if done.ending == process::Ending::Exited(0) => {
+        Ok((ending, _)) if ending == process::Ending::Exited(0) => {
             Finding { what, ok: true, detail: printer.label(|u| u.doctor_deps_fetched), fix: None }
         }
-        Ok(done) => Finding {
+        Ok((_, output)) => Finding {
             what,
             ok: false,
-            detail: done.output.stderr.trim().lines().last().unwrap_or_default().to_string(),
+            detail: output.stderr.trim().lines().last().unwrap_or_default().to_string(),
             fix: Some(printer.lines(|u| u.doctor_fix_dependencies, &[])),
         },
         Err(e) => Finding {

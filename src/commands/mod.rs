@@ -98,11 +98,11 @@ pub fn run(cli: Cli, printer: Printer) -> Result<ExitCode> {
     match cli.command {
         None => list::run(&session, true),
         Some(Command::List) => list::run(&session, false),
-        Some(Command::Check { exercise, all, timeout }) => check::run(&session, exercise.as_deref(), all, timeout),
+        Some(Command::Check { exercise, all, limits }) => check::run(&session, exercise.as_deref(), all, &limits),
         Some(Command::Hint { exercise, all, level }) => hint::run(&session, exercise.as_deref(), all, level),
         Some(Command::Reveal { exercise, yes }) => reveal::run(&session, exercise.as_deref(), yes),
         Some(Command::Lesson { exercise }) => lesson::run(&session, exercise.as_deref()),
-        Some(Command::Watch { manual, timeout }) => watch::run(&session, manual, timeout),
+        Some(Command::Watch { manual, limits }) => watch::run(&session, manual, &limits),
         Some(Command::Reset { exercise, yes }) => reset::run(&session, &exercise, yes),
         Some(Command::Init { .. } | Command::Doctor | Command::Completions { .. }) => Ok(ExitCode::SUCCESS),
     }

@@ -17,6 +17,7 @@ use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 use notify::{EventKind, RecursiveMode, Watcher};
 
 use super::{check::check_one, hint, list, Session};
+use crate::cli::Limits;
 use crate::course::Exercise;
 use crate::runner::CheckOptions;
 
@@ -41,9 +42,9 @@ enum WatchEvent {
 }
 
 /// Runs the watch loop until `q`, Ctrl-C or the end of input.
-pub fn run(session: &Session, manual: bool, timeout: u64) -> Result<ExitCode> {
+pub fn run(session: &Session, manual: bool, limits: &Limits) -> Result<ExitCode> {
     let interactive = !manual && std::io::stdin().is_terminal();
-    let options = CheckOptions { timeout: Duration::from_secs(timeout), color: session.printer.color };
+    let options = CheckOptions::from_limits(limits, session.printer.color);
     let (sender, events) = mpsc::channel();
     if interactive {
         spawn_key_reader(sender.clone());

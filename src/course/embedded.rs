@@ -31,26 +31,20 @@ pub const COURSE_FILES: &[EmbeddedFile] = embed! {
     "lessons/03-forward.md" => "../../lessons/03-forward.md",
 };
 
-/// The kit's source, by its path below `src/kit`; written into the grading harness.
+/// The subject crate (`crates/subject`: what graded programs link), by its path in that folder;
+/// written into the grading harness as its `kit` package. Its manifest travels verbatim.
 pub const KIT_FILES: &[EmbeddedFile] = embed! {
-    "lib.rs" => "../kit/lib.rs",
-    "error.rs" => "../kit/error.rs",
-    "float.rs" => "../kit/float.rs",
-    "param.rs" => "../kit/param.rs",
-    "harness.rs" => "../kit/harness.rs",
-    "mistakes.rs" => "../kit/mistakes.rs",
-    "oracle.rs" => "../kit/oracle.rs",
-    "reference.rs" => "../kit/reference.rs",
-    "report/mod.rs" => "../kit/report/mod.rs",
-    "report/wire.rs" => "../kit/report/wire.rs",
-    "text.rs" => "../kit/text.rs",
-    "checks/mod.rs" => "../kit/checks/mod.rs",
-    "checks/compare.rs" => "../kit/checks/compare.rs",
-    "checks/data.rs" => "../kit/checks/data.rs",
-    "checks/dtype.rs" => "../kit/checks/dtype.rs",
-    "checks/layer.rs" => "../kit/checks/layer.rs",
-    "checks/numeric.rs" => "../kit/checks/numeric.rs",
-    "checks/parameter.rs" => "../kit/checks/parameter.rs",
+    "Cargo.toml" => "../../crates/subject/Cargo.toml",
+    "src/lib.rs" => "../../crates/subject/src/lib.rs",
+    "src/error.rs" => "../../crates/subject/src/error.rs",
+    "src/float.rs" => "../../crates/subject/src/float.rs",
+    "src/layer.rs" => "../../crates/subject/src/layer.rs",
+    "src/param.rs" => "../../crates/subject/src/param.rs",
+    "src/reference.rs" => "../../crates/subject/src/reference.rs",
+    "src/serve.rs" => "../../crates/subject/src/serve.rs",
+    "src/text.rs" => "../../crates/subject/src/text.rs",
+    "src/warm.rs" => "../../crates/subject/src/warm.rs",
+    "src/wire.rs" => "../../crates/subject/src/wire.rs",
 };
 
 /// The README that `tutor init` writes into a new workspace.
@@ -86,11 +80,12 @@ mod tests {
 
     #[test]
     fn every_kit_file_is_embedded_and_identical() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/kit");
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/subject");
         let mut on_disk = BTreeSet::new();
-        files_below(&root, &root, &mut on_disk);
+        files_below(&root.join("src"), &root, &mut on_disk);
+        on_disk.insert("Cargo.toml".to_string());
         let embedded: BTreeSet<String> = KIT_FILES.iter().map(|f| f.path.to_string()).collect();
-        assert_eq!(on_disk, embedded, "src/kit and KIT_FILES must list the same files");
+        assert_eq!(on_disk, embedded, "crates/subject and KIT_FILES must list the same files");
         for file in KIT_FILES {
             assert_eq!(std::fs::read_to_string(root.join(file.path)).unwrap(), file.contents, "{}", file.path);
         }

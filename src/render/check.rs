@@ -2,14 +2,14 @@
 //! `torch.testing.assert_close`, and what to do next.
 
 use colored::Colorize;
-use tutor_kit::checks::{is_close, unravel};
-use tutor_kit::mistakes::{self, Mistake};
-use tutor_kit::report::{CaseResult, Contract, Mismatch, Report, Status};
-use tutor_kit::text::{contract_title, mistake_title};
+use tutor_grade::checks::{is_close, unravel};
+use tutor_grade::mistakes::{self, Mistake};
+use tutor_grade::report::{CaseResult, Contract, Mismatch, Report, Status};
+use tutor_grade::text::{contract_title, mistake_title};
 use unicode_width::UnicodeWidthStr;
 
 use super::Printer;
-use crate::runner::{Captured, CheckOutcome, Diagnostic, Ending};
+use crate::runner::{Captured, CheckOutcome, Diagnostic, Refusal};
 
 /// Paths to show instead of the absolute ones the harness sees.
 pub struct FileNames<'a> {
@@ -24,7 +24,7 @@ pub fn render(printer: &Printer, outcome: &CheckOutcome, id: &str, todo: u32, fi
     let mut out = String::new();
     let file = files.shown;
     match outcome {
-        CheckOutcome::Graded { report, output, warnings } => {
+        CheckOutcome::Graded { report, output, warnings, timed_out } => {
             out.push_str(&render_diagnostics(warnings));
             out.push_str(&render_report(printer, report, files));
             if report.cases.iter().any(|c| c.status == Status::NotDone) {
@@ -33,47 +33,43 @@ pub fn render(printer: &Printer, outcome: &CheckOutcome, id: &str, todo: u32, fi
                     printer.lines(|u| u.todo_not_done, &[("todo", &todo), ("file", &file)]).yellow()
                 ));
             }
+            if let Some(limit) = timed_out {
+                let secs = format!("{:.0}", limit.as_secs_f64());
+                out.push_str(&format!("\n{}\n", printer.lines(|u| u.timed_out, &[("secs", &secs)]).red()));
+            }
             out.push_str(&render_output(printer, output));
+            out.push_str(&format!("{}\n", printer.lines(|u| u.seed_line, &[("seed", &report.seed), ("id", &id)]).dimmed()));
         }
         CheckOutcome::CompileFailed { diagnostics } => {
             out.push_str(&format!("{}\n\n", printer.lines(|u| u.does_not_compile, &[("file", &file)]).red().bold()));
             out.push_str(&render_diagnostics(diagnostics));
             out.push_str(&format!("{}\n", printer.lines(|u| u.fix_and_retry, &[("id", &id)])));
         }
-        CheckOutcome::TimedOut { limit, output } => {
+        CheckOutcome::BuildTimedOut { limit } => {
             let secs = format!("{:.0}", limit.as_secs_f64());
-            out.push_str(&format!("{}\n", printer.lines(|u| u.timed_out, &[("secs", &secs)]).red()));
-            out.push_str(&render_output(printer, output));
+            out.push_str(&format!("{}\n", printer.lines(|u| u.build_timed_out, &[("file", &file), ("secs", &secs)]).red()));
         }
-        CheckOutcome::Crashed { ending, output } => {
-            let lines = printer.per_language(|ui, _| {
-                let how = match ending {
-                    Ending::Exited(code) => crate::text::fill(ui.exit_code, &[("code", code)]),
-                    Ending::Signalled(signal) => crate::text::fill(ui.killed_by_signal, &[("signal", signal)]),
-                    Ending::TimedOut => ui.timed_out_short.to_string(),
-                };
-                crate::text::fill(ui.crashed, &[("how", &how)])
-            });
-            out.push_str(&format!("{}\n", lines.red()));
-            out.push_str(&render_output(printer, output));
+        CheckOutcome::CompilerDied { detail } => {
+            out.push_str(&format!("{}\n", printer.lines(|u| u.compiler_died, &[("file", &file), ("detail", detail)]).red()));
         }
-        CheckOutcome::BadReport { reason, output } => {
-            out.push_str(&format!("{}\n", printer.lines(|u| u.bad_report, &[("reason", reason)]).red()));
-            out.push_str(&render_output(printer, output));
+        CheckOutcome::ForeignSources { files: foreign } => {
+            let names: Vec<String> = foreign.iter().map(|p| p.display().to_string()).collect();
+            let names = names.join(", ");
+            out.push_str(&format!("{}\n", printer.lines(|u| u.foreign_sources, &[("file", &file), ("files", &names)]).red()));
         }
-        CheckOutcome::FileMissing => {
-            out.push_str(&format!(
-                "{}\n{}\n",
-                printer.lines(|u| u.file_missing, &[("file", &file)]).red(),
-                printer.lines(|u| u.restore_stub, &[("id", &id), ("file", &file)])
-            ));
-        }
-        CheckOutcome::FileEmpty => {
-            out.push_str(&format!(
-                "{}\n{}\n",
-                printer.lines(|u| u.file_empty, &[("file", &file)]).red(),
-                printer.lines(|u| u.restore_stub, &[("id", &id), ("file", &file)])
-            ));
+        CheckOutcome::Refused(refusal) => {
+            let max = crate::runner::learner_file::MAX_BYTES;
+            let line = match refusal {
+                Refusal::Missing => printer.lines(|u| u.file_missing, &[("file", &file)]),
+                Refusal::Empty => printer.lines(|u| u.file_empty, &[("file", &file)]),
+                Refusal::NotRegular => printer.lines(|u| u.not_regular_file, &[("file", &file)]),
+                Refusal::TooLarge(bytes) => printer.lines(|u| u.file_too_large, &[("file", &file), ("bytes", bytes), ("max", &max)]),
+                Refusal::NotText => printer.lines(|u| u.file_not_text, &[("file", &file)]),
+            };
+            out.push_str(&format!("{}\n", line.red()));
+            if matches!(refusal, Refusal::Missing | Refusal::Empty) {
+                out.push_str(&format!("{}\n", printer.lines(|u| u.restore_stub, &[("id", &id), ("file", &file)])));
+            }
         }
     }
     out.replace(files.absolute, files.shown)

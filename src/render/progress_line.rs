@@ -44,6 +44,10 @@ impl ProgressLine {
                 let text = printer.label(|u| u.compiling).replace("{name}", name).replace("{n}", &count.to_string());
                 self.show(&text)
             }
+            CheckEvent::Build(BuildEvent::WaitingForCargo) => {
+                eprintln!("{}", printer.lines(|u| u.waiting_for_cargo, &[]).dimmed())
+            }
+            CheckEvent::Running => self.show(&printer.label(|u| u.running_checks)),
         }
     }
 }

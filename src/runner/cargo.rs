@@ -1,11 +1,28 @@
-//! Building one harness binary with cargo and sorting rustc's messages.
+//! Building one harness binary with cargo, within limits, and sorting rustc's messages.
+//!
+//! cargo compiles learner code, and compiling can be made to hang (an endless const evaluation,
+//! `include_bytes!` of a FIFO) or to eat memory. So cargo runs as its own process group under an
+//! address-space limit, killed on a time limit and whenever tutor goes away, from a neutral
+//! working folder so that no `.cargo/config.toml` of the course folder is read.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use serde_json::Value;
+
+use super::process::Group;
+
+/// Address space cargo and rustc may use together: plenty for this harness (rustc reserves far
+/// more than it touches), and a bound on a compile-time allocation gone wild.
+pub const MEMORY_LIMIT: u64 = 16 << 30;
+
+/// Time the harness's dependencies may take to build (once per course folder); the learner's
+/// own build limit starts only after them.
+const DEPENDENCY_BUDGET: Duration = Duration::from_secs(900);
 
 /// A rustc message worth showing to the learner.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,6 +37,8 @@ pub struct Diagnostic {
 pub enum BuildEvent<'a> {
     /// A crate that had to be compiled (not one reused from an earlier build).
     Compiled { name: &'a str, count: usize },
+    /// cargo waits for another cargo's lock on the harness.
+    WaitingForCargo,
 }
 
 /// How the build ended.
@@ -28,6 +47,10 @@ pub enum Built {
     Ok { executable: PathBuf, warnings: Vec<Diagnostic> },
     /// rustc rejected the code; the messages that concern the learner.
     CompileErrors(Vec<Diagnostic>),
+    /// Compiling the learner's file took longer than the build limit.
+    TimedOut { limit: Duration },
+    /// The compiler died on the learner's file (out of memory, a crash); what cargo said.
+    CompilerDied { detail: String },
 }
 
 /// The environment kept cargo from building (not an error in the learner's code).
@@ -51,12 +74,33 @@ impl std::fmt::Display for CargoError {
     }
 }
 
+impl std::error::Error for CargoError {}
+
 /// The oldest toolchain the harness builds with (its lock file is format 4, read since 1.78).
 pub const MINIMUM: (u32, u32) = (1, 78);
 
+/// A `cargo` command run from a folder outside any course, with no inherited build settings.
+fn cargo_command() -> Command {
+    let mut command = Command::new("cargo");
+    command.current_dir(std::env::temp_dir());
+    for variable in [
+        "CARGO_TARGET_DIR",
+        "RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_BUILD_RUSTFLAGS",
+        "RUSTC_WRAPPER",
+        "RUSTC_WORKSPACE_WRAPPER",
+        "CARGO_BUILD_RUSTC_WRAPPER",
+        "CARGO_BUILD_TARGET",
+    ] {
+        command.env_remove(variable);
+    }
+    command
+}
+
 /// Asks `cargo --version` and refuses a missing or too old toolchain.
 pub fn check_toolchain() -> Result<String, CargoError> {
-    let output = match Command::new("cargo").arg("--version").stdin(Stdio::null()).output() {
+    let output = match cargo_command().arg("--version").stdin(Stdio::null()).output() {
         Ok(output) => output,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(CargoError::Missing),
         Err(e) => return Err(CargoError::Failed(e.to_string())),
@@ -77,87 +121,168 @@ fn parse_version(text: &str) -> Option<(u32, u32, u32)> {
     Some((parts.next()?.ok()?, parts.next()?.ok()?, parts.next().and_then(Result::ok).unwrap_or(0)))
 }
 
-impl std::error::Error for CargoError {}
+/// A line from one of cargo's streams.
+enum Line {
+    Out(String),
+    Err(String),
+    Closed,
+}
+
+/// How one cargo run ended.
+struct CargoRun {
+    success: bool,
+    stderr: String,
+    /// The learner's build limit ran out (the kit was built; the learner's file was compiling).
+    learner_timed_out: bool,
+    /// The kit's artifact was reported, so whatever failed after it is the learner's file.
+    kit_built: bool,
+}
 
 /// Runs `cargo build ARGS --message-format …` on the harness, handing every JSON message to
-/// `on_message` and counting freshly compiled crates as progress. Returns whether cargo
-/// succeeded and what it wrote on stderr.
+/// `on_message`, counting freshly compiled crates as progress, and enforcing `timeout` on
+/// everything after the kit (the dependencies have their own, generous budget).
 fn run_cargo(
     manifest: &Path,
     args: &[&str],
     color: bool,
+    timeout: Duration,
     on_event: &mut dyn FnMut(BuildEvent),
     on_message: &mut dyn FnMut(&Value),
-) -> Result<(bool, String)> {
+) -> Result<CargoRun> {
     let format = if color { "json-diagnostic-rendered-ansi" } else { "json" };
-    let mut child = match Command::new("cargo")
-        .args(["build", "--locked", "--quiet"])
+    let mut command = cargo_command();
+    command
+        .args(["build", "--locked"])
         .args(args)
         .args(["--message-format", format, "--manifest-path"])
         .arg(manifest)
-        .env_remove("CARGO_TARGET_DIR")
-        .env_remove("RUSTFLAGS")
-        .env("CARGO_TERM_COLOR", if color { "always" } else { "never" })
+        .env("CARGO_TERM_COLOR", "never")
+        .env("CARGO_TERM_PROGRESS_WHEN", "never")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-    {
-        Ok(child) => child,
+        .stderr(Stdio::piped());
+    let mut group = match Group::spawn(&mut command, MEMORY_LIMIT) {
+        Ok(group) => group,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(CargoError::Missing.into()),
         Err(e) => return Err(e).context("starting cargo"),
     };
-
-    let mut stderr_pipe = child.stderr.take().context("cargo's stderr is piped")?;
-    let stderr_reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stderr_pipe.read_to_string(&mut text);
-        text
-    });
-    let mut compiled = 0;
-    let stdout = child.stdout.take().context("cargo's stdout is piped")?;
-    for line in BufReader::new(stdout).lines() {
-        let Ok(message) = serde_json::from_str::<Value>(&line.context("reading cargo's output")?) else {
-            continue;
-        };
-        if message["reason"].as_str() == Some("compiler-artifact") && message["fresh"].as_bool() == Some(false) {
-            compiled += 1;
-            let name = message["target"]["name"].as_str().unwrap_or("?");
-            on_event(BuildEvent::Compiled { name, count: compiled });
-        }
-        on_message(&message);
+    let (sender, lines) = mpsc::channel();
+    let stdout = group.child_mut().stdout.take().context("cargo's stdout is piped")?;
+    let stderr = group.child_mut().stderr.take().context("cargo's stderr is piped")?;
+    for (stream, wrap) in [
+        (Box::new(stdout) as Box<dyn std::io::Read + Send>, Line::Out as fn(String) -> Line),
+        (Box::new(stderr), Line::Err),
+    ] {
+        let sender = sender.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stream).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(wrap(line)).is_err() {
+                    return;
+                }
+            }
+            let _ = sender.send(Line::Closed);
+        });
     }
-    let status = child.wait().context("waiting for cargo")?;
-    let stderr = stderr_reader.join().unwrap_or_default();
-    Ok((status.success(), stderr))
+    drop(sender);
+
+    let started = Instant::now();
+    let mut deadline = Some(started + DEPENDENCY_BUDGET);
+    let mut kit_built = false;
+    let mut compiled = 0;
+    let mut stderr_text = String::new();
+    let mut open_streams = 2;
+    let mut timed_out = false;
+    while open_streams > 0 {
+        let line = match deadline {
+            Some(deadline) => match lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok(line) => line,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    timed_out = true;
+                    break;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            },
+            None => match lines.recv() {
+                Ok(line) => line,
+                Err(_) => break,
+            },
+        };
+        match line {
+            Line::Closed => open_streams -= 1,
+            Line::Err(text) => {
+                if text.contains("Blocking waiting for file lock") {
+                    // Waiting for another cargo is nobody's code taking time.
+                    on_event(BuildEvent::WaitingForCargo);
+                    deadline = None;
+                }
+                if stderr_text.len() < 64 * 1024 {
+                    stderr_text.push_str(&text);
+                    stderr_text.push('\n');
+                }
+            }
+            Line::Out(text) => {
+                let Ok(message) = serde_json::from_str::<Value>(&text) else { continue };
+                if message["reason"].as_str() == Some("compiler-artifact") {
+                    if message["fresh"].as_bool() == Some(false) {
+                        compiled += 1;
+                        let name = message["target"]["name"].as_str().unwrap_or("?");
+                        on_event(BuildEvent::Compiled { name, count: compiled });
+                    }
+                    if message["target"]["name"].as_str() == Some("tutor_kit") {
+                        kit_built = true;
+                    }
+                }
+                if deadline.is_none() || (kit_built && deadline.is_some_and(|d| d > Instant::now() + timeout)) {
+                    deadline = Some(Instant::now() + timeout);
+                }
+                on_message(&message);
+            }
+        }
+    }
+    if timed_out {
+        group.kill();
+        if kit_built {
+            return Ok(CargoRun { success: false, stderr: stderr_text, learner_timed_out: true, kit_built });
+        }
+        return Err(CargoError::Failed(format!(
+            "building the grading harness's dependencies took longer than {} s",
+            DEPENDENCY_BUDGET.as_secs()
+        ))
+        .into());
+    }
+    let ending = group.wait_until(Instant::now() + Duration::from_secs(10)).context("waiting for cargo")?;
+    let success = ending == super::process::Ending::Exited(0);
+    Ok(CargoRun { success, stderr: stderr_text, learner_timed_out: false, kit_built })
 }
 
 /// Builds the harness library (the kit and its dependencies), so that later checks only compile
 /// the learner's file.
 pub fn build_library(manifest: &Path, on_event: &mut dyn FnMut(BuildEvent)) -> Result<()> {
-    let (ok, stderr) = run_cargo(manifest, &["--package", "tutor_kit"], false, on_event, &mut |_| {})?;
-    if ok {
+    let run = run_cargo(manifest, &["--package", "tutor_kit"], false, DEPENDENCY_BUDGET, on_event, &mut |_| {})?;
+    if run.success {
         Ok(())
     } else {
-        Err(CargoError::Failed(stderr.trim().to_string()).into())
+        Err(CargoError::Failed(run.stderr.trim().to_string()).into())
     }
 }
 
-/// Builds binary `bin` of the harness at `manifest`. Messages about `learner_file` are shown
-/// with `shown_as` (its path inside the workspace) in place of the absolute path.
+/// Builds binary `bin` of the harness at `manifest`. Messages about `learner_copy` are shown
+/// with `shown_as` (the learner's path inside the workspace) in its place.
 pub fn build(
     manifest: &Path,
     bin: &str,
-    learner_file: &Path,
+    learner_copy: &Path,
     shown_as: &str,
     color: bool,
+    timeout: Duration,
     on_event: &mut dyn FnMut(BuildEvent),
 ) -> Result<Built> {
-    let learner = learner_file.to_string_lossy().into_owned();
+    let learner = learner_copy.to_string_lossy().into_owned();
     let mut diagnostics = Vec::new();
     let mut other_errors = Vec::new();
     let mut executable = None;
-    let (ok, stderr) = run_cargo(manifest, &["--bin", bin], color, on_event, &mut |message| {
+    let run = run_cargo(manifest, &["--bin", bin], color, timeout, on_event, &mut |message| {
         match message["reason"].as_str() {
             Some("compiler-artifact") if message["target"]["name"].as_str() == Some(bin) => {
                 executable = message["executable"].as_str().map(PathBuf::from);
@@ -171,7 +296,7 @@ pub fn build(
                     spans.is_some_and(|spans| spans.iter().any(|s| s["file_name"].as_str() == Some(learner.as_str())));
                 if about_learner {
                     diagnostics.push(Diagnostic { level, rendered });
-                } else if level == "error" && spans.is_some_and(|s| !s.is_empty()) {
+                } else if level == "error" {
                     // An error outside the learner's file (in the kit or the generated binary) is
                     // still the reason the build failed: keep it for when nothing else explains it.
                     other_errors.push(Diagnostic { level, rendered });
@@ -181,7 +306,10 @@ pub fn build(
         }
     })?;
 
-    if ok {
+    if run.learner_timed_out {
+        return Ok(Built::TimedOut { limit: timeout });
+    }
+    if run.success {
         let executable =
             executable.ok_or_else(|| CargoError::Failed(format!("no executable for {bin} was reported")))?;
         return Ok(Built::Ok { executable, warnings: diagnostics });
@@ -193,7 +321,68 @@ pub fn build(
         }
         return Ok(Built::CompileErrors(diagnostics));
     }
-    Err(CargoError::Failed(stderr.trim().to_string()).into())
+    // No message, yet the learner's binary failed to compile after the kit was built: rustc itself
+    // died on the learner's code (a compile-time allocation over the limit, a crash).
+    if run.kit_built && run.stderr.contains(&format!("(bin \"{bin}\")")) {
+        return Ok(Built::CompilerDied { detail: compiler_death(&run.stderr) });
+    }
+    Err(CargoError::Failed(run.stderr.trim().to_string()).into())
+}
+
+/// The lines of cargo's stderr that say how rustc died.
+fn compiler_death(stderr: &str) -> String {
+    let lines: Vec<&str> = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            l.contains("memory allocation") || l.contains("signal:") || l.contains("SIGKILL") || l.contains("SIGABRT")
+        })
+        .collect();
+    if lines.is_empty() {
+        stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or_default().trim().to_string()
+    } else {
+        lines.join("\n")
+    }
+}
+
+/// The source files rustc read to compile binary `bin` (its dep-info), other than `allowed`.
+/// Anything there was pulled in by the learner's file at compile time (`#[path]`, `include!`,
+/// `include_str!` …), which an exercise never needs.
+pub fn foreign_sources(harness: &Path, bin: &str, allowed: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let deps = harness.join("target").join("debug").join("deps");
+    let prefix = format!("{}-", bin.replace('-', "_"));
+    let newest = std::fs::read_dir(&deps)
+        .with_context(|| format!("reading {}", deps.display()))?
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with(&prefix) && name.ends_with(".d")
+        })
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .max_by_key(|(modified, _)| *modified)
+        .map(|(_, path)| path)
+        .with_context(|| format!("no dep-info for {bin} in {}", deps.display()))?;
+    let text = std::fs::read_to_string(&newest).with_context(|| format!("reading {}", newest.display()))?;
+    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let allowed: Vec<PathBuf> = allowed.iter().map(|p| canonical(p)).collect();
+    let mut foreign: Vec<PathBuf> = dep_info_sources(&text)
+        .into_iter()
+        .map(|p| if p.is_absolute() { p } else { harness.join(p) })
+        .filter(|p| !allowed.contains(&canonical(p)))
+        .collect();
+    foreign.sort();
+    foreign.dedup();
+    Ok(foreign)
+}
+
+/// The files a Makefile-style dep-info file names as dependencies: rustc writes each one as a
+/// rule of its own (`path:`), spaces escaped with a backslash.
+fn dep_info_sources(text: &str) -> Vec<PathBuf> {
+    text.lines()
+        .filter(|line| !line.starts_with('#') && !line.starts_with('\t'))
+        .filter_map(|line| line.strip_suffix(':'))
+        .map(|path| PathBuf::from(path.replace("\\ ", " ")))
+        .collect()
 }
 
 #[cfg(test)]
@@ -206,5 +395,26 @@ mod tests {
         assert_eq!(parse_version("cargo 1.80.0-nightly (abc 2024-05-01)"), Some((1, 80, 0)));
         assert_eq!(parse_version("nonsense"), None);
         assert!((1, 60) < MINIMUM && (1, 95) >= MINIMUM);
+    }
+
+    #[test]
+    fn reads_the_sources_of_a_dep_info_file() {
+        let text = "/h/target/debug/deps/ex_02_norm-1.d: bins/ex-02-norm.rs /h/exercises/02-norm.rs /s/a\\ b.rs\n\n\
+                    bins/ex-02-norm.rs:\n/h/exercises/02-norm.rs:\n/s/a\\ b.rs:\n\n# env-dep:CARGO_PKG_NAME=x\n";
+        assert_eq!(
+            dep_info_sources(text),
+            vec![
+                PathBuf::from("bins/ex-02-norm.rs"),
+                PathBuf::from("/h/exercises/02-norm.rs"),
+                PathBuf::from("/s/a b.rs")
+            ]
+        );
+    }
+
+    #[test]
+    fn names_how_the_compiler_died() {
+        let stderr = "error: could not compile `tutor-harness` (bin \"ex-02-norm\")\n\nCaused by:\n  process didn't exit successfully: `rustc …` (signal: 6, SIGABRT: process abort signal)\nmemory allocation of 8589934592 bytes failed\n";
+        let detail = compiler_death(stderr);
+        assert!(detail.contains("memory allocation") && detail.contains("SIGABRT"), "{detail}");
     }
 }

@@ -1,9 +1,13 @@
-//! Writes the private grading crate: the embedded kit as a library, one binary per exercise that
-//! includes the learner's file by `#[path]`, and a lock file pinning the dependencies.
+//! Writes the private grading crate under `.tutor/harness`: the subject crate as a package
+//! (`kit/`), a copy of each learner file taken by content (`exercises/`), one small binary per
+//! exercise around it (`bins/`), and a lock file pinning the dependencies.
 //!
-//! Files are rewritten from the binary's own copies before every check, but only when their
-//! text differs, so that cargo's fingerprints stay fresh and a warm check recompiles one file.
+//! Every file is rewritten from the binary's own copies only when its text differs, so that a
+//! changed exercise always rebuilds and an unchanged one never does, whatever its timestamps say.
+//! The folder holds exactly these files (and cargo's `target/`): anything else, such as a planted
+//! `build.rs`, is removed before a build, and the manifest sets `build = false` besides.
 
+use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -12,16 +16,33 @@ use anyhow::{Context, Result};
 use crate::course::embedded::{HARNESS_LOCK, KIT_FILES};
 use crate::course::{Catalogue, Exercise};
 use crate::fsutil::write_if_changed;
-use crate::workspace::Workspace;
 
 /// Where the harness lives.
 pub struct Layout {
+    /// The harness folder.
+    pub root: PathBuf,
     /// The harness's `Cargo.toml`.
     pub manifest: PathBuf,
-    /// The folder the graded programs write their reports into.
-    pub reports: PathBuf,
     /// Whether cargo has built here before (its target folder exists).
     pub built_before: bool,
+}
+
+impl Layout {
+    /// The copy of an exercise's learner file that the harness compiles.
+    pub fn learner_copy(&self, exercise: &Exercise) -> PathBuf {
+        self.root.join(copy_path(exercise))
+    }
+
+    /// The harness's own source for an exercise's graded program.
+    pub fn bin_source(&self, exercise: &Exercise) -> PathBuf {
+        self.root.join(bin_path(exercise))
+    }
+}
+
+/// Where the harness keeps its copy of `exercise`'s learner file; panics and compiler messages
+/// name this path, and tutor shows the learner's own in its place.
+pub fn learner_copy_in(private_dir: &Path, exercise: &Exercise) -> PathBuf {
+    private_dir.join("harness").join(copy_path(exercise))
 }
 
 /// The cargo binary target that grades `exercise`.
@@ -29,68 +50,113 @@ pub fn bin_name(exercise: &Exercise) -> String {
     format!("ex-{}", exercise.id)
 }
 
-/// The kit's dependencies, as the main `Cargo.toml` has them (a test keeps the two equal).
-const KIT_DEPENDENCIES: &str =
-    "ndarray = \"0.16\"\nhalf = { version = \"=2.4.1\", features = [\"num-traits\"] }\nnum-traits = \"0.2\"\n";
-
-/// The kit as a package of its own, so that its profile can differ from the graded binaries'.
-fn kit_manifest() -> String {
-    format!(
-        "# Written by tutor before every check; edits here are overwritten.\n\
-         [package]\nname = \"tutor_kit\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [lib]\npath = \"lib.rs\"\n\n[dependencies]\n{KIT_DEPENDENCIES}"
-    )
+fn bin_path(exercise: &Exercise) -> String {
+    format!("bins/{}.rs", bin_name(exercise))
 }
 
-/// The harness's manifest: one binary per exercise, over the kit.
+fn copy_path(exercise: &Exercise) -> String {
+    format!("exercises/{}.rs", exercise.id)
+}
+
+/// The harness's manifest: one binary per exercise, over the kit, with no build script.
 fn manifest(catalogue: &Catalogue) -> String {
     let mut text = String::from(
         "# Written by tutor before every check; edits here are overwritten.\n\
-         [package]\nname = \"tutor-harness\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n",
+         [package]\nname = \"tutor-harness\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\
+         build = false\nautobins = false\nautoexamples = false\nautotests = false\nautobenches = false\n\n",
     );
     for exercise in &catalogue.exercises {
         let name = bin_name(exercise);
-        text.push_str(&format!("[[bin]]\nname = \"{name}\"\npath = \"bins/{name}.rs\"\n\n"));
+        text.push_str(&format!("[[bin]]\nname = \"{name}\"\npath = \"{}\"\n\n", bin_path(exercise)));
     }
-    text.push_str(&format!(
-        "[dependencies]\ntutor_kit = {{ path = \"kit\" }}\n{KIT_DEPENDENCIES}\n\
+    text.push_str(&format!("[dependencies]\ntutor_kit = {{ path = \"kit\" }}\n{}\n", kit_dependencies()));
+    text.push_str(
+        "\
          # No debug info. Incremental compilation pays off for the binaries, which are rebuilt at every\n\
          # check, and not for the kit, which is built once (measured: 0.7 s off the first check).\n\
          [profile.dev]\ndebug = 0\n\n[profile.dev.package.tutor_kit]\nincremental = false\n\n\
          # Its own workspace, so that an enclosing Cargo workspace never claims it.\n\
-         [workspace]\n"
-    ));
+         [workspace]\n",
+    );
     text
 }
 
-fn bin_source(exercise: &Exercise, learner_file: &Path) -> String {
-    // `{:?}` writes a Rust string literal with every special character escaped.
-    let path = format!("{:?}", learner_file.to_string_lossy());
+/// The kit's own dependencies, as its manifest has them: exercise files `use` them directly.
+fn kit_dependencies() -> String {
+    let manifest = KIT_FILES.iter().find(|f| f.path == "Cargo.toml").map_or("", |f| f.contents);
+    let lines = manifest.lines().skip_while(|l| l.trim() != "[dependencies]").skip(1);
+    lines.take_while(|l| !l.trim_start().starts_with('[')).filter(|l| !l.trim_start().starts_with('#')).collect::<Vec<_>>().join("\n")
+}
+
+/// The graded program of one exercise: the learner's file as a module, answering tutor's requests.
+fn bin_source(exercise: &Exercise, copy: &Path) -> String {
+    // `{:?}` writes a Rust string literal with every special character escaped. The path is
+    // absolute so that rustc's messages name the copy exactly, and tutor can show the learner's
+    // own path in its place.
+    let path = format!("{:?}", copy.to_string_lossy());
     format!(
-        "// Written by tutor: grades {id}. Edits here are overwritten.\n\
+        "// Written by tutor: the graded program of {id}. Edits here are overwritten.\n\
          #[path = {path}]\nmod exercise;\n\n\
          tutor_kit::graded_subject!(Graded, exercise::RMSNorm);\n\n\
-         fn main() -> std::process::ExitCode {{\n    tutor_kit::harness::main(Graded::build)\n}}\n",
-        id = exercise.id
+         fn main() -> std::process::ExitCode {{\n    tutor_kit::serve::serve(Graded::build, {todo})\n}}\n",
+        id = exercise.id,
+        todo = exercise.todo,
     )
 }
 
-/// Writes (or refreshes) the harness under `private_dir/harness`.
-pub fn write(private_dir: &Path, workspace: &Workspace, catalogue: &Catalogue) -> Result<Layout> {
+/// Writes (or refreshes) the harness under `private_dir/harness`, with `learner_text` as the
+/// copy of `exercise`'s file, and removes whatever else is there.
+pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, learner_text: &str) -> Result<Layout> {
     let root = private_dir.join("harness");
-    write_if_changed(&root.join("Cargo.toml"), &manifest(catalogue))?;
-    write_if_changed(&root.join("Cargo.lock"), HARNESS_LOCK)?;
-    write_if_changed(&root.join("kit").join("Cargo.toml"), &kit_manifest())?;
+    let mut files: Vec<(String, String)> = vec![
+        ("Cargo.toml".into(), manifest(catalogue)),
+        ("Cargo.lock".into(), HARNESS_LOCK.to_string()),
+        (copy_path(exercise), learner_text.to_string()),
+    ];
     for file in KIT_FILES {
-        write_if_changed(&root.join("kit").join(file.path), file.contents)?;
+        files.push((format!("kit/{}", file.path), file.contents.to_string()));
     }
-    for exercise in &catalogue.exercises {
-        let source = bin_source(exercise, &workspace.exercise_file(exercise));
-        write_if_changed(&root.join("bins").join(format!("{}.rs", bin_name(exercise))), &source)?;
+    for other in &catalogue.exercises {
+        files.push((bin_path(other), bin_source(other, &root.join(copy_path(other)))));
     }
-    let reports = root.join("reports");
-    fs::create_dir_all(&reports).with_context(|| format!("creating {}", reports.display()))?;
-    Ok(Layout { manifest: root.join("Cargo.toml"), reports, built_before: is_built(private_dir) })
+    // Copies of the other exercises' files stay (they are tutor's, from earlier checks).
+    let keep: BTreeSet<String> =
+        files.iter().map(|(path, _)| path.clone()).chain(catalogue.exercises.iter().map(copy_path)).collect();
+    remove_strays(&root, &root, &keep)?;
+    for (path, contents) in &files {
+        write_if_changed(&root.join(path), contents)?;
+    }
+    Ok(Layout { manifest: root.join("Cargo.toml"), built_before: is_built(private_dir), root })
+}
+
+/// Removes every file and folder below `dir` that is not in `keep` (paths relative to `root`),
+/// except cargo's `target/` at the top.
+fn remove_strays(root: &Path, dir: &Path, keep: &BTreeSet<String>) -> Result<()> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", dir.display())),
+    };
+    for entry in entries {
+        let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
+        let path = entry.path();
+        let relative = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+        let kind = entry.file_type().with_context(|| format!("reading {}", path.display()))?;
+        if kind.is_dir() && !kind.is_symlink() {
+            if relative == "target" {
+                continue;
+            }
+            let prefix = format!("{relative}/");
+            if keep.iter().any(|k| k.starts_with(&prefix)) {
+                remove_strays(root, &path, keep)?;
+                continue;
+            }
+            fs::remove_dir_all(&path).with_context(|| format!("removing {}", path.display()))?;
+        } else if !keep.contains(&relative) {
+            fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
+        }
+    }
+    Ok(())
 }
 
 /// Whether cargo has built the harness in this private folder before (its target folder exists).
@@ -102,15 +168,24 @@ pub fn is_built(private_dir: &Path) -> bool {
 mod tests {
     use super::*;
 
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("tutor-harness-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
     #[test]
-    fn the_harness_dependencies_match_the_kit_dependencies() {
+    fn the_kit_manifest_is_the_subject_crates_own() {
         let own: toml::Table = toml::from_str(include_str!("../../Cargo.toml")).unwrap();
-        let harness: toml::Table = toml::from_str(&manifest(&Catalogue::embedded().unwrap())).unwrap();
-        let kit: toml::Table = toml::from_str(&kit_manifest()).unwrap();
-        for dep in ["ndarray", "half", "num-traits"] {
-            assert_eq!(own["dependencies"][dep], harness["dependencies"][dep], "{dep}");
+        let kit = KIT_FILES.iter().find(|f| f.path == "Cargo.toml").unwrap();
+        let kit: toml::Table = toml::from_str(kit.contents).unwrap();
+        assert_eq!(kit["package"]["name"].as_str(), Some("tutor_kit"));
+        for dep in ["ndarray", "half"] {
             assert_eq!(own["dependencies"][dep], kit["dependencies"][dep], "{dep}");
         }
+        let harness: toml::Table = toml::from_str(&manifest(&Catalogue::embedded().unwrap())).unwrap();
+        assert_eq!(harness["package"]["build"].as_bool(), Some(false), "no build script may ever run");
     }
 
     #[test]
@@ -118,5 +193,43 @@ mod tests {
         let catalogue = Catalogue::embedded().unwrap();
         let source = bin_source(&catalogue.exercises[0], Path::new("/tmp/a \"quoted\" dir\\x/01-weight.rs"));
         assert!(source.contains(r#"#[path = "/tmp/a \"quoted\" dir\\x/01-weight.rs"]"#), "{source}");
+        assert!(source.contains("serve(Graded::build, 1)"), "{source}");
+    }
+
+    #[test]
+    fn strays_are_removed_and_tutors_files_kept() {
+        let private = scratch("strays");
+        let catalogue = Catalogue::embedded().unwrap();
+        let exercise = &catalogue.exercises[1];
+        let layout = write(&private, &catalogue, exercise, "// learner text\n").unwrap();
+        fs::write(layout.root.join("build.rs"), "fn main() {}").unwrap();
+        fs::create_dir_all(layout.root.join(".cargo")).unwrap();
+        fs::write(layout.root.join(".cargo/config.toml"), "[build]\n").unwrap();
+        fs::write(layout.root.join("kit/src/extra.rs"), "").unwrap();
+        fs::create_dir_all(layout.root.join("target/debug")).unwrap();
+        fs::write(layout.root.join("target/debug/keep-me"), "").unwrap();
+        let layout = write(&private, &catalogue, exercise, "// learner text, changed\n").unwrap();
+        assert!(!layout.root.join("build.rs").exists());
+        assert!(!layout.root.join(".cargo").exists());
+        assert!(!layout.root.join("kit/src/extra.rs").exists());
+        assert!(layout.root.join("target/debug/keep-me").exists(), "cargo's output is left alone");
+        assert!(layout.root.join("kit/src/lib.rs").exists());
+        assert_eq!(fs::read_to_string(layout.learner_copy(exercise)).unwrap(), "// learner text, changed\n");
+        fs::remove_dir_all(&private).unwrap();
+    }
+
+    #[test]
+    fn an_unchanged_copy_keeps_its_timestamp_and_a_changed_one_is_rewritten() {
+        let private = scratch("content");
+        let catalogue = Catalogue::embedded().unwrap();
+        let exercise = &catalogue.exercises[1];
+        let layout = write(&private, &catalogue, exercise, "a").unwrap();
+        let before = fs::metadata(layout.learner_copy(exercise)).unwrap().modified().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        write(&private, &catalogue, exercise, "a").unwrap();
+        assert_eq!(fs::metadata(layout.learner_copy(exercise)).unwrap().modified().unwrap(), before);
+        write(&private, &catalogue, exercise, "b").unwrap();
+        assert!(fs::metadata(layout.learner_copy(exercise)).unwrap().modified().unwrap() > before);
+        fs::remove_dir_all(&private).unwrap();
     }
 }

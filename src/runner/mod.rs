@@ -1,43 +1,47 @@
-//! Grading one exercise: write the harness, build it with cargo, run it under limits, read the
-//! report back.
+//! Grading one exercise: read the learner's file, write the harness, build it with cargo within
+//! limits, then grade the built program from here — the program only answers calls, and every
+//! verdict is computed in this process.
 
 pub mod cargo;
+pub mod confine;
 pub mod harness;
+pub mod learner_file;
 pub mod process;
+pub mod subject;
 
 use std::fs::{File, OpenOptions};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use tutor_kit::report::{self, Report};
+use tutor_grade::report::Report;
+use tutor_grade::Run;
 
 use crate::course::{Catalogue, Exercise};
 use crate::workspace::Workspace;
 pub use cargo::{BuildEvent, Diagnostic};
-pub use process::{Captured, Ending};
+pub use learner_file::Refusal;
+pub use process::Captured;
 
 /// What a check found.
 #[derive(Debug)]
 pub enum CheckOutcome {
-    /// The harness ran and reported; rustc's warnings about the learner's file come along.
-    Graded { report: Report, output: Captured, warnings: Vec<Diagnostic> },
+    /// The program was built and graded; rustc's warnings about the learner's file come along.
+    Graded { report: Report, output: Captured, warnings: Vec<Diagnostic>, timed_out: Option<Duration> },
     /// The learner's file does not compile.
     CompileFailed { diagnostics: Vec<Diagnostic> },
-    /// The run went over the time limit and was killed.
-    TimedOut { limit: Duration, output: Captured },
-    /// The process ended without a report (exit, abort, crash).
-    Crashed { ending: Ending, output: Captured },
-    /// A report was there but could not be trusted.
-    BadReport { reason: String, output: Captured },
-    /// The learner's file is gone.
-    FileMissing,
-    /// The learner's file is empty (or only white space).
-    FileEmpty,
+    /// Compiling the learner's file went over the build time limit.
+    BuildTimedOut { limit: Duration },
+    /// The compiler died on the learner's file (out of memory, a crash).
+    CompilerDied { detail: String },
+    /// The learner's file pulled other source files into the build (`#[path]`, `include!` …).
+    ForeignSources { files: Vec<PathBuf> },
+    /// The learner's file cannot be graded as it is (missing, empty, a FIFO …).
+    Refused(Refusal),
 }
 
 impl CheckOutcome {
-    /// True only for a trusted report in which every case passed.
+    /// True only for a graded run in which every case passed.
     pub fn passed(&self) -> bool {
         matches!(self, CheckOutcome::Graded { report, .. } if report.all_passed())
     }
@@ -45,10 +49,26 @@ impl CheckOutcome {
 
 /// How a check is run.
 pub struct CheckOptions {
-    /// Wall-clock limit for running the graded program.
+    /// Wall-clock limit for running the graded program (all cases together).
     pub timeout: Duration,
+    /// Wall-clock limit for compiling the learner's file.
+    pub build_timeout: Duration,
+    /// The seed of the random inputs (`None`: a fresh one).
+    pub seed: Option<u64>,
     /// Whether rustc's messages keep their colours.
     pub color: bool,
+}
+
+impl CheckOptions {
+    /// The options the command line asked for.
+    pub fn from_limits(limits: &crate::cli::Limits, color: bool) -> CheckOptions {
+        CheckOptions {
+            timeout: Duration::from_secs(limits.timeout),
+            build_timeout: Duration::from_secs(limits.build_timeout),
+            seed: limits.seed,
+            color,
+        }
+    }
 }
 
 /// Events worth showing while a check runs.
@@ -57,6 +77,8 @@ pub enum CheckEvent<'a> {
     Waiting,
     /// Something from the build.
     Build(BuildEvent<'a>),
+    /// The build is done; the cases run.
+    Running,
 }
 
 /// Grades `exercise` in `workspace`. `Err` means the environment failed (no cargo, an
@@ -69,53 +91,61 @@ pub fn check(
     on_event: &mut dyn FnMut(CheckEvent),
 ) -> Result<CheckOutcome> {
     let learner_file = workspace.exercise_file(exercise);
-    match std::fs::read_to_string(&learner_file) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(CheckOutcome::FileMissing),
-        Ok(text) if text.trim().is_empty() => return Ok(CheckOutcome::FileEmpty),
-        _ => {}
-    }
+    let text = match learner_file::read(&learner_file).with_context(|| format!("reading {}", exercise.file))? {
+        Ok(text) => text,
+        Err(refusal) => return Ok(CheckOutcome::Refused(refusal)),
+    };
 
     let private = workspace.private_dir();
     std::fs::create_dir_all(&private).with_context(|| format!("creating {}", private.display()))?;
     // One check at a time per workspace: the harness folder and cargo's output are shared.
     let _lock = lock_exclusive(&private.join("check.lock"), &mut || on_event(CheckEvent::Waiting))?;
 
-    let layout = harness::write(&private, workspace, catalogue)?;
+    let layout = harness::write(&private, catalogue, exercise, &text)?;
     if !layout.built_before {
         // The first build is where a missing or old toolchain shows: say so plainly.
         cargo::check_toolchain()?;
     }
+    let bin = harness::bin_name(exercise);
+    let copy = layout.learner_copy(exercise);
     let built = cargo::build(
         &layout.manifest,
-        &harness::bin_name(exercise),
-        &learner_file,
+        &bin,
+        &copy,
         &exercise.file,
         options.color,
+        options.build_timeout,
         &mut |e| on_event(CheckEvent::Build(e)),
     )?;
     let (executable, warnings) = match built {
         cargo::Built::Ok { executable, warnings } => (executable, warnings),
         cargo::Built::CompileErrors(diagnostics) => return Ok(CheckOutcome::CompileFailed { diagnostics }),
+        cargo::Built::TimedOut { limit } => return Ok(CheckOutcome::BuildTimedOut { limit }),
+        cargo::Built::CompilerDied { detail } => return Ok(CheckOutcome::CompilerDied { detail }),
     };
+    let foreign = cargo::foreign_sources(&layout.root, &bin, &[layout.bin_source(exercise), copy])?;
+    if !foreign.is_empty() {
+        return Ok(CheckOutcome::ForeignSources { files: foreign });
+    }
 
-    let token = process::secret_token();
-    let report_path = layout.reports.join(format!("{}-{token}.report", exercise.id));
-    let mut command = std::process::Command::new(&executable);
-    command.arg(&report_path).env("RUST_BACKTRACE", "0").current_dir(workspace.root());
-    let finished =
-        process::run(command, &token, options.timeout).with_context(|| format!("running {}", executable.display()))?;
-    let report_text = std::fs::read_to_string(&report_path);
-    let _ = std::fs::remove_file(&report_path);
-    let output = finished.output;
+    on_event(CheckEvent::Running);
+    let seed = options.seed.unwrap_or_else(fresh_seed);
+    let subject = subject::RemoteSubject::new(&executable, options.timeout);
+    let report = tutor_grade::run_all(&Run { subject: &subject, seed });
+    let (output, timed_out, start_error) = subject.finish();
+    if let Some(why) = start_error {
+        anyhow::bail!("could not start the graded program {}: {why}", executable.display());
+    }
+    Ok(CheckOutcome::Graded { report, output, warnings, timed_out: timed_out.then_some(options.timeout) })
+}
 
-    Ok(match (finished.ending, report_text) {
-        (Ending::TimedOut, _) => CheckOutcome::TimedOut { limit: options.timeout, output },
-        (Ending::Exited(0), Ok(text)) => match report::decode(&text, &token) {
-            Ok(report) => CheckOutcome::Graded { report, output, warnings },
-            Err(e) => CheckOutcome::BadReport { reason: e.to_string(), output },
-        },
-        (ending, _) => CheckOutcome::Crashed { ending, output },
-    })
+/// A seed nobody can predict: the standard library's randomly keyed hasher.
+fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u32(std::process::id());
+    // Six digits or so: easy to type after `--seed`.
+    hasher.finish() % 1_000_000
 }
 
 /// Writes the harness and builds its library once, so that the first check is warm.
@@ -123,7 +153,9 @@ pub fn prepare(workspace: &Workspace, catalogue: &Catalogue, on_event: &mut dyn 
     let private = workspace.private_dir();
     std::fs::create_dir_all(&private).with_context(|| format!("creating {}", private.display()))?;
     let _lock = lock_exclusive(&private.join("check.lock"), &mut || on_event(CheckEvent::Waiting))?;
-    let layout = harness::write(&private, workspace, catalogue)?;
+    let exercise = catalogue.exercises.first().context("the catalogue lists no exercise")?;
+    let stub = crate::course::embedded::course_file(&exercise.file).unwrap_or_default();
+    let layout = harness::write(&private, catalogue, exercise, stub)?;
     cargo::check_toolchain()?;
     cargo::build_library(&layout.manifest, &mut |e| on_event(CheckEvent::Build(e)))
 }

@@ -2,7 +2,7 @@
 
 use ndarray::{ArrayD, IxDyn};
 
-use crate::Float;
+use tutor_kit::Float;
 
 /// SplitMix64: tiny, fast and good enough to make test inputs.
 pub struct Rng(u64);

@@ -1,12 +1,38 @@
-//! The reference maths, in FP32, written for clarity.
+//! The reference maths, in FP32, written for clarity: the "given" pieces.
 //!
 //! Each exercise stub calls these for the parts the learner is *not* writing in that exercise,
-//! and the checks use them as the "explicit FP32 reference". They are themselves tested against
-//! the f64 [`oracle`](crate::oracle).
+//! and tutor's grader uses them as the "explicit FP32 reference" (it tests them against an f64
+//! oracle). Inside a graded program, the piece that answers the exercise's own TODO refuses to
+//! run: calling the kit's answer is not an answer (see [`KIT_ANSWER_MARKER`]).
+
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use ndarray::{Array1, ArrayD, Axis};
 
 use crate::{Float, NormError, Param};
+
+/// Starts the panic message of a given piece that was called for the exercise's own TODO.
+pub const KIT_ANSWER_MARKER: &str = "tutor-kit-answer:";
+
+/// The TODO the running graded program grades (0: none, as in tutor's own process).
+static TODO_UNDER_TEST: AtomicU32 = AtomicU32::new(0);
+
+/// Marks the TODO this process grades; only the request loop calls it, before any learner code.
+pub(crate) fn set_todo_under_test(todo: u32) {
+    TODO_UNDER_TEST.store(todo, Ordering::SeqCst);
+}
+
+/// Refuses to run `function` when it answers the TODO under test.
+fn refuse_if_answer(function: &str, answers: &[u32]) {
+    if let Some(refusal) = refusal(TODO_UNDER_TEST.load(Ordering::SeqCst), function, answers) {
+        panic!("{refusal}");
+    }
+}
+
+/// The panic message when `function`, which answers the TODOs `answers`, runs while `todo` is graded.
+fn refusal(todo: u32, function: &str, answers: &[u32]) -> Option<String> {
+    (todo != 0 && answers.contains(&todo)).then(|| format!("{KIT_ANSWER_MARKER} reference::{function} (TODO {todo})"))
+}
 
 /// Rejects a zero `hidden_size` and an `eps` that is negative, NaN or infinite.
 pub fn check_config(hidden_size: usize, eps: f32) -> Result<(), NormError> {
@@ -31,6 +57,7 @@ pub fn check_input<T>(x: &ArrayD<T>, hidden_size: usize) -> Result<(), NormError
 /// The per-feature scale γ: trainable, shape `[hidden_size]`, all ones (so a fresh layer only
 /// normalises).
 pub fn scale_parameter(hidden_size: usize) -> Param {
+    refuse_if_answer("scale_parameter", &[1]);
     Param::trainable(Array1::ones(hidden_size))
 }
 
@@ -38,6 +65,11 @@ pub fn scale_parameter(hidden_size: usize) -> Param {
 ///
 /// Every row (lane along the last axis) is one token's hidden vector; rows never mix.
 pub fn rms_normalize<T: Float>(x: &ArrayD<T>, eps: f32) -> Result<ArrayD<f32>, NormError> {
+    refuse_if_answer("rms_normalize", &[2]);
+    normalize(x, eps)
+}
+
+fn normalize<T: Float>(x: &ArrayD<T>, eps: f32) -> Result<ArrayD<f32>, NormError> {
     let last = last_axis(x)?;
     let mut out = x.mapv(T::to_f32);
     for mut row in out.lanes_mut(last) {
@@ -50,6 +82,11 @@ pub fn rms_normalize<T: Float>(x: &ArrayD<T>, eps: f32) -> Result<ArrayD<f32>, N
 
 /// `normalized ⊙ weight` in FP32, then rounded once to `T`.
 pub fn scale_and_cast<T: Float>(normalized: &ArrayD<f32>, weight: &Param) -> Result<ArrayD<T>, NormError> {
+    refuse_if_answer("scale_and_cast", &[3]);
+    scale(normalized, weight)
+}
+
+fn scale<T: Float>(normalized: &ArrayD<f32>, weight: &Param) -> Result<ArrayD<T>, NormError> {
     check_input(normalized, weight.len())?;
     let last = Axis(normalized.ndim() - 1);
     let mut out = normalized.clone();
@@ -59,10 +96,12 @@ pub fn scale_and_cast<T: Float>(normalized: &ArrayD<f32>, weight: &Param) -> Res
     Ok(out.mapv(T::from_f32))
 }
 
-/// The whole forward pass: normalise in FP32, scale, round once to the input's type.
+/// The whole forward pass: normalise in FP32, scale, round once to the input's type. With a
+/// weight of ones and f32 input it is also `norm`, so it answers TODO 2 as well as TODO 3.
 pub fn forward<T: Float>(x: &ArrayD<T>, eps: f32, weight: &Param) -> Result<ArrayD<T>, NormError> {
+    refuse_if_answer("forward", &[2, 3]);
     check_input(x, weight.len())?;
-    scale_and_cast(&rms_normalize(x, eps)?, weight)
+    scale(&normalize(x, eps)?, weight)
 }
 
 /// Gradient of `sum(forward(x) ⊙ grad_out)`: returns `dx` (in `T`) and accumulates `dweight`
@@ -110,13 +149,8 @@ fn last_axis<T>(x: &ArrayD<T>) -> Result<Axis, NormError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle;
     use half::f16;
     use ndarray::{array, IxDyn};
-
-    fn close(a: &ArrayD<f64>, b: &ArrayD<f64>, tol: f64) -> bool {
-        a.shape() == b.shape() && a.iter().zip(b.iter()).all(|(x, y)| (x - y).abs() <= tol * (1.0 + y.abs()))
-    }
 
     #[test]
     fn normalises_the_tutorial_case() {
@@ -126,25 +160,6 @@ mod tests {
         assert!((y[[0, 0, 0]] - 0.848_528).abs() < 1e-5, "{y}");
         assert!((y[[0, 0, 1]] - 1.131_371).abs() < 1e-5, "{y}");
         assert_eq!(y[[0, 1, 0]], 0.0);
-    }
-
-    #[test]
-    fn forward_and_backward_match_the_f64_oracle() {
-        let x = ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![0.5f32, -1.5, 2.0, 3.0, 0.25, -0.75]).unwrap();
-        let g = ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![1.0f32, -0.5, 0.25, 0.3, 0.2, -1.0]).unwrap();
-        let w = array![0.5f32, 2.0, -1.0];
-        let mut weight = Param::trainable(w.clone());
-        let y = forward(&x, 1e-5, &weight).unwrap();
-        let dx = backward(&x, &g, 1e-5, &mut weight).unwrap();
-
-        let x64 = x.mapv(f64::from);
-        let w64: Vec<f64> = w.iter().map(|&v| f64::from(v)).collect();
-        let (y_ref, _) = oracle::forward(&x64, &w64, 1e-5);
-        let (dx_ref, dw_ref) = oracle::backward(&x64, &g.mapv(f64::from), &w64, 1e-5);
-        assert!(close(&y.mapv(f64::from), &y_ref, 1e-6));
-        assert!(close(&dx.mapv(f64::from), &dx_ref, 1e-5));
-        let dw = weight.grad.expect("trainable weight gets a gradient").mapv(f64::from).into_dyn();
-        assert!(close(&dw, &ArrayD::from_shape_vec(IxDyn(&[3]), dw_ref).unwrap(), 1e-5));
     }
 
     #[test]
@@ -170,5 +185,14 @@ mod tests {
         let mut w = scale_parameter(5);
         let g = ArrayD::<f32>::zeros(IxDyn(&[3, 5]));
         assert!(matches!(backward(&wrong, &g, 1e-6, &mut w), Err(NormError::ShapeMismatch { .. })));
+    }
+
+    #[test]
+    fn a_given_piece_refuses_only_the_todo_it_answers() {
+        let refused = refusal(2, "rms_normalize", &[2]).unwrap();
+        assert!(refused.starts_with(KIT_ANSWER_MARKER) && refused.contains("reference::rms_normalize"), "{refused}");
+        assert_eq!(refusal(3, "rms_normalize", &[2]), None, "a given piece of another TODO runs");
+        assert_eq!(refusal(0, "rms_normalize", &[2]), None, "tutor's own process is never refused");
+        assert!(refusal(2, "forward", &[2, 3]).is_some());
     }
 }

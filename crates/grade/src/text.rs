@@ -1,33 +1,9 @@
 //! Every sentence the kit produces, in Chinese and English side by side.
 //!
-//! The kit travels into the grading harness on its own, so its text cannot live with the CLI's;
-//! this file is its one place. The CLI picks the language when it renders.
+//! The grader's text: case and contract titles, mistake titles, failure messages. The CLI
+//! picks the language when it renders.
 
-/// A sentence in both languages.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Bi {
-    /// 中文
-    pub zh: String,
-    /// English
-    pub en: String,
-}
-
-impl Bi {
-    /// Builds a pair from the two translations.
-    pub fn new(zh: impl Into<String>, en: impl Into<String>) -> Self {
-        Bi { zh: zh.into(), en: en.into() }
-    }
-}
-
-/// The marker every stub's `todo!` carries; the checks recognise "not done yet" by it.
-pub const NOT_DONE_EN: &str = "is not done yet";
-/// The Chinese half of the not-done marker.
-pub const NOT_DONE_ZH: &str = "尚未完成";
-
-/// True when a panic message says that a TODO has not been written yet.
-pub fn is_not_done(panic_message: &str) -> bool {
-    panic_message.contains("TODO") && (panic_message.contains(NOT_DONE_EN) || panic_message.contains(NOT_DONE_ZH))
-}
+pub use tutor_kit::text::{is_not_done, Bi};
 
 /// The bilingual title of a check case, by its id.
 pub fn case_title(id: &str) -> Bi {
@@ -160,29 +136,40 @@ fn shape(s: &[usize]) -> String {
     format!("{s:?}")
 }
 
-pub(crate) fn error_zero_hidden() -> Bi {
-    Bi::new("hidden_size 必须为正数", "hidden_size must be positive")
-}
-
-pub(crate) fn error_bad_eps(eps: f32) -> Bi {
-    Bi::new(format!("eps 必须是有限的非负数，收到 {eps}"), format!("eps must be finite and not negative, got {eps}"))
-}
-
-pub(crate) fn error_no_axis() -> Bi {
-    Bi::new("输入至少需要一个特征维（收到零维数组）", "the input needs at least one (feature) axis; got a 0-d array")
-}
-
-pub(crate) fn error_hidden_mismatch(expected: usize, found: usize) -> Bi {
+pub(crate) fn program_ended(ending: crate::subject::Ending) -> Bi {
+    use crate::subject::Ending;
+    let (zh, en) = match ending {
+        Ending::Exited(code) => (format!("退出码 {code}"), format!("exit code {code}")),
+        Ending::Signalled(signal) => (format!("被信号 {signal} 终止"), format!("killed by signal {signal}")),
+    };
     Bi::new(
-        format!("输入最后一维的长度为 {found}，应等于 hidden_size = {expected}"),
-        format!("the input's last axis has {found} elements, expected hidden_size = {expected}"),
+        format!("你的代码在这个用例中结束了被评分的程序（{zh}）：process::exit、abort、栈溢出或内存耗尽都会这样。其余用例在新进程中继续。"),
+        format!("your code ended the graded program during this case ({en}): process::exit, abort, a stack overflow or running out of memory all do this. The other cases run in a fresh process."),
     )
 }
 
-pub(crate) fn error_shape_mismatch(expected: &[usize], found: &[usize]) -> Bi {
+pub(crate) fn case_timed_out(limit_secs: f64, during_this_case: bool) -> Bi {
+    if during_this_case {
+        Bi::new(
+            format!("你的代码在这个用例中用完了 {limit_secs:.0} 秒的时限，已被停止：死循环，还是非常慢的答案？（`--timeout` 可修改时限）"),
+            format!("your code used up the {limit_secs:.0} s time limit during this case and was stopped: an endless loop, or a very slow answer? (`--timeout` changes the limit)"),
+        )
+    } else {
+        Bi::new("未运行：之前的用例已用完时限", "not run: an earlier case used up the time limit")
+    }
+}
+
+pub(crate) fn unreadable_reply(why: &str) -> Bi {
     Bi::new(
-        format!("形状不一致：期望 {}，收到 {}", shape(expected), shape(found)),
-        format!("shape mismatch: expected {}, found {}", shape(expected), shape(found)),
+        format!("被评分的程序的回复无法读取（{why}）：代码是否写入了 tutor 的管道？"),
+        format!("the graded program's reply could not be read ({why}): did the code write into tutor's pipe?"),
+    )
+}
+
+pub(crate) fn kit_answer_called(function: &str) -> Bi {
+    Bi::new(
+        format!("检测到：你的代码调用了 kit 对本练习 TODO 的现成答案 {function}。这一步要自己写出来。"),
+        format!("detected: your code calls the kit's own answer to this exercise's TODO, {function}. This step is yours to write."),
     )
 }
 
@@ -258,14 +245,6 @@ pub(crate) fn rounded_more_than_once(mismatched: usize, total: usize, worst_ulps
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn recognises_the_not_done_marker_in_either_language() {
-        assert!(is_not_done("not yet implemented: TODO 2 is not done yet / TODO 2 尚未完成"));
-        assert!(is_not_done("TODO 1 尚未完成"));
-        assert!(!is_not_done("index out of bounds"));
-        assert!(!is_not_done("TODO list is long"));
-    }
 
     #[test]
     fn unknown_ids_fall_back_to_the_id() {

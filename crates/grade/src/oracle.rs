@@ -77,4 +77,26 @@ mod tests {
             assert!((numeric - dw[j]).abs() < 1e-6, "dw[{j}]");
         }
     }
+
+    #[test]
+    fn the_kits_fp32_reference_matches_the_f64_oracle() {
+        use tutor_kit::{reference, Param};
+        let close = |a: &ArrayD<f64>, b: &ArrayD<f64>, tol: f64| {
+            a.shape() == b.shape() && a.iter().zip(b.iter()).all(|(x, y)| (x - y).abs() <= tol * (1.0 + y.abs()))
+        };
+        let x = ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![0.5f32, -1.5, 2.0, 3.0, 0.25, -0.75]).unwrap();
+        let g = ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![1.0f32, -0.5, 0.25, 0.3, 0.2, -1.0]).unwrap();
+        let w = ndarray::array![0.5f32, 2.0, -1.0];
+        let mut weight = Param::trainable(w.clone());
+        let y = reference::forward(&x, 1e-5, &weight).unwrap();
+        let dx = reference::backward(&x, &g, 1e-5, &mut weight).unwrap();
+        let x64 = x.mapv(f64::from);
+        let w64: Vec<f64> = w.iter().map(|&v| f64::from(v)).collect();
+        let (y_ref, _) = forward(&x64, &w64, 1e-5);
+        let (dx_ref, dw_ref) = backward(&x64, &g.mapv(f64::from), &w64, 1e-5);
+        assert!(close(&y.mapv(f64::from), &y_ref, 1e-6));
+        assert!(close(&dx.mapv(f64::from), &dx_ref, 1e-5));
+        let dw = weight.grad.expect("trainable weight gets a gradient").mapv(f64::from).into_dyn();
+        assert!(close(&dw, &ArrayD::from_shape_vec(IxDyn(&[3]), dw_ref).unwrap(), 1e-5));
+    }
 }

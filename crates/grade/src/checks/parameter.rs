@@ -2,7 +2,7 @@
 
 use ndarray::{ArrayD, IxDyn};
 
-use super::{build, call, Build, Case, Failure, Outcome};
+use super::{call, Case, Failure, Outcome, Run};
 use crate::report::Contract;
 use crate::text;
 
@@ -16,9 +16,9 @@ pub fn cases() -> Vec<Case> {
     ]
 }
 
-fn weight_is_ones(subject: Build) -> Outcome {
+fn weight_is_ones(run: &Run) -> Outcome {
     let hidden = 4;
-    let norm = build(subject, hidden, 1e-6)?;
+    let norm = run.build(hidden, 1e-6)?;
     let weight = norm.weight();
     if weight.value.shape() != [hidden] {
         let scalar = (weight.len() == 1).then_some("scalar-weight");
@@ -34,27 +34,27 @@ fn weight_is_ones(subject: Build) -> Outcome {
     Ok(())
 }
 
-fn eps_is_kept(subject: Build) -> Outcome {
+fn eps_is_kept(run: &Run) -> Outcome {
     let eps = 1e-5;
-    let norm = build(subject, 4, eps)?;
+    let norm = run.build(4, eps)?;
     if norm.eps() != eps {
         return Err(Failure::new(text::eps_changed(eps, norm.eps())));
     }
     Ok(())
 }
 
-fn rejects_bad_config(subject: Build) -> Outcome {
+fn rejects_bad_config(run: &Run) -> Outcome {
     for (hidden, eps) in [(0, 1e-6), (4, -1e-6), (4, f32::NAN), (4, f32::INFINITY)] {
-        if subject(hidden, eps).is_ok() {
+        if run.subject.build(hidden, eps).is_ok() {
             return Err(Failure::new(text::expected_error(&format!("RMSNorm::new({hidden}, {eps:e})"))));
         }
     }
     Ok(())
 }
 
-fn weight_gets_gradient(subject: Build) -> Outcome {
+fn weight_gets_gradient(run: &Run) -> Outcome {
     let hidden = 3;
-    let mut norm = build(subject, hidden, 1e-6)?;
+    let mut norm = run.build(hidden, 1e-6)?;
     let x = ArrayD::from_shape_vec(IxDyn(&[2, hidden]), vec![0.5f32, -1.0, 2.0, 1.5, 0.25, -0.75])
         .expect("shape and length agree");
     let y = call("forward(x)", norm.forward(&x))?;

@@ -1,30 +1,36 @@
-//! `tutor_kit`: what the RMSNorm exercises build on and are graded by.
+//! `tutor_kit`: what the exercise files build on, and the request loop of the graded program.
 //!
-//! The same source is compiled twice: into the `tutor` package (for its own tests) and, written
-//! out at check time, into the private grading harness next to the learner's file. It therefore
-//! depends on `ndarray`, `half` and `num-traits` only, so a learner's first check builds fast.
+//! This is the *subject side* of tutor: the only code that runs next to a learner's file. It
+//! holds what learner code needs (`Param`, `Float`, `NormError`, the given pieces of the
+//! exercises) and the loop that answers tutor's requests ([`serve`]). It never decides a verdict:
+//! inputs, references, comparisons and names all live in the trusted `tutor_grade` crate, in
+//! tutor's own process. tutor writes this crate's source into each course folder's grading
+//! harness, so it depends on `ndarray`, `half` and `num-traits` only, and a first check builds fast.
 
-pub mod checks;
 mod error;
 mod float;
-pub mod harness;
-pub mod mistakes;
-pub mod oracle;
+pub mod layer;
 mod param;
 pub mod reference;
-pub mod report;
+pub mod serve;
 pub mod text;
+mod warm;
+
+#[doc(hidden)]
+pub use warm::instantiate as __instantiate_common_generics;
+pub mod wire;
 
 pub use error::NormError;
 pub use float::Float;
+pub use layer::{Build, Element, Layer};
 pub use param::Param;
 
 /// Re-exported so that generated code and exercises can name them through the kit.
 pub use half;
 pub use ndarray;
 
-/// Wraps an exercise's `RMSNorm` in a new type that implements [`checks::Layer`], with a
-/// `build` function (a [`checks::Build`]) that calls the learner's `new`.
+/// Wraps an exercise's `RMSNorm` in a new type that implements [`Layer`], with a `build`
+/// function (a [`Build`]) that calls the learner's `new`.
 ///
 /// The wrapper (rather than implementing the trait on the learner's type directly) makes every
 /// call resolve to the learner's inherent methods: a method that is missing from the file is a
@@ -51,13 +57,12 @@ macro_rules! graded_subject {
 
         impl $wrapper {
             #[allow(dead_code)]
-            fn build(hidden_size: usize, eps: f32) -> Result<Box<dyn $crate::checks::Layer>, $crate::NormError> {
-                <$exercise>::new(hidden_size, eps)
-                    .map(|layer| Box::new($wrapper(layer)) as Box<dyn $crate::checks::Layer>)
+            fn build(hidden_size: usize, eps: f32) -> Result<Box<dyn $crate::Layer>, $crate::NormError> {
+                <$exercise>::new(hidden_size, eps).map(|layer| Box::new($wrapper(layer)) as Box<dyn $crate::Layer>)
             }
         }
 
-        impl $crate::checks::Layer for $wrapper {
+        impl $crate::Layer for $wrapper {
             $crate::graded_subject!(@element f32, norm_f32, forward_f32, backward_f32);
             $crate::graded_subject!(@element f64, norm_f64, forward_f64, backward_f64);
             $crate::graded_subject!(@element $crate::half::f16, norm_f16, forward_f16, backward_f16);
@@ -65,11 +70,14 @@ macro_rules! graded_subject {
             fn eps(&self) -> f32 {
                 self.0.eps
             }
-            fn weight(&self) -> &$crate::Param {
-                &self.0.weight
+            fn weight(&self) -> $crate::Param {
+                self.0.weight.clone()
             }
-            fn weight_mut(&mut self) -> &mut $crate::Param {
-                &mut self.0.weight
+            fn set_weight(&mut self, value: $crate::ndarray::Array1<f32>) {
+                self.0.weight.value = value;
+            }
+            fn clear_grad(&mut self) {
+                self.0.weight.clear_grad();
             }
         }
     };

@@ -1,43 +1,52 @@
-//! The exercise as the checks see it: an object-safe view of the `RMSNorm` API.
-//!
-//! The learner's methods are generic over the element type; a trait object cannot be. So the
-//! [`graded_subject!`](crate::graded_subject) macro writes one thin method per element type the
-//! checks use, and the checks themselves stay free of generics over the subject. That keeps them
-//! compiled once, in the kit library, and the per-exercise binary small: a warm re-check
-//! recompiles only the learner's file and these forwarding methods.
+//! The object-safe view of an exercise's `RMSNorm`: one method per element type, so that the
+//! request loop (and tutor's in-process tests) can call a generic learner type through a
+//! `Box<dyn Layer>`. [`graded_subject!`](crate::graded_subject) writes the implementation.
 
 use half::{bf16, f16};
-use ndarray::ArrayD;
+use ndarray::{Array1, ArrayD};
 
 use crate::{Float, NormError, Param};
 
-/// The learner's `RMSNorm`, one method per element type.
-#[allow(missing_docs)]
+/// An exercise's `RMSNorm`, seen through its methods.
 pub trait Layer {
+    /// `norm::<f32>`.
     fn norm_f32(&self, x: &ArrayD<f32>) -> Result<ArrayD<f32>, NormError>;
+    /// `norm::<f64>`.
     fn norm_f64(&self, x: &ArrayD<f64>) -> Result<ArrayD<f32>, NormError>;
+    /// `norm::<f16>`.
     fn norm_f16(&self, x: &ArrayD<f16>) -> Result<ArrayD<f32>, NormError>;
+    /// `norm::<bf16>`.
     fn norm_bf16(&self, x: &ArrayD<bf16>) -> Result<ArrayD<f32>, NormError>;
+    /// `forward::<f32>`.
     fn forward_f32(&self, x: &ArrayD<f32>) -> Result<ArrayD<f32>, NormError>;
+    /// `forward::<f64>`.
     fn forward_f64(&self, x: &ArrayD<f64>) -> Result<ArrayD<f64>, NormError>;
+    /// `forward::<f16>`.
     fn forward_f16(&self, x: &ArrayD<f16>) -> Result<ArrayD<f16>, NormError>;
+    /// `forward::<bf16>`.
     fn forward_bf16(&self, x: &ArrayD<bf16>) -> Result<ArrayD<bf16>, NormError>;
+    /// `backward::<f32>`.
     fn backward_f32(&mut self, x: &ArrayD<f32>, g: &ArrayD<f32>) -> Result<ArrayD<f32>, NormError>;
+    /// `backward::<f64>`.
     fn backward_f64(&mut self, x: &ArrayD<f64>, g: &ArrayD<f64>) -> Result<ArrayD<f64>, NormError>;
+    /// `backward::<f16>`.
     fn backward_f16(&mut self, x: &ArrayD<f16>, g: &ArrayD<f16>) -> Result<ArrayD<f16>, NormError>;
+    /// `backward::<bf16>`.
     fn backward_bf16(&mut self, x: &ArrayD<bf16>, g: &ArrayD<bf16>) -> Result<ArrayD<bf16>, NormError>;
     /// The `eps` field.
     fn eps(&self) -> f32;
-    /// The `weight` field.
-    fn weight(&self) -> &Param;
-    /// The `weight` field, to set non-unit test weights.
-    fn weight_mut(&mut self) -> &mut Param;
+    /// A copy of the `weight` field.
+    fn weight(&self) -> Param;
+    /// Replaces the weight's value (the checks set non-unit weights).
+    fn set_weight(&mut self, value: Array1<f32>);
+    /// Forgets the weight's accumulated gradient.
+    fn clear_grad(&mut self);
 }
 
 /// `RMSNorm::new`, boxed.
 pub type Build = fn(usize, f32) -> Result<Box<dyn Layer>, NormError>;
 
-/// An element type the checks feed to a [`Layer`]: picks the matching method.
+/// An element type a [`Layer`] is called with: picks the matching method.
 pub trait Element: Float {
     /// `norm` for this type.
     fn norm(layer: &dyn Layer, x: &ArrayD<Self>) -> Result<ArrayD<f32>, NormError>;

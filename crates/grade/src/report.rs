@@ -1,9 +1,4 @@
-//! The results of a grading run as data, and the line format that carries them from the
-//! harness process to the CLI ([`wire`]).
-
-mod wire;
-
-pub use wire::{decode, encode_complete, DecodeError};
+//! The results of a grading run as data.
 
 use crate::text::Bi;
 
@@ -31,9 +26,6 @@ impl Contract {
         }
     }
 
-    fn from_id(id: &str) -> Option<Self> {
-        Contract::ALL.into_iter().find(|c| c.id() == id)
-    }
 }
 
 /// How one case ended.
@@ -48,16 +40,13 @@ pub enum Status {
 }
 
 impl Status {
-    fn id(self) -> &'static str {
+    /// Stable id, for machine-readable reports.
+    pub fn id(self) -> &'static str {
         match self {
             Status::Passed => "passed",
             Status::Failed => "failed",
             Status::NotDone => "not-done",
         }
-    }
-
-    fn from_id(id: &str) -> Option<Self> {
-        [Status::Passed, Status::Failed, Status::NotDone].into_iter().find(|s| s.id() == id)
     }
 }
 
@@ -116,6 +105,8 @@ pub struct CaseResult {
 pub struct Report {
     /// The cases in the order they ran.
     pub cases: Vec<CaseResult>,
+    /// The seed the run's random inputs were drawn from.
+    pub seed: u64,
 }
 
 impl Report {

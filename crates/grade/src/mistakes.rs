@@ -5,7 +5,7 @@
 use ndarray::{ArrayD, Axis};
 
 use crate::checks::is_close;
-use crate::{reference, Float, Param};
+use tutor_kit::{reference, Float, Param};
 
 /// A classic mistake and the hint that addresses it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,0 +1,168 @@
+//! The graded program's main loop: read a request, call the learner's code, write the reply.
+//!
+//! tutor starts the program with a pipe of requests on one file descriptor and a pipe for replies
+//! on another (named in [`PROTOCOL_ENV`]), so whatever the learner's code prints on stdout or
+//! stderr is shown to the learner and never mixes with the replies. Every request runs under
+//! `catch_unwind`: a panic becomes a [`Reply::Panic`], and the loop goes on. An abort, a stack
+//! overflow or an `exit` ends the process; tutor notices, fails the case it was on and starts a
+//! fresh program for the rest. Nothing here decides a verdict.
+
+use std::cell::RefCell;
+use std::fs::File;
+use std::io::{BufReader, BufWriter};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::process::ExitCode;
+
+use ndarray::Array1;
+
+use crate::layer::{Build, Layer};
+use crate::reference;
+use crate::wire::{read_frame, write_frame, AnyArray, Reply, Request};
+
+/// The environment variable that tells the program its request and reply descriptors: `IN,OUT`.
+pub const PROTOCOL_ENV: &str = "TUTOR_PROTOCOL_FDS";
+
+/// Exit code when the program was started without tutor's protocol.
+const USAGE_EXIT: u8 = 3;
+
+thread_local! {
+    /// Where the last panic on this thread happened.
+    static PANIC_LOCATION: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Answers tutor's requests about the exercise that `build` makes, until the requests end.
+/// `todo` is the TODO this program grades: the kit's own answer to it refuses to run.
+pub fn serve(build: Build, todo: u32) -> ExitCode {
+    reference::set_todo_under_test(todo);
+    let Some((input, output)) = protocol_files() else {
+        eprintln!("this program answers tutor's requests; run it through `tutor check`");
+        return ExitCode::from(USAGE_EXIT);
+    };
+    install_quiet_panic_hook();
+    let mut input = BufReader::new(input);
+    let mut output = BufWriter::new(output);
+    let mut layers: Vec<Box<dyn Layer>> = Vec::new();
+    loop {
+        let request = match read_frame(&mut input) {
+            Ok(Some(bytes)) => Request::decode(&bytes),
+            Ok(None) | Err(_) => return ExitCode::SUCCESS,
+        };
+        let reply = match request {
+            Ok(request) => answer(build, &mut layers, request),
+            Err(e) => Reply::Refused(e.to_string()),
+        };
+        if write_frame(&mut output, &reply.encode()).is_err() {
+            return ExitCode::SUCCESS;
+        }
+    }
+}
+
+/// The descriptors named in [`PROTOCOL_ENV`], as files.
+fn protocol_files() -> Option<(File, File)> {
+    let value = std::env::var(PROTOCOL_ENV).ok()?;
+    let (input, output) = value.split_once(',')?;
+    let (input, output): (i32, i32) = (input.parse().ok()?, output.parse().ok()?);
+    if input < 3 || output < 3 || input == output {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::fd::FromRawFd;
+        // SAFETY: tutor sets PROTOCOL_ENV only after it has opened these two descriptors for this
+        // program (see tutor's `runner::subject`); nothing else in this process owns them, and the
+        // variable is read once, before any learner code runs.
+        Some(unsafe { (File::from_raw_fd(input), File::from_raw_fd(output)) })
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+/// Remembers where a panic happened instead of printing it: the reply carries it.
+fn install_quiet_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let location = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
+        PANIC_LOCATION.with(|slot| *slot.borrow_mut() = location);
+    }));
+}
+
+/// Runs one request under `catch_unwind`.
+fn answer(build: Build, layers: &mut Vec<Box<dyn Layer>>, request: Request) -> Reply {
+    PANIC_LOCATION.with(|slot| slot.borrow_mut().take());
+    match catch_unwind(AssertUnwindSafe(|| dispatch(build, layers, request))) {
+        Ok(reply) => reply,
+        Err(payload) => {
+            let message = if let Some(s) = payload.downcast_ref::<&str>() {
+                s.to_string()
+            } else if let Some(s) = payload.downcast_ref::<String>() {
+                s.clone()
+            } else {
+                "(a panic without a message)".to_string()
+            };
+            Reply::Panic { message, location: PANIC_LOCATION.with(|slot| slot.borrow_mut().take()) }
+        }
+    }
+}
+
+fn dispatch(build: Build, layers: &mut Vec<Box<dyn Layer>>, request: Request) -> Reply {
+    let result = |r: Result<AnyArray, crate::NormError>| r.map_or_else(Reply::Error, Reply::Array);
+    if let Request::New { hidden_size, eps } = request {
+        let Ok(hidden_size) = usize::try_from(hidden_size) else {
+            return Reply::Refused(format!("hidden_size {hidden_size}"));
+        };
+        return match build(hidden_size, eps) {
+            Ok(layer) => {
+                layers.push(layer);
+                Reply::Layer(u32::try_from(layers.len() - 1).unwrap_or(u32::MAX))
+            }
+            Err(e) => Reply::Error(e),
+        };
+    }
+    let id = match &request {
+        Request::New { .. } => return Reply::Refused("unreachable".into()),
+        Request::Norm { layer, .. }
+        | Request::Forward { layer, .. }
+        | Request::Backward { layer, .. }
+        | Request::Weight { layer }
+        | Request::SetWeight { layer, .. }
+        | Request::ClearGrad { layer }
+        | Request::Eps { layer } => *layer as usize,
+    };
+    let Some(layer) = layers.get_mut(id) else {
+        return Reply::Refused(format!("there is no layer {id}"));
+    };
+    match request {
+        Request::New { .. } => Reply::Refused("unreachable".into()),
+        Request::Norm { x, .. } => result(match x {
+            AnyArray::F32(x) => layer.norm_f32(&x),
+            AnyArray::F64(x) => layer.norm_f64(&x),
+            AnyArray::F16(x) => layer.norm_f16(&x),
+            AnyArray::Bf16(x) => layer.norm_bf16(&x),
+        }
+        .map(AnyArray::F32)),
+        Request::Forward { x, .. } => result(match x {
+            AnyArray::F32(x) => layer.forward_f32(&x).map(AnyArray::F32),
+            AnyArray::F64(x) => layer.forward_f64(&x).map(AnyArray::F64),
+            AnyArray::F16(x) => layer.forward_f16(&x).map(AnyArray::F16),
+            AnyArray::Bf16(x) => layer.forward_bf16(&x).map(AnyArray::Bf16),
+        }),
+        Request::Backward { x, grad_out, .. } => result(match (x, grad_out) {
+            (AnyArray::F32(x), AnyArray::F32(g)) => layer.backward_f32(&x, &g).map(AnyArray::F32),
+            (AnyArray::F64(x), AnyArray::F64(g)) => layer.backward_f64(&x, &g).map(AnyArray::F64),
+            (AnyArray::F16(x), AnyArray::F16(g)) => layer.backward_f16(&x, &g).map(AnyArray::F16),
+            (AnyArray::Bf16(x), AnyArray::Bf16(g)) => layer.backward_bf16(&x, &g).map(AnyArray::Bf16),
+            _ => return Reply::Refused("x and grad_out of different element types".into()),
+        }),
+        Request::Weight { .. } => Reply::Param(layer.weight()),
+        Request::SetWeight { value, .. } => {
+            layer.set_weight(Array1::from(value));
+            Reply::Unit
+        }
+        Request::ClearGrad { .. } => {
+            layer.clear_grad();
+            Reply::Unit
+        }
+        Request::Eps { .. } => Reply::Eps(layer.eps()),
+    }
+}

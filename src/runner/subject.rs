@@ -1,0 +1,384 @@
+//! The graded program, seen from tutor: a [`Subject`] whose layers live in another process.
+//!
+//! Each call is a request on a socket and a reply within the run's time limit. The program runs
+//! confined, in its own process group, from an empty folder, with an empty environment. When it
+//! dies during a call, that call's case fails with how it ended and a fresh program is started for
+//! the next case; when the time limit runs out, the group is killed and the cases left fail as not
+//! run. Nothing the program sends is a verdict: replies are the learner's return values, and the
+//! grader decides what they mean.
+
+use std::cell::RefCell;
+use std::io::{BufReader, Write};
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use ndarray::{Array1, ArrayD};
+use tutor_grade::subject::{Ending as FaultEnding, Fault};
+use tutor_grade::Subject;
+use tutor_kit::half::{bf16, f16};
+use tutor_kit::serve::PROTOCOL_ENV;
+use tutor_kit::wire::{read_frame, write_frame, Reply, Request, Wired};
+use tutor_kit::{Layer, NormError, Param};
+
+use super::confine::Confinement;
+use super::process::{capped_reader, collect, Captured, Ending, Group};
+
+/// Address space the graded program may use: far more than the checks need, far less than a
+/// runaway allocation would take from the machine.
+pub const MEMORY_LIMIT: u64 = 4 << 30;
+
+/// The descriptor the program finds its end of the socket on (read and write).
+const PROTOCOL_FD: i32 = 3;
+
+/// A graded program started on demand, restarted after a crash, bounded by one deadline.
+pub struct RemoteSubject {
+    executable: PathBuf,
+    work_dir: PathBuf,
+    confinement: Confinement,
+    limit: Duration,
+    deadline: Instant,
+    state: RefCell<State>,
+}
+
+#[derive(Default)]
+struct State {
+    running: Option<Running>,
+    /// Counts started programs: a layer belongs to the program that built it.
+    generation: u64,
+    output: Captured,
+    timed_out: bool,
+    last_ending: Option<Ending>,
+    start_error: Option<String>,
+}
+
+struct Running {
+    group: Group,
+    socket: UnixStream,
+    replies: Receiver<std::io::Result<Option<Vec<u8>>>>,
+    stdout: Option<Receiver<(String, bool)>>,
+    stderr: Option<Receiver<(String, bool)>>,
+}
+
+impl RemoteSubject {
+    /// A subject for the program at `executable`, with `limit` for the whole run from now on.
+    pub fn new(executable: &Path, limit: Duration) -> RemoteSubject {
+        let work_dir = empty_dir();
+        RemoteSubject {
+            confinement: Confinement::prepare(executable),
+            executable: executable.to_path_buf(),
+            work_dir,
+            limit,
+            deadline: Instant::now() + limit,
+            state: RefCell::new(State::default()),
+        }
+    }
+
+    /// Ends the last program and returns everything the programs printed, whether the time
+    /// limit ran out, and why a program could not be started (tutor's problem, not the learner's).
+    pub fn finish(self) -> (Captured, bool, Option<String>) {
+        let mut state = self.state.replace(State::default());
+        if let Some(running) = state.running.take() {
+            let output = stop(running);
+            state.output.append(output);
+        }
+        (state.output, state.timed_out, state.start_error)
+    }
+
+    /// Sends `request` and returns the reply, or raises the [`Fault`] that ends the current case.
+    fn call(&self, generation: Option<u64>, request: &Request) -> (Reply, u64) {
+        let mut state = self.state.borrow_mut();
+        if state.timed_out {
+            drop(state);
+            Fault::TimedOut { limit_secs: self.limit.as_secs_f64(), during_this_case: false }.raise();
+        }
+        if let Some(generation) = generation {
+            if generation != state.generation || state.running.is_none() {
+                // The program that built this layer is gone.
+                let ending = state.last_ending.unwrap_or(Ending::Exited(-1));
+                drop(state);
+                Fault::Ended(fault_ending(ending)).raise();
+            }
+        }
+        if state.running.is_none() {
+            match self.start() {
+                Ok(running) => {
+                    state.running = Some(running);
+                    state.generation += 1;
+                }
+                Err(e) => {
+                    let why = format!("{e}");
+                    state.start_error = Some(why.clone());
+                    drop(state);
+                    Fault::Unreadable(format!("tutor could not start the graded program: {why}")).raise();
+                }
+            }
+        }
+        let generation = state.generation;
+        let Some(running) = state.running.as_mut() else {
+            unreachable!("started above")
+        };
+        let sent = write_frame(&mut running.socket, &request.encode());
+        let received = match sent {
+            Ok(()) => running.replies.recv_timeout(self.deadline.saturating_duration_since(Instant::now())),
+            // The program is gone; its reader thread reports the end.
+            Err(_) => running.replies.recv_timeout(Duration::from_secs(1)),
+        };
+        match received {
+            Ok(Ok(Some(bytes))) => match Reply::decode(&bytes) {
+                Ok(reply) => (reply, generation),
+                Err(e) => {
+                    self.end_program(&mut state);
+                    drop(state);
+                    Fault::Unreadable(e.to_string()).raise()
+                }
+            },
+            Err(RecvTimeoutError::Timeout) if Instant::now() >= self.deadline => {
+                state.timed_out = true;
+                self.end_program(&mut state);
+                drop(state);
+                Fault::TimedOut { limit_secs: self.limit.as_secs_f64(), during_this_case: true }.raise()
+            }
+            Ok(_) | Err(_) => {
+                let ending = self.end_program(&mut state);
+                drop(state);
+                Fault::Ended(fault_ending(ending)).raise()
+            }
+        }
+    }
+
+    /// Stops the running program, keeps its output, and returns how it ended.
+    fn end_program(&self, state: &mut State) -> Ending {
+        let Some(mut running) = state.running.take() else {
+            return state.last_ending.unwrap_or(Ending::Exited(-1));
+        };
+        // A program that closed its socket is usually ending by itself: give it a moment, so its
+        // exit code or signal is the one reported.
+        let ending = running.group.wait_until(Instant::now() + Duration::from_millis(500)).unwrap_or(Ending::TimedOut);
+        let output = stop(running);
+        state.output.append(output);
+        state.last_ending = Some(ending);
+        ending
+    }
+
+    fn start(&self) -> std::io::Result<Running> {
+        let (ours, theirs) = UnixStream::pair()?;
+        let mut command = Command::new(&self.executable);
+        command
+            .env_clear()
+            .env(PROTOCOL_ENV, format!("{PROTOCOL_FD},{}", PROTOCOL_FD + 1))
+            .env("RUST_BACKTRACE", "0")
+            .current_dir(&self.work_dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        pass_socket(&mut command, &theirs);
+        self.confinement.apply_to(&mut command);
+        let mut group = Group::spawn(&mut command, MEMORY_LIMIT)?;
+        drop(theirs);
+        let stdout = group.child_mut().stdout.take().map(capped_reader);
+        let stderr = group.child_mut().stderr.take().map(capped_reader);
+        let reader = ours.try_clone()?;
+        let (sender, replies) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(reader);
+            loop {
+                let frame = read_frame(&mut reader);
+                let end = !matches!(frame, Ok(Some(_)));
+                if sender.send(frame).is_err() || end {
+                    return;
+                }
+            }
+        });
+        Ok(Running { group, socket: ours, replies, stdout, stderr })
+    }
+}
+
+impl Drop for RemoteSubject {
+    fn drop(&mut self) {
+        if let Some(running) = self.state.get_mut().running.take() {
+            stop(running);
+        }
+        let _ = std::fs::remove_dir(&self.work_dir);
+    }
+}
+
+/// Kills the program's group and collects what it printed.
+fn stop(mut running: Running) -> Captured {
+    let _ = running.socket.flush();
+    let _ = running.socket.shutdown(std::net::Shutdown::Both);
+    running.group.kill();
+    collect(running.stdout.take(), running.stderr.take())
+}
+
+fn fault_ending(ending: Ending) -> FaultEnding {
+    match ending {
+        Ending::Exited(code) => FaultEnding::Exited(code),
+        Ending::Signalled(signal) => FaultEnding::Signalled(signal),
+        Ending::TimedOut => FaultEnding::Signalled(libc::SIGKILL),
+    }
+}
+
+/// A fresh, empty working folder outside the course: the program finds nothing of it there.
+fn empty_dir() -> PathBuf {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    let dir = std::env::temp_dir().join(format!("tutor-subject-{}-{nanos}", std::process::id()));
+    match std::fs::create_dir(&dir) {
+        Ok(()) => dir,
+        Err(_) => PathBuf::from("/"),
+    }
+}
+
+/// Puts `socket` on descriptors [`PROTOCOL_FD`] and the one after it in the child.
+fn pass_socket(command: &mut Command, socket: &UnixStream) {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::process::CommandExt;
+    let fd = socket.as_raw_fd();
+    // SAFETY: runs between fork and exec and only calls fcntl(2) and dup2(2), which are
+    // async-signal-safe; `fd` stays open in the parent until after the spawn.
+    unsafe {
+        command.pre_exec(move || {
+            // Move it out of the way first: the socket itself may sit on 3 or 4.
+            let high = libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 10);
+            if high < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            for target in [PROTOCOL_FD, PROTOCOL_FD + 1] {
+                if libc::dup2(high, target) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
+}
+
+impl Subject for RemoteSubject {
+    fn build(&self, hidden_size: usize, eps: f32) -> Result<Box<dyn Layer + '_>, NormError> {
+        let (reply, generation) = self.call(None, &Request::New { hidden_size: hidden_size as u64, eps });
+        match reply {
+            Reply::Layer(id) => Ok(Box::new(RemoteLayer { subject: self, id, generation })),
+            Reply::Error(e) => Err(e),
+            other => unexpected(other),
+        }
+    }
+}
+
+/// A layer built in the graded program.
+struct RemoteLayer<'a> {
+    subject: &'a RemoteSubject,
+    id: u32,
+    generation: u64,
+}
+
+impl RemoteLayer<'_> {
+    fn call(&self, request: Request) -> Reply {
+        self.subject.call(Some(self.generation), &request).0
+    }
+
+    fn array<T: Wired>(&self, request: Request) -> Result<ArrayD<T>, NormError> {
+        match self.call(request) {
+            Reply::Array(array) => match T::unwrap(array) {
+                Some(array) => Ok(array),
+                None => Fault::Unreadable("an array of another element type".into()).raise(),
+            },
+            Reply::Error(e) => Err(e),
+            other => unexpected(other),
+        }
+    }
+
+    fn norm<T: Wired>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError>
+    where
+        ArrayD<T>: Clone,
+    {
+        self.array(Request::Norm { layer: self.id, x: T::wrap(x.clone()) })
+    }
+
+    fn forward<T: Wired>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError>
+    where
+        ArrayD<T>: Clone,
+    {
+        self.array(Request::Forward { layer: self.id, x: T::wrap(x.clone()) })
+    }
+
+    fn backward<T: Wired>(&self, x: &ArrayD<T>, g: &ArrayD<T>) -> Result<ArrayD<T>, NormError>
+    where
+        ArrayD<T>: Clone,
+    {
+        self.array(Request::Backward { layer: self.id, x: T::wrap(x.clone()), grad_out: T::wrap(g.clone()) })
+    }
+}
+
+/// A reply that does not fit the request: a panic in the learner's code, or garbage.
+fn unexpected(reply: Reply) -> ! {
+    match reply {
+        Reply::Panic { message, location } => Fault::Panicked { message, location }.raise(),
+        Reply::Refused(why) => Fault::Unreadable(why).raise(),
+        other => Fault::Unreadable(format!("an unexpected reply: {other:?}").chars().take(200).collect()).raise(),
+    }
+}
+
+impl Layer for RemoteLayer<'_> {
+    fn norm_f32(&self, x: &ArrayD<f32>) -> Result<ArrayD<f32>, NormError> {
+        self.norm(x)
+    }
+    fn norm_f64(&self, x: &ArrayD<f64>) -> Result<ArrayD<f32>, NormError> {
+        self.norm(x)
+    }
+    fn norm_f16(&self, x: &ArrayD<f16>) -> Result<ArrayD<f32>, NormError> {
+        self.norm(x)
+    }
+    fn norm_bf16(&self, x: &ArrayD<bf16>) -> Result<ArrayD<f32>, NormError> {
+        self.norm(x)
+    }
+    fn forward_f32(&self, x: &ArrayD<f32>) -> Result<ArrayD<f32>, NormError> {
+        self.forward(x)
+    }
+    fn forward_f64(&self, x: &ArrayD<f64>) -> Result<ArrayD<f64>, NormError> {
+        self.forward(x)
+    }
+    fn forward_f16(&self, x: &ArrayD<f16>) -> Result<ArrayD<f16>, NormError> {
+        self.forward(x)
+    }
+    fn forward_bf16(&self, x: &ArrayD<bf16>) -> Result<ArrayD<bf16>, NormError> {
+        self.forward(x)
+    }
+    fn backward_f32(&mut self, x: &ArrayD<f32>, g: &ArrayD<f32>) -> Result<ArrayD<f32>, NormError> {
+        RemoteLayer::backward(self, x, g)
+    }
+    fn backward_f64(&mut self, x: &ArrayD<f64>, g: &ArrayD<f64>) -> Result<ArrayD<f64>, NormError> {
+        RemoteLayer::backward(self, x, g)
+    }
+    fn backward_f16(&mut self, x: &ArrayD<f16>, g: &ArrayD<f16>) -> Result<ArrayD<f16>, NormError> {
+        RemoteLayer::backward(self, x, g)
+    }
+    fn backward_bf16(&mut self, x: &ArrayD<bf16>, g: &ArrayD<bf16>) -> Result<ArrayD<bf16>, NormError> {
+        RemoteLayer::backward(self, x, g)
+    }
+    fn eps(&self) -> f32 {
+        match self.call(Request::Eps { layer: self.id }) {
+            Reply::Eps(eps) => eps,
+            other => unexpected(other),
+        }
+    }
+    fn weight(&self) -> Param {
+        match self.call(Request::Weight { layer: self.id }) {
+            Reply::Param(param) => param,
+            other => unexpected(other),
+        }
+    }
+    fn set_weight(&mut self, value: Array1<f32>) {
+        match self.call(Request::SetWeight { layer: self.id, value: value.to_vec() }) {
+            Reply::Unit => {}
+            other => unexpected(other),
+        }
+    }
+    fn clear_grad(&mut self) {
+        match self.call(Request::ClearGrad { layer: self.id }) {
+            Reply::Unit => {}
+            other => unexpected(other),
+        }
+    }
+}
