@@ -2,6 +2,7 @@
 //! report back.
 
 pub mod cargo;
+pub mod confine;
 pub mod harness;
 pub mod process;
 
