@@ -1,0 +1,136 @@
+//! The Landlock ruleset for the subject, built in the parent with the landlock crate.
+//!
+//! The crate's `RulesetCreated` gives up its descriptor (`Option<OwnedFd>`), so the rules are
+//! added with the crate and only `landlock_restrict_self` is called by hand, in the child (its
+//! own `restrict_self` is not fit for a forked child: it builds error values and status
+//! structures as it goes).
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStringExt;
+use std::path::{Path, PathBuf};
+
+use ::landlock::{
+    Access, AccessFs, AccessNet, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr, Scope, ABI,
+};
+use anyhow::{Context, Result};
+
+/// The ABI whose rights are asked for, the newest one tested here. An older kernel gets the
+/// subset it knows (the crate's best-effort mode); a newer one is never asked for rights this
+/// code has not been tested with, as the crate advises.
+const TARGET: ABI = ABI::V6;
+
+/// Folders the subject may read beneath: the system's libraries and settings, and the kernel's
+/// views of the process. Not the home folder, `/tmp` or the course workspace.
+const READABLE: [&str; 8] = ["/usr", "/lib", "/lib32", "/lib64", "/etc", "/proc", "/dev", "/sys"];
+
+/// The Landlock ABI version of the running kernel, `None` without Landlock.
+pub(super) fn abi() -> Option<u32> {
+    // From linux/landlock.h: with it, landlock_create_ruleset only reports the ABI version.
+    const LANDLOCK_CREATE_RULESET_VERSION: libc::c_uint = 1;
+    // SAFETY: with a null attribute and size 0, this flag makes the call read nothing and
+    // create nothing; it returns the version or -1 (ENOSYS, EOPNOTSUPP).
+    let version = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<libc::c_void>(),
+            0 as libc::size_t,
+            LANDLOCK_CREATE_RULESET_VERSION,
+        )
+    };
+    u32::try_from(version).ok().filter(|&version| version > 0)
+}
+
+/// A ruleset that handles every file-system and network right and the scopes, and grants only
+/// reading beneath [`READABLE`] and reading and executing `executable` and its dynamic loader.
+/// Writes are handled and never granted, so they are all refused.
+pub(super) fn ruleset(executable: &Path) -> Result<OwnedFd> {
+    let mut ruleset = Ruleset::default()
+        .handle_access(AccessFs::from_all(TARGET))?
+        .handle_access(AccessNet::from_all(TARGET))?
+        .scope(Scope::from_all(TARGET))?
+        .create()?;
+    let read = AccessFs::ReadFile | AccessFs::ReadDir;
+    for folder in READABLE {
+        // Missing folders (no /lib32 here, say) are simply not granted.
+        if let Ok(fd) = PathFd::new(folder) {
+            ruleset = ruleset.add_rule(PathBeneath::new(fd, read))?;
+        }
+    }
+    // The kernel opens the dynamic loader for execution too (`open_exec`), so it needs the
+    // Execute right; the libraries it then maps are only read.
+    let run = AccessFs::ReadFile | AccessFs::Execute;
+    let subject = PathFd::new(executable).with_context(|| format!("opening {}", executable.display()))?;
+    ruleset = ruleset.add_rule(PathBeneath::new(subject, run))?;
+    if let Some(loader) = elf_interpreter(executable) {
+        if let Ok(fd) = PathFd::new(&loader) {
+            ruleset = ruleset.add_rule(PathBeneath::new(fd, run))?;
+        }
+    }
+    Option::<OwnedFd>::from(ruleset).context("the kernel gave no Landlock ruleset")
+}
+
+/// The program interpreter (the dynamic loader) named in an ELF file's `PT_INTERP` header,
+/// `None` for a static or non-ELF file. 32- and 64-bit, either byte order.
+pub(super) fn elf_interpreter(path: &Path) -> Option<PathBuf> {
+    const PT_INTERP: u64 = 3;
+    let mut file = File::open(path).ok()?;
+    let mut header = [0u8; 64];
+    file.read_exact(&mut header[..52]).ok()?;
+    if header[..4] != *b"\x7fELF" {
+        return None;
+    }
+    let wide = match header[4] {
+        1 => false,
+        2 => true,
+        _ => return None,
+    };
+    let little = match header[5] {
+        1 => true,
+        2 => false,
+        _ => return None,
+    };
+    if wide {
+        file.read_exact(&mut header[52..]).ok()?;
+    }
+    let int = |bytes: &[u8]| -> u64 {
+        let fold = |n: u64, &b: &u8| n << 8 | u64::from(b);
+        match little {
+            true => bytes.iter().rev().fold(0, fold),
+            false => bytes.iter().fold(0, fold),
+        }
+    };
+    // (e_phoff, e_phentsize, e_phnum) and, in a program header, (p_type, p_offset, p_filesz).
+    let (table, entry_size, entries) = match wide {
+        true => (int(&header[32..40]), int(&header[54..56]), int(&header[56..58])),
+        false => (int(&header[28..32]), int(&header[42..44]), int(&header[44..46])),
+    };
+    let needed = if wide { 40 } else { 20 };
+    if entry_size < needed {
+        return None;
+    }
+    let mut entry = [0u8; 40];
+    for index in 0..entries {
+        file.seek(SeekFrom::Start(table.checked_add(index.checked_mul(entry_size)?)?)).ok()?;
+        file.read_exact(&mut entry[..needed as usize]).ok()?;
+        if int(&entry[0..4]) != PT_INTERP {
+            continue;
+        }
+        let (offset, size) = match wide {
+            true => (int(&entry[8..16]), int(&entry[32..40])),
+            false => (int(&entry[4..8]), int(&entry[16..20])),
+        };
+        // A path, so short; anything else is not a loader worth trusting.
+        if size == 0 || size > 4096 {
+            return None;
+        }
+        let mut name = vec![0u8; size as usize];
+        file.seek(SeekFrom::Start(offset)).ok()?;
+        file.read_exact(&mut name).ok()?;
+        let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
+        name.truncate(end);
+        return Some(PathBuf::from(std::ffi::OsString::from_vec(name)));
+    }
+    None
+}

@@ -1,0 +1,197 @@
+//! Confinement of the graded ("subject") program: what it may do between its exec and its exit.
+//!
+//! The learner's code is untrusted. On Linux it is run with:
+//! - `PR_SET_NO_NEW_PRIVS`, so that nothing it executes gains privileges;
+//! - a Landlock domain (`landlock.rs`): reads only beneath the system folders (`/usr`, `/lib*`,
+//!   `/etc`, `/proc`, `/dev`, `/sys`), execution only of the subject itself and its dynamic
+//!   loader, no file-system writes at all, no TCP, and no signals to processes outside it;
+//! - seccomp filters (`seccomp.rs`): no new processes (threads still work), no opening for
+//!   writing, no file-system changes, no sockets, no ptrace.
+//!
+//! The two layers overlap on purpose: seccomp works on kernels without Landlock, and Landlock
+//! checks paths, which seccomp cannot.
+//!
+//! Everything is built in the parent by [`Confinement::prepare`]; the child, between fork and
+//! exec, only makes raw system calls ([`Confinement::apply_to`]), because a forked child of a
+//! multi-threaded parent must not allocate or take locks. A kernel without some feature gets
+//! what it has: nothing here fails a spawn for lack of support ([`support`] says what is there).
+//! On other systems the module compiles and confines nothing.
+
+// Nothing calls this yet (`check` and `doctor` are wired separately); drop this line then.
+#![allow(dead_code)]
+
+#[cfg(target_os = "linux")]
+mod landlock;
+#[cfg(target_os = "linux")]
+mod seccomp;
+#[cfg(all(test, target_os = "linux"))]
+mod tests;
+
+use std::path::Path;
+use std::process::Command;
+
+/// What this kernel lets tutor confine a graded program with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Support {
+    /// The Landlock ABI version the kernel offers, `None` without Landlock (not built in, or
+    /// not enabled at boot).
+    pub landlock_abi: Option<u32>,
+    /// Whether seccomp filters can be installed (kernel support and a filter for this
+    /// processor).
+    pub seccomp: bool,
+}
+
+/// Probes the running kernel: two system calls, no side effects.
+pub fn support() -> Support {
+    #[cfg(target_os = "linux")]
+    {
+        Support { landlock_abi: landlock::abi(), seccomp: seccomp::available() }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        Support { landlock_abi: None, seccomp: false }
+    }
+}
+
+impl Support {
+    /// The protections this kernel cannot give, for `tutor doctor` to say once; empty when
+    /// confinement is complete.
+    pub fn missing(&self) -> Vec<&'static str> {
+        let mut missing = Vec::new();
+        match self.landlock_abi {
+            None => missing.push("landlock (file system, network and signal confinement)"),
+            Some(abi) => {
+                if abi < 4 {
+                    missing.push("landlock network rules (ABI 4)");
+                }
+                if abi < 6 {
+                    missing.push("landlock signal scoping (ABI 6)");
+                }
+            }
+        }
+        if !self.seccomp {
+            missing.push("seccomp (no new processes, no writes, no sockets)");
+        }
+        missing
+    }
+}
+
+/// A confinement prepared in the parent, before the fork: a Landlock ruleset (an open file
+/// descriptor) and compiled seccomp programs.
+pub struct Confinement {
+    #[cfg(target_os = "linux")]
+    prepared: std::sync::Arc<Prepared>,
+    gaps: Vec<&'static str>,
+}
+
+/// What the child needs, shared with the `pre_exec` closure (which must be `'static`).
+#[cfg(target_os = "linux")]
+struct Prepared {
+    /// The Landlock ruleset, all rules added; `None` without Landlock. It is close-on-exec, so
+    /// the subject never holds it.
+    ruleset: Option<std::os::fd::OwnedFd>,
+    /// Seccomp programs, installed in this order.
+    filters: Vec<seccomp::Program>,
+}
+
+#[cfg(target_os = "linux")]
+impl Prepared {
+    /// Builds what `support` allows, adding to `gaps` whatever fails to build.
+    fn new(executable: &Path, support: Support, gaps: &mut Vec<&'static str>) -> Prepared {
+        let ruleset = match support.landlock_abi {
+            Some(_) => match landlock::ruleset(executable) {
+                Ok(fd) => Some(fd),
+                Err(_) => {
+                    gaps.push("landlock ruleset (could not be built)");
+                    None
+                }
+            },
+            None => None,
+        };
+        let filters = match support.seccomp {
+            true => seccomp::programs().unwrap_or_else(|_| {
+                gaps.push("seccomp filter (could not be compiled)");
+                Vec::new()
+            }),
+            false => Vec::new(),
+        };
+        Prepared { ruleset, filters }
+    }
+}
+
+impl Confinement {
+    /// Builds the confinement for running `executable`. Never fails: whatever cannot be built
+    /// (no kernel support, an unreadable executable) is left out and listed by
+    /// [`gaps`](Confinement::gaps).
+    pub fn prepare(executable: &Path) -> Confinement {
+        let support = support();
+        let mut gaps = support.missing();
+        #[cfg(target_os = "linux")]
+        let prepared = std::sync::Arc::new(Prepared::new(executable, support, &mut gaps));
+        #[cfg(not(target_os = "linux"))]
+        let _ = (executable, &mut gaps);
+        Confinement {
+            #[cfg(target_os = "linux")]
+            prepared,
+            gaps,
+        }
+    }
+
+    /// The protections this confinement lacks (kernel support missing, or a part that could
+    /// not be built); empty when it is complete.
+    pub fn gaps(&self) -> &[&'static str] {
+        &self.gaps
+    }
+
+    /// Adds the step that confines the child to `command`, run between fork and exec. The
+    /// confinement is shared with `command`, so `self` may be dropped before the spawn.
+    ///
+    /// If a prepared part cannot be applied in the child (which only an unusual kernel state
+    /// can cause, as support was probed), the spawn fails rather than run the program
+    /// unconfined.
+    pub fn apply_to(&self, command: &mut Command) {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::process::CommandExt;
+            let prepared = std::sync::Arc::clone(&self.prepared);
+            // SAFETY: the closure runs in the forked child before exec. It only reads memory
+            // prepared in the parent (copied by the fork, never freed in the child since the
+            // closure is not dropped there) and calls prctl(2) and landlock_restrict_self(2),
+            // which neither allocate nor take locks.
+            unsafe {
+                command.pre_exec(move || enter(&prepared));
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = command;
+        }
+    }
+}
+
+/// In the child: no new privileges, then Landlock, then seccomp. Seccomp comes last: its
+/// filters are written for the program, not for this set-up (they happen to allow these calls,
+/// but need not).
+#[cfg(target_os = "linux")]
+fn enter(prepared: &Prepared) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    // Landlock and unprivileged seccomp both require no_new_privs; it also keeps a set-user-ID
+    // program from gaining rights, should one ever be executed.
+    let (yes, unused) = (1 as libc::c_ulong, 0 as libc::c_ulong);
+    // SAFETY: prctl with integer arguments (widened to the `unsigned long` it reads, as it
+    // rejects stray high bits) touches no memory of ours.
+    if unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, yes, unused, unused, unused) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    if let Some(ruleset) = &prepared.ruleset {
+        // SAFETY: landlock_restrict_self takes a ruleset descriptor (kept open by `prepared`)
+        // and flags; it touches no memory of ours.
+        if unsafe { libc::syscall(libc::SYS_landlock_restrict_self, ruleset.as_raw_fd(), 0) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    for program in &prepared.filters {
+        program.install()?;
+    }
+    Ok(())
+}

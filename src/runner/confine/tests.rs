@@ -1,0 +1,234 @@
+//! Real confined processes: each test spawns one and reads what it could and could not do.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use super::*;
+use crate::runner::process::{self, Ending, Finished};
+
+const PYTHON: &str = "/usr/bin/python3";
+
+/// Tries each thing in turn and prints `name: ok`, or `name: ERRNO` for the refusal. Run as
+/// `python3 -I -c PROBE TEMP_DIR [exec]`; `exec` (last, since it replaces the process when it
+/// works) tries to execute another program.
+const PROBE: &str = r#"
+import errno, os, socket, subprocess, sys, threading
+tmp = sys.argv[1]
+
+def attempt(name, action):
+    try:
+        action()
+        result = "ok"
+    except OSError as e:
+        result = errno.errorcode.get(e.errno, str(e.errno))
+    except Exception as e:
+        result = type(e).__name__
+    print(f"{name}: {result}", flush=True)
+
+def fork():
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+
+def thread():
+    ran = []
+    worker = threading.Thread(target=lambda: ran.append(True))
+    worker.start()
+    worker.join()
+    if not ran:
+        raise RuntimeError("the thread did not run")
+
+attempt("fork", fork)
+attempt("subprocess", lambda: subprocess.run(["/bin/true"], check=True))
+attempt("write", lambda: open(os.path.join(tmp, "new.txt"), "w").close())
+attempt("read-temp", lambda: open(os.path.join(tmp, "secret.txt")).read())
+attempt("mkdir", lambda: os.mkdir(os.path.join(tmp, "folder")))
+attempt("unlink", lambda: os.unlink(os.path.join(tmp, "secret.txt")))
+attempt("socket", lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM).close())
+attempt("thread", thread)
+attempt("read-etc", lambda: open("/etc/hostname").read())
+attempt("read-usr", lambda: os.listdir("/usr/lib"))
+attempt("signal-parent", lambda: os.kill(os.getppid(), 0))
+if "exec" in sys.argv[2:]:
+    attempt("exec", lambda: os.execv("/bin/true", ["true"]))
+"#;
+
+/// A fresh folder in the system's temporary folder (outside everything the subject may read),
+/// holding `secret.txt`; removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+        let path = std::env::temp_dir().join(format!("tutor-confine-{tag}-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&path).expect("creating the temporary folder");
+        std::fs::write(path.join("secret.txt"), "secret").expect("writing the secret");
+        let path = path.canonicalize().expect("resolving the temporary folder");
+        assert!(
+            !["/usr", "/lib", "/etc", "/proc", "/dev", "/sys"].iter().any(|dir| path.starts_with(dir)),
+            "{} is beneath a folder the subject may read: the test would prove nothing",
+            path.display()
+        );
+        TempDir(path)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn run(command: Command) -> Finished {
+    process::run(command, "token", Duration::from_secs(60)).expect("spawning the subject")
+}
+
+fn shown(done: &Finished) -> String {
+    format!("{:?} {:?}", done.ending, done.output)
+}
+
+/// Runs the probe, confined or not, and returns its lines as `name → result`.
+fn probe(confined: bool, tmp: &Path) -> BTreeMap<String, String> {
+    let mut command = Command::new(PYTHON);
+    command.args(["-I", "-c", PROBE]).arg(tmp);
+    if confined {
+        command.arg("exec");
+        Confinement::prepare(Path::new(PYTHON)).apply_to(&mut command);
+    }
+    let done = run(command);
+    assert_eq!(done.ending, Ending::Exited(0), "the probe failed: {:?}", done.output);
+    let lines = done.output.stdout.lines();
+    lines
+        .filter_map(|line| line.split_once(": "))
+        .map(|(name, result)| (name.to_string(), result.to_string()))
+        .collect()
+}
+
+#[test]
+fn the_probe_sees_success_when_unconfined() {
+    // The control: every attempt works without confinement, so a refusal below is the
+    // confinement's doing, not a broken probe.
+    let tmp = TempDir::new("control");
+    let results = probe(false, &tmp.0);
+    for name in [
+        "fork",
+        "subprocess",
+        "write",
+        "read-temp",
+        "mkdir",
+        "unlink",
+        "socket",
+        "thread",
+        "read-etc",
+        "read-usr",
+        "signal-parent",
+    ] {
+        assert_eq!(results.get(name).map(String::as_str), Some("ok"), "{name} in {results:?}");
+    }
+}
+
+#[test]
+fn a_confined_program_can_read_the_system_and_start_threads_but_nothing_else() {
+    let support = support();
+    let tmp = TempDir::new("confined");
+    let results = probe(true, &tmp.0);
+    let result = |name: &str| results.get(name).map(String::as_str).unwrap_or("missing");
+
+    // What it still may do.
+    assert_eq!(result("thread"), "ok", "{results:?}");
+    assert_eq!(result("read-etc"), "ok", "{results:?}");
+    assert_eq!(result("read-usr"), "ok", "{results:?}");
+    // Writing is refused by either layer.
+    if support.seccomp || support.landlock_abi.is_some() {
+        assert_eq!(result("write"), "EACCES", "{results:?}");
+        assert!(!tmp.0.join("new.txt").exists());
+        assert!(!tmp.0.join("folder").exists());
+        assert!(tmp.0.join("secret.txt").exists());
+    }
+    if support.seccomp {
+        assert_eq!(result("fork"), "EPERM", "{results:?}");
+        assert_eq!(result("subprocess"), "EPERM", "{results:?}");
+        assert_eq!(result("mkdir"), "EPERM", "{results:?}");
+        assert_eq!(result("unlink"), "EPERM", "{results:?}");
+        assert_eq!(result("socket"), "EACCES", "{results:?}");
+    } else {
+        eprintln!("note: no seccomp on this kernel; process, file and socket call checks skipped");
+    }
+    match support.landlock_abi {
+        Some(abi) => {
+            // Only Landlock refuses a read-only open, or an exec that seccomp lets through.
+            assert_eq!(result("read-temp"), "EACCES", "{results:?}");
+            assert_eq!(result("exec"), "EACCES", "{results:?}");
+            if abi >= 6 {
+                assert_eq!(result("signal-parent"), "EPERM", "{results:?}");
+            } else {
+                eprintln!("note: Landlock ABI {abi} < 6; signal scoping check skipped");
+            }
+        }
+        None => eprintln!("note: no Landlock on this kernel; read, exec and signal checks skipped"),
+    }
+}
+
+#[test]
+fn a_shell_cannot_start_a_background_child() {
+    let script = "sleep 1 & echo started";
+    let mut free = Command::new("/bin/sh");
+    free.args(["-c", script]);
+    let free = run(free);
+    assert_eq!(
+        (free.ending, free.output.stdout.as_str()),
+        (Ending::Exited(0), "started\n"),
+        "control: {}",
+        shown(&free)
+    );
+
+    if !support().seccomp {
+        eprintln!("note: no seccomp on this kernel; background child check skipped");
+        return;
+    }
+    let mut confined = Command::new("/bin/sh");
+    confined.args(["-c", script]);
+    Confinement::prepare(Path::new("/bin/sh")).apply_to(&mut confined);
+    let confined = run(confined);
+    assert_ne!(confined.ending, Ending::Exited(0), "{}", shown(&confined));
+    assert_eq!(confined.output.stdout, "", "{}", shown(&confined));
+    assert!(confined.output.stderr.to_lowercase().contains("fork"), "{}", shown(&confined));
+}
+
+#[test]
+fn missing_names_what_the_kernel_lacks() {
+    assert!(Support { landlock_abi: Some(7), seccomp: true }.missing().is_empty());
+    assert_eq!(Support { landlock_abi: Some(5), seccomp: true }.missing(), ["landlock signal scoping (ABI 6)"]);
+    assert_eq!(
+        Support { landlock_abi: Some(1), seccomp: false }.missing(),
+        [
+            "landlock network rules (ABI 4)",
+            "landlock signal scoping (ABI 6)",
+            "seccomp (no new processes, no writes, no sockets)"
+        ]
+    );
+    assert_eq!(Support { landlock_abi: None, seccomp: true }.missing().len(), 1);
+}
+
+#[test]
+fn prepare_degrades_instead_of_failing() {
+    let kernel = support();
+    eprintln!("this kernel: {kernel:?}, missing {:?}", kernel.missing());
+    let ready = Confinement::prepare(Path::new(PYTHON));
+    assert_eq!(ready.gaps(), kernel.missing().as_slice());
+    // An executable that is not there: no Landlock rules can name it, and that is reported.
+    let broken = Confinement::prepare(Path::new("/nonexistent/subject"));
+    if kernel.landlock_abi.is_some() {
+        assert!(broken.gaps().iter().any(|gap| gap.contains("landlock ruleset")), "{:?}", broken.gaps());
+    }
+}
+
+#[test]
+fn finds_the_dynamic_loader() {
+    let loader = landlock::elf_interpreter(Path::new(PYTHON)).expect("python3 is dynamically linked");
+    assert!(loader.is_absolute() && loader.exists(), "{}", loader.display());
+    assert_eq!(landlock::elf_interpreter(Path::new("/etc/hostname")), None);
+}
