@@ -17,8 +17,6 @@
 //! what it has: nothing here fails a spawn for lack of support ([`support`] says what is there).
 //! On other systems the module compiles and confines nothing.
 
-// Nothing calls this yet (`check` and `doctor` are wired separately); drop this line then.
-#![allow(dead_code)]
 
 #[cfg(target_os = "linux")]
 mod landlock;
