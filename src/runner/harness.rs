@@ -11,6 +11,7 @@ use anyhow::{Context, Result};
 
 use crate::course::embedded::{HARNESS_LOCK, KIT_FILES};
 use crate::course::{Catalogue, Exercise};
+use crate::errors::OnFile;
 use crate::fsutil::write_if_changed;
 use crate::workspace::Workspace;
 
@@ -89,7 +90,7 @@ pub fn write(private_dir: &Path, workspace: &Workspace, catalogue: &Catalogue) -
         write_if_changed(&root.join("bins").join(format!("{}.rs", bin_name(exercise))), &source)?;
     }
     let reports = root.join("reports");
-    fs::create_dir_all(&reports).with_context(|| format!("creating {}", reports.display()))?;
+    fs::create_dir_all(&reports).with_context(|| OnFile::write(&reports))?;
     Ok(Layout { manifest: root.join("Cargo.toml"), reports, built_before: is_built(private_dir) })
 }
 

@@ -13,6 +13,8 @@ use anyhow::{Context, Result};
 use tutor_kit::report::{self, Report};
 
 use crate::course::{Catalogue, Exercise};
+use crate::errors::{OnFile, StorageCause};
+use crate::fsutil;
 use crate::workspace::Workspace;
 pub use cargo::{BuildEvent, Diagnostic};
 pub use process::{Captured, Ending};
@@ -59,13 +61,29 @@ pub enum CheckEvent<'a> {
     Build(BuildEvent<'a>),
 }
 
-/// Grades `exercise` in `workspace`. `Err` means the environment failed (no cargo, an
-/// unwritable folder), never the learner's code.
+/// Proof that this process holds the workspace's check lock, `.tutor/check.lock`: one check
+/// (or reset) at a time per workspace, because the harness folder and cargo's output are shared,
+/// and because a check's verdict must be recorded before a reset may replace the file it graded.
+pub struct CheckLock {
+    _file: File,
+}
+
+/// Takes the workspace's check lock, calling `on_wait` once if another process holds it.
+pub fn lock_checks(workspace: &Workspace, on_wait: &mut dyn FnMut()) -> Result<CheckLock> {
+    let private = workspace.private_dir();
+    std::fs::create_dir_all(&private).with_context(|| OnFile::write(&private))?;
+    Ok(CheckLock { _file: lock_exclusive(&private.join("check.lock"), on_wait)? })
+}
+
+/// Grades `exercise` in `workspace`, under the check lock the caller holds until it has
+/// recorded the verdict. `Err` means the environment failed (no cargo, an unwritable folder, a
+/// full disk), never the learner's code.
 pub fn check(
     workspace: &Workspace,
     catalogue: &Catalogue,
     exercise: &Exercise,
     options: &CheckOptions,
+    _held: &CheckLock,
     on_event: &mut dyn FnMut(CheckEvent),
 ) -> Result<CheckOutcome> {
     let learner_file = workspace.exercise_file(exercise);
@@ -76,10 +94,6 @@ pub fn check(
     }
 
     let private = workspace.private_dir();
-    std::fs::create_dir_all(&private).with_context(|| format!("creating {}", private.display()))?;
-    // One check at a time per workspace: the harness folder and cargo's output are shared.
-    let _lock = lock_exclusive(&private.join("check.lock"), &mut || on_event(CheckEvent::Waiting))?;
-
     let layout = harness::write(&private, workspace, catalogue)?;
     if !layout.built_before {
         // The first build is where a missing or old toolchain shows: say so plainly.
@@ -108,6 +122,21 @@ pub fn check(
     let _ = std::fs::remove_file(&report_path);
     let output = finished.output;
 
+    if report_text.is_err() && finished.ending != Ending::TimedOut {
+        // No report: the learner's code may have exited, or the disk may have refused the
+        // report. Tell the two apart, so that a full disk is never blamed on the code. Only
+        // causes the code cannot fake count: it may delete or chmod the folder, and that stays
+        // a failed check.
+        if let Err(e) = fsutil::probe_writable(&layout.reports) {
+            if matches!(
+                StorageCause::of(&e),
+                Some(StorageCause::Full | StorageCause::QuotaExceeded | StorageCause::ReadOnly)
+            ) {
+                return Err(e).with_context(|| OnFile::write(&layout.reports));
+            }
+        }
+    }
+
     Ok(match (finished.ending, report_text) {
         (Ending::TimedOut, _) => CheckOutcome::TimedOut { limit: options.timeout, output },
         (Ending::Exited(0), Ok(text)) => match report::decode(&text, &token) {
@@ -120,22 +149,16 @@ pub fn check(
 
 /// Writes the harness and builds its library once, so that the first check is warm.
 pub fn prepare(workspace: &Workspace, catalogue: &Catalogue, on_event: &mut dyn FnMut(CheckEvent)) -> Result<()> {
-    let private = workspace.private_dir();
-    std::fs::create_dir_all(&private).with_context(|| format!("creating {}", private.display()))?;
-    let _lock = lock_exclusive(&private.join("check.lock"), &mut || on_event(CheckEvent::Waiting))?;
-    let layout = harness::write(&private, workspace, catalogue)?;
+    let _lock = lock_checks(workspace, &mut || on_event(CheckEvent::Waiting))?;
+    let layout = harness::write(&workspace.private_dir(), workspace, catalogue)?;
     cargo::check_toolchain()?;
     cargo::build_library(&layout.manifest, &mut |e| on_event(CheckEvent::Build(e)))
 }
 
 /// Takes an exclusive lock on `path`, calling `on_wait` once if it has to wait.
 pub fn lock_exclusive(path: &Path, on_wait: &mut dyn FnMut()) -> Result<File> {
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(path)
-        .with_context(|| format!("opening {}", path.display()))?;
+    let file =
+        OpenOptions::new().create(true).truncate(false).write(true).open(path).with_context(|| OnFile::write(path))?;
     match file.try_lock() {
         Ok(()) => {}
         Err(std::fs::TryLockError::WouldBlock) => {
