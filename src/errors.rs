@@ -1,5 +1,8 @@
 //! Errors the learner can act on, each with a bilingual message; they exit with code 2.
 
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
 use colored::Colorize;
 
 use crate::course::catalogue::UnknownExercise;
@@ -31,14 +34,120 @@ impl std::error::Error for CliError {}
 /// Prints an error in the chosen languages: ours by their text, others with their context chain.
 pub fn report(printer: &Printer, error: &anyhow::Error) {
     let label = printer.label(|u| u.error).red().bold();
-    let message = if let Some(e) = error.downcast_ref::<CliError>() {
+    eprintln!("{label}: {}", describe_error(printer, error));
+}
+
+/// What to tell the learner about any error: ours by their text, a refused write by its cause
+/// and file, others with their context chain.
+pub fn describe_error(printer: &Printer, error: &anyhow::Error) -> String {
+    if let Some(e) = error.downcast_ref::<CliError>() {
         describe(printer, e)
     } else if let Some(e) = error.downcast_ref::<CargoError>() {
         describe_cargo_error(printer, e)
+    } else if let Some(failure) = storage_failure(error) {
+        describe_storage_failure(printer, &failure)
     } else {
         format!("{error:#}")
+    }
+}
+
+/// Context for a file operation that names the file, so that a refused write can be reported
+/// against the file the learner knows (`.tutor/state.toml`, not its temporary twin).
+#[derive(Debug)]
+pub struct OnFile {
+    path: PathBuf,
+    writing: bool,
+}
+
+impl OnFile {
+    /// Writing (or creating, renaming, removing) `path`.
+    pub fn write(path: &Path) -> Self {
+        OnFile { path: path.to_path_buf(), writing: true }
+    }
+
+    /// Reading `path`.
+    pub fn read(path: &Path) -> Self {
+        OnFile { path: path.to_path_buf(), writing: false }
+    }
+}
+
+impl std::fmt::Display for OnFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let verb = if self.writing { "writing" } else { "reading" };
+        write!(f, "{verb} {}", self.path.display())
+    }
+}
+
+/// Why the file system refused: the machine's state, never the learner's code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StorageCause {
+    /// ENOSPC.
+    Full,
+    /// EROFS.
+    ReadOnly,
+    /// EDQUOT.
+    QuotaExceeded,
+    /// EACCES / EPERM.
+    PermissionDenied,
+}
+
+impl StorageCause {
+    /// The cause behind an I/O error, when it is one of these.
+    pub fn of(error: &std::io::Error) -> Option<StorageCause> {
+        match error.kind() {
+            ErrorKind::StorageFull => Some(StorageCause::Full),
+            ErrorKind::ReadOnlyFilesystem => Some(StorageCause::ReadOnly),
+            ErrorKind::QuotaExceeded => Some(StorageCause::QuotaExceeded),
+            ErrorKind::PermissionDenied => Some(StorageCause::PermissionDenied),
+            _ => None,
+        }
+    }
+}
+
+/// A file operation the file system refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StorageFailure {
+    /// Why.
+    pub cause: StorageCause,
+    /// The file, when the error names one through [`OnFile`].
+    pub path: Option<PathBuf>,
+    /// What was being done, for an error that names no file.
+    pub doing: String,
+    /// Whether it was a write (false: a read).
+    pub writing: bool,
+}
+
+/// Finds an I/O error with a [`StorageCause`] anywhere in `error`'s chain, and the file it was about.
+pub fn storage_failure(error: &anyhow::Error) -> Option<StorageFailure> {
+    let cause = error.chain().find_map(|e| e.downcast_ref::<std::io::Error>().and_then(StorageCause::of))?;
+    // anyhow finds a context of a given type at any depth of the chain.
+    let on_file = error.downcast_ref::<OnFile>();
+    Some(StorageFailure {
+        cause,
+        path: on_file.map(|f| f.path.clone()),
+        doing: error.to_string(),
+        writing: on_file.is_none_or(|f| f.writing),
+    })
+}
+
+/// What to tell the learner about a refused file operation: the cause, the file, what to do.
+pub fn describe_storage_failure(printer: &Printer, failure: &StorageFailure) -> String {
+    let file = match &failure.path {
+        // Relative to where the learner is, as they would type it.
+        Some(path) => {
+            let here = std::env::current_dir().unwrap_or_default();
+            path.strip_prefix(&here).unwrap_or(path).display().to_string()
+        }
+        None => failure.doing.clone(),
     };
-    eprintln!("{label}: {message}");
+    let pick: fn(&crate::text::Ui) -> &'static str = match (failure.cause, failure.writing) {
+        (StorageCause::Full, _) => |u| u.disk_full,
+        (StorageCause::ReadOnly, _) => |u| u.read_only_file_system,
+        (StorageCause::QuotaExceeded, _) => |u| u.quota_exceeded,
+        (StorageCause::PermissionDenied, true) => |u| u.permission_denied_write,
+        (StorageCause::PermissionDenied, false) => |u| u.permission_denied_read,
+    };
+    printer.lines(pick, &[("file", &file)])
 }
 
 /// What to tell the learner about a toolchain problem.
@@ -74,5 +183,68 @@ fn describe(printer: &Printer, error: &CliError) -> String {
         CliError::Workspace(e) => describe_workspace_error(printer, e),
         CliError::NeedsConfirmation(command) => printer.lines(|u| u.needs_confirmation, &[("command", command)]),
         CliError::InitNotEmpty(dir) => printer.lines(|u| u.init_not_empty, &[("dir", &dir.display())]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use anyhow::Context;
+
+    use super::*;
+    use crate::text::LangChoice;
+
+    /// A real ENOSPC: /dev/full refuses every write.
+    #[cfg(target_os = "linux")]
+    fn enospc() -> std::io::Error {
+        let mut full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        full.write_all(b"x").and_then(|()| full.flush()).unwrap_err()
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_full_disk_is_named_with_its_file_in_both_languages() {
+        let file = Path::new(".tutor/state.toml");
+        let error =
+            Err::<(), _>(enospc()).with_context(|| OnFile::write(file)).context("recording the check").unwrap_err();
+        let failure = storage_failure(&error).expect("classified");
+        assert_eq!(
+            failure,
+            StorageFailure {
+                cause: StorageCause::Full,
+                path: Some(file.to_path_buf()),
+                doing: "recording the check".into(),
+                writing: true
+            }
+        );
+        let message = describe_error(&Printer::new(LangChoice::Both, true), &error);
+        assert!(message.contains("the disk is full: could not write .tutor/state.toml"), "{message}");
+        assert!(message.contains("磁盘已满：无法写入 .tutor/state.toml"), "{message}");
+        assert!(!message.contains("os error"), "{message}");
+    }
+
+    #[test]
+    fn each_cause_is_recognised_and_others_are_left_alone() {
+        for (kind, cause) in [
+            (ErrorKind::StorageFull, StorageCause::Full),
+            (ErrorKind::ReadOnlyFilesystem, StorageCause::ReadOnly),
+            (ErrorKind::QuotaExceeded, StorageCause::QuotaExceeded),
+            (ErrorKind::PermissionDenied, StorageCause::PermissionDenied),
+        ] {
+            assert_eq!(StorageCause::of(&std::io::Error::from(kind)), Some(cause));
+        }
+        let other = anyhow::Error::new(std::io::Error::from(ErrorKind::NotFound)).context("reading x");
+        assert_eq!(storage_failure(&other), None);
+
+        let printer = Printer::new(LangChoice::En, true);
+        let denied = Err::<(), _>(std::io::Error::from(ErrorKind::PermissionDenied))
+            .with_context(|| OnFile::read(Path::new("/nowhere/state.toml")))
+            .unwrap_err();
+        assert!(describe_error(&printer, &denied).starts_with("permission denied: could not read /nowhere/state.toml"));
+        // Without a named file, what was being done stands in for it.
+        let unnamed =
+            anyhow::Error::new(std::io::Error::from(ErrorKind::ReadOnlyFilesystem)).context("creating /ro/.tutor");
+        assert!(describe_error(&printer, &unnamed).contains("read-only: could not write creating /ro/.tutor"));
     }
 }

@@ -1,9 +1,17 @@
-//! Writing files so that a crash or a kill never leaves half of one.
+//! Writing files so that a crash or a kill never leaves half of one, and tidying up after a
+//! process that was killed between writing its temporary file and renaming it.
 
 use std::fs;
 use std::path::Path;
+use std::time::Duration;
 
 use anyhow::{Context, Result};
+
+use crate::errors::OnFile;
+
+/// A write takes milliseconds: a temporary file a minute old belongs to no write in progress,
+/// even when a process with its pid runs (pids are reused).
+const STALE_AFTER: Duration = Duration::from_secs(60);
 
 /// Replaces `path` with `contents` (through a renamed temporary file) unless it already holds them.
 pub fn write_if_changed(path: &Path, contents: &str) -> Result<()> {
@@ -11,24 +19,90 @@ pub fn write_if_changed(path: &Path, contents: &str) -> Result<()> {
         return Ok(());
     }
     let dir = path.parent().context("a file path has a parent")?;
-    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    fs::create_dir_all(dir).with_context(|| OnFile::write(dir))?;
+    remove_leftover_temporaries(dir, |stem| stem.len() > 1 && stem.starts_with('.'), false);
     let temporary = dir.join(format!(
         ".{}.tmp-{}",
         path.file_name().and_then(|n| n.to_str()).unwrap_or("file"),
         std::process::id()
     ));
-    fs::write(&temporary, contents).with_context(|| format!("writing {}", temporary.display()))?;
-    fs::rename(&temporary, path).with_context(|| format!("replacing {}", path.display()))?;
-    Ok(())
+    let written = fs::write(&temporary, contents).and_then(|()| fs::rename(&temporary, path));
+    if written.is_err() {
+        // Best effort: a failed write (a full disk) should not leave its half behind.
+        let _ = fs::remove_file(&temporary);
+    }
+    written.with_context(|| OnFile::write(path))
+}
+
+/// Removes the temporary files `<stem>.tmp-<pid>` in `dir` whose stem `is_ours` accepts and
+/// that no write still needs: their process is gone, or they are older than a minute. With
+/// `all`, the caller holds the lock every such write happens under, so none is in progress.
+/// Failures are ignored: a leftover file is untidy, never harmful.
+pub fn remove_leftover_temporaries(dir: &Path, is_ours: impl Fn(&str) -> bool, all: bool) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some((stem, pid)) = name.to_str().and_then(|n| n.rsplit_once(".tmp-")) else { continue };
+        let Ok(pid) = pid.parse::<u32>() else { continue };
+        if !is_ours(stem) {
+            continue;
+        }
+        // Our own pid: another thread of this process may be between write and rename.
+        let in_use = !all && (pid == std::process::id() || process_runs(pid));
+        let old =
+            entry.metadata().and_then(|m| m.modified()).is_ok_and(|t| t.elapsed().is_ok_and(|age| age > STALE_AFTER));
+        if !in_use || old {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether a process with this pid exists (signal 0 checks without sending anything).
+#[cfg(unix)]
+fn process_runs(pid: u32) -> bool {
+    // 0 and negative pids name process groups, not one process.
+    let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
+    if pid <= 0 {
+        return false;
+    }
+    // SAFETY: kill with signal 0 sends nothing; it only reports whether the pid exists.
+    let result = unsafe { libc::kill(pid, 0) };
+    result == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+/// Without a way to ask, assume it runs: the age rule still cleans up.
+#[cfg(not(unix))]
+fn process_runs(_pid: u32) -> bool {
+    true
+}
+
+/// Creates and removes a small file in `dir`: can tutor write there?
+pub fn probe_writable(dir: &Path) -> std::io::Result<()> {
+    let probe = dir.join(format!(".tutor-probe.tmp-{}", std::process::id()));
+    let written = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .and_then(|mut file| std::io::Write::write_all(&mut file, &[0; 4096]).and_then(|()| file.sync_all()));
+    let removed = fs::remove_file(&probe);
+    written?;
+    removed
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn temp_dir(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("tutor-fsutil-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
     #[test]
     fn unchanged_files_are_not_rewritten() {
-        let dir = std::env::temp_dir().join(format!("tutor-harness-test-{}", std::process::id()));
+        let dir = temp_dir("unchanged");
         let file = dir.join("a.rs");
         write_if_changed(&file, "fn a() {}").unwrap();
         let before = fs::metadata(&file).unwrap().modified().unwrap();
@@ -37,6 +111,47 @@ mod tests {
         assert_eq!(fs::metadata(&file).unwrap().modified().unwrap(), before);
         write_if_changed(&file, "fn b() {}").unwrap();
         assert_eq!(fs::read_to_string(&file).unwrap(), "fn b() {}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The pid of a process that has ended (and been waited for).
+    fn dead_pid() -> u32 {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    }
+
+    #[test]
+    fn leftovers_of_a_killed_writer_are_removed_and_live_ones_kept() {
+        let dir = temp_dir("leftovers");
+        let mut alive = std::process::Command::new("sleep").arg("30").spawn().unwrap();
+        let dead = dir.join(format!(".a.rs.tmp-{}", dead_pid()));
+        let live = dir.join(format!(".b.rs.tmp-{}", alive.id()));
+        let learners = dir.join(format!("notes.tmp-{}", dead_pid()));
+        for f in [&dead, &live, &learners] {
+            fs::write(f, "half a file").unwrap();
+        }
+        write_if_changed(&dir.join("c.rs"), "fn c() {}").unwrap();
+        let _ = alive.kill();
+        let _ = alive.wait();
+        assert!(!dead.exists(), "a dead process's temporary is removed");
+        assert!(live.exists(), "a running process's temporary is kept");
+        assert!(learners.exists(), "a file that is not one of ours is kept");
+        assert_eq!(fs::read_to_string(dir.join("c.rs")).unwrap(), "fn c() {}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_failed_write_names_the_file_and_leaves_no_temporary() {
+        let dir = temp_dir("failed");
+        // A path component that is a file fails for root too.
+        fs::write(dir.join("blocker"), "").unwrap();
+        let error = write_if_changed(&dir.join("blocker").join("x.rs"), "x").unwrap_err();
+        assert!(format!("{error:#}").contains("blocker"), "{error:#}");
+        assert!(probe_writable(&dir).is_ok());
+        assert!(probe_writable(&dir.join("blocker")).is_err());
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "the probe leaves nothing behind");
         fs::remove_dir_all(&dir).unwrap();
     }
 }

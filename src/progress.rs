@@ -7,11 +7,14 @@
 
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
+
+use crate::errors::OnFile;
+use crate::fsutil::remove_leftover_temporaries;
 
 /// Where an exercise stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -63,13 +66,42 @@ impl State {
     }
 }
 
+impl ExerciseProgress {
+    /// Counts one check and keeps its result. The count stops at `u32::MAX` instead of
+    /// overflowing: the file is the learner's to edit, so it may already hold the maximum.
+    pub fn record_check(&mut self, passed: bool) {
+        self.checks = self.checks.saturating_add(1);
+        self.status = if passed { ExerciseStatus::Passed } else { ExerciseStatus::Failing };
+    }
+
+    /// The hint level to show next: one past the highest seen, at most `total`.
+    pub fn next_hint(&self, total: u32) -> u32 {
+        self.hints.saturating_add(1).min(total)
+    }
+}
+
+/// The largest progress file tutor reads. A real one is a few hundred bytes; anything this big
+/// was not written by tutor, and reading it whole could exhaust memory.
+pub const MAX_STATE_BYTES: u64 = 1024 * 1024;
+
+/// Why the progress file could not be used.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Unreadable {
+    /// Over [`MAX_STATE_BYTES`]; never parsed.
+    TooLarge,
+    /// Not UTF-8.
+    NotUtf8,
+    /// Not the TOML of a [`State`]; the parser's message.
+    NotToml(String),
+}
+
 /// What loading found besides the state itself.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Recovered {
     /// Where the unreadable file was kept.
     pub backup: PathBuf,
     /// Why it could not be read.
-    pub reason: String,
+    pub reason: Unreadable,
 }
 
 /// Reads and writes the progress file of one workspace.
@@ -78,50 +110,100 @@ pub struct ProgressStore {
     lock_path: PathBuf,
 }
 
+/// How often [`ProgressStore::load`] looks again when another process set the file aside first.
+const LOAD_ATTEMPTS: u32 = 3;
+
 impl ProgressStore {
     /// The store inside a workspace's private folder.
     pub fn new(private_dir: &Path) -> Self {
         ProgressStore { path: private_dir.join("state.toml"), lock_path: private_dir.join("state.lock") }
     }
 
-    /// Reads the state. A file that does not parse is renamed aside (and reported), never lost.
+    /// Reads the state. A file that is too large or does not parse is renamed aside (and
+    /// reported), never lost.
     pub fn load(&self) -> Result<(State, Option<Recovered>)> {
-        let text = match fs::read_to_string(&self.path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((State::default(), None)),
-            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                return self.set_aside("the file is not UTF-8 text".into());
+        for _ in 1..LOAD_ATTEMPTS {
+            if let Some(loaded) = self.load_once()? {
+                return Ok(loaded);
             }
-            Err(e) => return Err(e).with_context(|| format!("reading {}", self.path.display())),
+        }
+        Ok(self.load_once()?.unwrap_or_default())
+    }
+
+    /// `None` when the file vanished while it was being set aside (another process did it).
+    fn load_once(&self) -> Result<Option<(State, Option<Recovered>)>> {
+        let file = match File::open(&self.path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Some((State::default(), None))),
+            Err(e) => return Err(e).with_context(|| OnFile::read(&self.path)),
         };
+        // Size first, from the open file, so a huge file is never read; `take` also bounds
+        // files whose size the metadata does not tell (a link to a device).
+        let size = file.metadata().with_context(|| OnFile::read(&self.path))?.len();
+        if size > MAX_STATE_BYTES {
+            return self.set_aside(Unreadable::TooLarge);
+        }
+        let mut bytes = Vec::new();
+        file.take(MAX_STATE_BYTES + 1).read_to_end(&mut bytes).with_context(|| OnFile::read(&self.path))?;
+        if bytes.len() as u64 > MAX_STATE_BYTES {
+            return self.set_aside(Unreadable::TooLarge);
+        }
+        let Ok(text) = String::from_utf8(bytes) else { return self.set_aside(Unreadable::NotUtf8) };
         match toml::from_str::<State>(&text) {
-            Ok(state) => Ok((state, None)),
-            Err(e) => self.set_aside(e.message().to_string()),
+            Ok(state) => Ok(Some((state, None))),
+            Err(e) => self.set_aside(Unreadable::NotToml(e.message().trim().replace('\n', " "))),
         }
     }
 
-    fn set_aside(&self, reason: String) -> Result<(State, Option<Recovered>)> {
+    /// Renames the file to `state.toml.corrupt-<secs>[-<n>]`, a name no earlier backup has:
+    /// the name is reserved with `create_new` first, and the rename replaces that empty
+    /// placeholder, so two corruptions in the same second never overwrite each other.
+    fn set_aside(&self, reason: Unreadable) -> Result<Option<(State, Option<Recovered>)>> {
         let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-        let backup = self.path.with_file_name(format!("state.toml.corrupt-{stamp}"));
-        fs::rename(&self.path, &backup).with_context(|| format!("keeping {} aside", self.path.display()))?;
-        Ok((State::default(), Some(Recovered { backup, reason })))
+        for n in 0..10_000u32 {
+            let name =
+                if n == 0 { format!("state.toml.corrupt-{stamp}") } else { format!("state.toml.corrupt-{stamp}-{n}") };
+            let backup = self.path.with_file_name(name);
+            match OpenOptions::new().write(true).create_new(true).open(&backup) {
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e).with_context(|| OnFile::write(&backup)),
+            }
+            return match fs::rename(&self.path, &backup) {
+                Ok(()) => Ok(Some((State::default(), Some(Recovered { backup, reason })))),
+                Err(e) => {
+                    let _ = fs::remove_file(&backup);
+                    if e.kind() == std::io::ErrorKind::NotFound {
+                        Ok(None)
+                    } else {
+                        Err(e).with_context(|| OnFile::write(&self.path))
+                    }
+                }
+            };
+        }
+        anyhow::bail!("too many set-aside progress files in {}", self.path.display())
     }
 
     /// Reads, changes and atomically writes the state under the workspace's progress lock.
     pub fn update<T>(&self, change: impl FnOnce(&mut State) -> T) -> Result<(T, Option<Recovered>)> {
         if let Some(dir) = self.path.parent() {
-            fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            fs::create_dir_all(dir).with_context(|| OnFile::write(dir))?;
         }
         let lock = OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
             .open(&self.lock_path)
-            .with_context(|| format!("opening {}", self.lock_path.display()))?;
+            .with_context(|| OnFile::write(&self.lock_path))?;
         lock.lock().with_context(|| format!("locking {}", self.lock_path.display()))?;
         let (mut state, recovered) = self.load()?;
         let result = change(&mut state);
         self.write(&state)?;
+        if let Some(dir) = self.path.parent() {
+            // Every write of the state happens under this lock, so any temporary left now is
+            // from a tutor killed mid-write.
+            remove_leftover_temporaries(dir, |stem| stem == "state.toml", true);
+        }
         drop(lock);
         Ok((result, recovered))
     }
@@ -129,11 +211,15 @@ impl ProgressStore {
     fn write(&self, state: &State) -> Result<()> {
         let text = toml::to_string(state).context("serialising progress")?;
         let temporary = self.path.with_file_name(format!("state.toml.tmp-{}", std::process::id()));
-        let mut file = File::create(&temporary).with_context(|| format!("writing {}", temporary.display()))?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        fs::rename(&temporary, &self.path).with_context(|| format!("replacing {}", self.path.display()))?;
-        Ok(())
+        let written = File::create(&temporary)
+            .and_then(|mut file| file.write_all(text.as_bytes()).and_then(|()| file.sync_all()))
+            .and_then(|()| fs::rename(&temporary, &self.path));
+        if written.is_err() {
+            // Best effort: a failed write (a full disk) should not leave its half behind.
+            let _ = fs::remove_file(&temporary);
+        }
+        // Named after the file the learner knows, not its temporary twin.
+        written.with_context(|| OnFile::write(&self.path))
     }
 }
 
@@ -169,7 +255,7 @@ mod tests {
         let dir = temp_dir("corrupt");
         fs::write(dir.join("state.toml"), "this is = = not toml [").unwrap();
         let store = ProgressStore::new(&dir);
-        let ((), recovered) = store.update(|s| s.exercises.entry("01-weight".into()).or_default().checks += 1).unwrap();
+        let ((), recovered) = store.update(|s| s.exercises.entry("01-weight".into()).or_default().checks = 1).unwrap();
         let recovered = recovered.expect("the corrupt file is reported");
         assert_eq!(fs::read_to_string(&recovered.backup).unwrap(), "this is = = not toml [");
         assert_eq!(store.load().unwrap().0.of("01-weight").checks, 1);
@@ -185,7 +271,7 @@ mod tests {
                 std::thread::spawn(move || {
                     let store = ProgressStore::new(&dir);
                     for _ in 0..10 {
-                        store.update(|s| s.exercises.entry("x".into()).or_default().checks += 1).unwrap();
+                        store.update(|s| s.exercises.entry("x".into()).or_default().record_check(false)).unwrap();
                     }
                 })
             })
@@ -194,6 +280,103 @@ mod tests {
             t.join().unwrap();
         }
         assert_eq!(ProgressStore::new(&dir).load().unwrap().0.of("x").checks, 40);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn corrupt_backups(dir: &Path) -> Vec<PathBuf> {
+        let mut found: Vec<PathBuf> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("state.toml.corrupt-"))
+            .collect();
+        found.sort();
+        found
+    }
+
+    #[test]
+    fn two_corruptions_in_the_same_second_keep_two_backups() {
+        let dir = temp_dir("twice");
+        let store = ProgressStore::new(&dir);
+        fs::write(dir.join("state.toml"), "first = = broken").unwrap();
+        let (_, first) = store.load().unwrap();
+        fs::write(dir.join("state.toml"), "second [[ broken").unwrap();
+        let (_, second) = store.load().unwrap();
+        let (first, second) = (first.unwrap().backup, second.unwrap().backup);
+        assert_ne!(first, second);
+        assert_eq!(fs::read_to_string(&first).unwrap(), "first = = broken");
+        assert_eq!(fs::read_to_string(&second).unwrap(), "second [[ broken");
+        assert_eq!(corrupt_backups(&dir).len(), 2, "no placeholder is left behind");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn counters_stop_at_the_maximum_instead_of_overflowing() {
+        let dir = temp_dir("saturate");
+        // A hand-edited file at the very top of the range.
+        fs::write(dir.join("state.toml"), "[exercises.02-norm]\nchecks = 4294967295\nhints = 4294967295\n").unwrap();
+        let store = ProgressStore::new(&dir);
+        let (state, recovered) = store.load().unwrap();
+        assert_eq!(recovered, None);
+        assert_eq!(state.of("02-norm").next_hint(3), 3);
+        store.update(|s| s.exercises.entry("02-norm".into()).or_default().record_check(true)).unwrap();
+        let progress = store.load().unwrap().0.of("02-norm");
+        assert_eq!((progress.checks, progress.status), (u32::MAX, ExerciseStatus::Passed));
+        assert_eq!(ExerciseProgress::default().next_hint(3), 1);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_over_one_mebibyte_is_set_aside_unread() {
+        let dir = temp_dir("large");
+        // Valid TOML: refused for its size alone.
+        let large = format!("version = 1\n# {}\n", "x".repeat(MAX_STATE_BYTES as usize));
+        fs::write(dir.join("state.toml"), &large).unwrap();
+        let store = ProgressStore::new(&dir);
+        let (state, recovered) = store.load().unwrap();
+        let recovered = recovered.expect("the large file is reported");
+        assert_eq!(recovered.reason, Unreadable::TooLarge);
+        assert_eq!(state, State::default());
+        assert_eq!(fs::read_to_string(&recovered.backup).unwrap(), large);
+        assert!(!dir.join("state.toml").exists());
+        // Exactly the limit is still read.
+        let at_limit = format!("version = 1\n#{}\n", "x".repeat(MAX_STATE_BYTES as usize - 14));
+        assert_eq!(at_limit.len() as u64, MAX_STATE_BYTES);
+        fs::write(dir.join("state.toml"), &at_limit).unwrap();
+        assert_eq!(store.load().unwrap().1, None);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_update_removes_temporaries_left_by_a_killed_tutor() {
+        let dir = temp_dir("leftover");
+        let leftovers = [dir.join("state.toml.tmp-1"), dir.join("state.toml.tmp-4000000")];
+        for leftover in &leftovers {
+            fs::write(leftover, "version = 1\n[exerc").unwrap();
+        }
+        fs::write(dir.join("notes.tmp-1"), "not ours").unwrap();
+        ProgressStore::new(&dir).update(|s| s.version = 1).unwrap();
+        for leftover in &leftovers {
+            assert!(!leftover.exists(), "{} is removed", leftover.display());
+        }
+        assert!(dir.join("notes.tmp-1").exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_full_disk_is_reported_against_the_state_file() {
+        let dir = temp_dir("full");
+        // The temporary file of this process's next write is /dev/full, which answers every
+        // write with ENOSPC: the write path meets a real full disk.
+        let temporary = dir.join(format!("state.toml.tmp-{}", std::process::id()));
+        std::os::unix::fs::symlink("/dev/full", &temporary).unwrap();
+        let error = ProgressStore::new(&dir).update(|s| s.version = 1).unwrap_err();
+        let failure = crate::errors::storage_failure(&error).expect("a storage failure");
+        assert_eq!(failure.cause, crate::errors::StorageCause::Full);
+        assert_eq!(failure.path.as_deref(), Some(dir.join("state.toml").as_path()));
+        assert!(failure.writing);
+        assert!(!dir.join("state.toml").exists());
+        assert!(fs::symlink_metadata(&temporary).is_err(), "the failed temporary is removed");
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -9,12 +9,11 @@ use colored::Colorize;
 use super::Session;
 use crate::cli::Limits;
 use crate::course::Exercise;
-use crate::progress::ExerciseStatus;
 use crate::render::check::{render, FileNames};
 use crate::render::list::current;
 use crate::render::progress_line::ProgressLine;
 use crate::render::{title, Printer};
-use crate::runner::{self, CheckOptions, CheckOutcome};
+use crate::runner::{self, CheckEvent, CheckOptions, CheckOutcome};
 
 /// Checks one exercise (or all); exit 0 when every check passed, 1 otherwise.
 pub fn run(session: &Session, name: Option<&str>, all: bool, limits: &Limits) -> Result<ExitCode> {
@@ -52,10 +51,17 @@ pub fn check_one<'a>(session: &'a Session, exercise: &Exercise, options: &CheckO
         eprintln!("{}", printer.lines(|u| u.first_build, &[]).dimmed());
     }
     let mut progress = ProgressLine::new();
-    let outcome =
-        runner::check(&session.workspace, &session.catalogue, exercise, options, &mut |e| progress.event(printer, e));
+    // Held until the verdict is recorded, so that a `tutor reset` waits for it (see
+    // `runner::CheckLock`).
+    let outcome = runner::lock_checks(&session.workspace, &mut || progress.event(printer, CheckEvent::Waiting))
+        .and_then(|lock| {
+            runner::check(&session.workspace, &session.catalogue, exercise, options, &lock, &mut |e| {
+                progress.event(printer, e)
+            })
+            .map(|outcome| (lock, outcome))
+        });
     progress.clear();
-    let outcome = outcome?;
+    let (lock, outcome) = outcome?;
 
     let copy = runner::harness::learner_copy_in(&session.workspace.private_dir(), exercise);
     let absolute = copy.to_string_lossy().into_owned();
@@ -64,11 +70,10 @@ pub fn check_one<'a>(session: &'a Session, exercise: &Exercise, options: &CheckO
 
     let passed = outcome.passed();
     let current = session.update(|state| {
-        let progress = state.exercises.entry(exercise.id.clone()).or_default();
-        progress.checks += 1;
-        progress.status = if passed { ExerciseStatus::Passed } else { ExerciseStatus::Failing };
+        state.exercises.entry(exercise.id.clone()).or_default().record_check(passed);
         current(&session.catalogue, state)
     })?;
+    drop(lock);
 
     println!();
     if passed {

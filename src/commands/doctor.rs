@@ -7,8 +7,10 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use colored::Colorize;
 
+use super::describe_recovered;
 use crate::course::Catalogue;
 use crate::errors;
+use crate::fsutil;
 use crate::progress::ProgressStore;
 use crate::render::Printer;
 use crate::runner::{cargo, harness, process};
@@ -35,15 +37,12 @@ pub fn run(printer: &Printer, explicit_workspace: Option<&Path>) -> Result<ExitC
         }),
         Ok(workspace) => {
             let catalogue = Catalogue::embedded().context("reading the embedded catalogue")?;
-            findings.push(Finding {
-                what: printer.label(|u| u.doctor_workspace),
-                ok: true,
-                detail: workspace.root().display().to_string(),
-                fix: None,
-            });
+            findings.extend(workspace_path(printer, workspace.root()));
+            findings.push(write_access(printer, &workspace));
             findings.push(exercise_files(printer, &workspace, &catalogue));
             findings.push(progress_file(printer, &workspace));
             findings.push(dependencies(printer, &workspace, &catalogue));
+            findings.push(confinement(printer));
         }
     }
 
@@ -111,12 +110,83 @@ fn progress_file(printer: &Printer, workspace: &Workspace) -> Finding {
             detail: workspace.private_dir().join("state.toml").display().to_string(),
             fix: None,
         },
+        // A problem, though progress goes on: the learner's record was lost.
         Ok((_, Some(recovered))) => {
-            let backup = recovered.backup.display();
-            let detail = printer.lines(|u| u.state_corrupt, &[("reason", &recovered.reason), ("backup", &backup)]);
-            Finding { what, ok: true, detail, fix: None }
+            Finding { what, ok: false, detail: one_line(&describe_recovered(printer, &recovered)), fix: None }
         }
-        Err(e) => Finding { what, ok: false, detail: format!("{e:#}"), fix: None },
+        Err(e) => Finding { what, ok: false, detail: one_line(&errors::describe_error(printer, &e)), fix: None },
+    }
+}
+
+/// Paths longer than this leave cargo too little room below PATH_MAX (4096 bytes on Linux) for
+/// `.tutor/harness/target/debug/deps/…`.
+const LONGEST_WORKSPACE_PATH: usize = 3000;
+
+/// The workspace finding: its path, or each reason cargo could not build there.
+fn workspace_path(printer: &Printer, root: &Path) -> Vec<Finding> {
+    let what = printer.label(|u| u.doctor_workspace);
+    let shown = root.display().to_string();
+    let mut problems = Vec::new();
+    if root.to_str().is_none() {
+        problems.push(printer.lines(|u| u.doctor_path_not_utf8, &[("path", &shown)]));
+    }
+    let length = root.as_os_str().len();
+    if length > LONGEST_WORKSPACE_PATH {
+        problems.push(printer.lines(|u| u.doctor_path_too_long, &[("n", &length)]));
+    }
+    if problems.is_empty() {
+        return vec![Finding { what, ok: true, detail: shown, fix: None }];
+    }
+    let fix = one_line(&printer.lines(|u| u.doctor_fix_path, &[]));
+    problems
+        .iter()
+        .map(|problem| Finding { what: what.clone(), ok: false, detail: one_line(problem), fix: Some(fix.clone()) })
+        .collect()
+}
+
+/// Can tutor create files where it needs to: the workspace (exercise files, on reset) and
+/// `.tutor/` (progress, the harness)?
+fn write_access(printer: &Printer, workspace: &Workspace) -> Finding {
+    let what = printer.label(|u| u.doctor_writable);
+    let private = workspace.private_dir();
+    for dir in [workspace.root(), private.as_path()] {
+        let probed = std::fs::create_dir_all(dir).and_then(|()| fsutil::probe_writable(dir));
+        if let Err(e) = probed {
+            let shown = dir.display();
+            let detail = e.to_string();
+            return Finding {
+                what,
+                ok: false,
+                detail: one_line(&printer.lines(|u| u.doctor_not_writable, &[("dir", &shown), ("detail", &detail)])),
+                fix: Some(one_line(&printer.lines(|u| u.doctor_fix_writable, &[("dir", &shown)]))),
+            };
+        }
+    }
+    Finding { what, ok: true, detail: printer.label(|u| u.doctor_writable_ok), fix: None }
+}
+
+/// A finding is one line: the languages side by side.
+fn one_line(text: &str) -> String {
+    text.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" / ")
+}
+
+/// What the kernel lets tutor confine graded code with: said once, here.
+fn confinement(printer: &Printer) -> Finding {
+    let what = printer.label(|u| u.doctor_confinement);
+    // tutor's own executable stands in for a graded program: the same rules are built for it.
+    let executable = std::env::current_exe().unwrap_or_else(|_| std::path::PathBuf::from("/proc/self/exe"));
+    let confinement = crate::runner::confine::Confinement::prepare(&executable);
+    let gaps = confinement.gaps();
+    if gaps.is_empty() {
+        let abi = crate::runner::confine::support().landlock_abi.unwrap_or(0);
+        return Finding { what, ok: true, detail: printer.lines(|u| u.doctor_confined, &[("abi", &abi)]).replace('\n', " / "), fix: None };
+    }
+    let missing = gaps.join(", ");
+    Finding {
+        what,
+        ok: false,
+        detail: printer.lines(|u| u.doctor_confinement_missing, &[("missing", &missing)]).replace('\n', " / "),
+        fix: Some(printer.lines(|u| u.doctor_fix_confinement, &[])),
     }
 }
 

@@ -17,11 +17,11 @@ pub fn run(session: &Session, name: Option<&str>, all: bool, level: Option<u32>)
         session.printer.say(|u| u.no_hints, &[]);
         return Ok(ExitCode::SUCCESS);
     }
-    let seen = session.state()?.of(&exercise.id).hints;
+    let next = session.state()?.of(&exercise.id).next_hint(total);
     let levels: Vec<u32> = match (all, level) {
         (true, _) => (1..=total).collect(),
         (false, Some(level)) => vec![level.min(total)],
-        (false, None) => vec![(seen + 1).min(total)],
+        (false, None) => vec![next],
     };
     for &level in &levels {
         let header =

@@ -18,8 +18,9 @@ use anyhow::{Context, Result};
 use crate::cli::{Cli, Command};
 use crate::course::{Catalogue, Exercise};
 use crate::errors::CliError;
-use crate::progress::{ProgressStore, Recovered, State};
+use crate::progress::{ProgressStore, Recovered, State, Unreadable};
 use crate::render::{list::current, Printer};
+use crate::text;
 use crate::workspace::Workspace;
 
 /// What every command works with.
@@ -71,10 +72,22 @@ impl Session {
 
     fn tell_recovered(&self, recovered: Option<Recovered>) {
         if let Some(r) = recovered {
-            let backup = r.backup.display();
-            eprintln!("{}", self.printer.lines(|u| u.state_corrupt, &[("reason", &r.reason), ("backup", &backup)]));
+            eprintln!("{}", describe_recovered(&self.printer, &r));
         }
     }
+}
+
+/// What to tell the learner about a progress file that was set aside, one line per language.
+pub fn describe_recovered(printer: &Printer, recovered: &Recovered) -> String {
+    let backup = recovered.backup.display().to_string();
+    printer.per_language(|ui, _| {
+        let reason = match &recovered.reason {
+            Unreadable::TooLarge => ui.state_too_large.to_string(),
+            Unreadable::NotUtf8 => ui.state_not_utf8.to_string(),
+            Unreadable::NotToml(detail) => text::fill(ui.state_not_toml, &[("detail", detail)]),
+        };
+        text::fill(ui.state_corrupt, &[("reason", &reason), ("backup", &backup)])
+    })
 }
 
 /// Runs the command the learner typed.

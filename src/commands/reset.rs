@@ -4,11 +4,14 @@
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+use colored::Colorize;
 
 use super::{confirm, Session};
 use crate::course::embedded::course_file;
+use crate::errors::OnFile;
 use crate::fsutil::write_if_changed;
 use crate::progress::ExerciseStatus;
+use crate::runner;
 
 /// Restores the stub after a confirmation (or `--yes`).
 pub fn run(session: &Session, name: &str, yes: bool) -> Result<ExitCode> {
@@ -20,10 +23,16 @@ pub fn run(session: &Session, name: &str, yes: bool) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
 
+    // A check running now must record its verdict before the stub replaces the file it
+    // graded; otherwise its "passed" would land on the fresh stub. The lock is held to the end.
+    let _lock = runner::lock_checks(&session.workspace, &mut || {
+        eprintln!("{}", printer.lines(|u| u.waiting_for_lock, &[]).dimmed());
+    })?;
+
     let file = session.workspace.exercise_file(exercise);
     if file.exists() {
         let backups = session.workspace.private_dir().join("backups");
-        std::fs::create_dir_all(&backups).with_context(|| format!("creating {}", backups.display()))?;
+        std::fs::create_dir_all(&backups).with_context(|| OnFile::write(&backups))?;
         let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
         let backup = (0..)
             .map(|n| {
@@ -35,7 +44,7 @@ pub fn run(session: &Session, name: &str, yes: bool) -> Result<ExitCode> {
             })
             .find(|candidate| !candidate.exists())
             .context("choosing a backup name")?;
-        std::fs::copy(&file, &backup).with_context(|| format!("backing up {}", file.display()))?;
+        std::fs::copy(&file, &backup).with_context(|| OnFile::write(&backup))?;
         let shown = backup.strip_prefix(session.workspace.root()).unwrap_or(&backup).display().to_string();
         printer.say(|u| u.reset_backup, &[("backup", &shown)]);
     }

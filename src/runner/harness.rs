@@ -15,6 +15,7 @@ use anyhow::{Context, Result};
 
 use crate::course::embedded::{HARNESS_LOCK, KIT_FILES};
 use crate::course::{Catalogue, Exercise};
+use crate::errors::OnFile;
 use crate::fsutil::write_if_changed;
 
 /// Where the harness lives.
@@ -151,9 +152,9 @@ fn remove_strays(root: &Path, dir: &Path, keep: &BTreeSet<String>) -> Result<()>
                 remove_strays(root, &path, keep)?;
                 continue;
             }
-            fs::remove_dir_all(&path).with_context(|| format!("removing {}", path.display()))?;
+            fs::remove_dir_all(&path).with_context(|| OnFile::write(&path))?;
         } else if !keep.contains(&relative) {
-            fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
+            fs::remove_file(&path).with_context(|| OnFile::write(&path))?;
         }
     }
     Ok(())

@@ -18,6 +18,7 @@ use tutor_grade::report::Report;
 use tutor_grade::Run;
 
 use crate::course::{Catalogue, Exercise};
+use crate::errors::OnFile;
 use crate::workspace::Workspace;
 pub use cargo::{BuildEvent, Diagnostic};
 pub use learner_file::Refusal;
@@ -81,13 +82,29 @@ pub enum CheckEvent<'a> {
     Running,
 }
 
-/// Grades `exercise` in `workspace`. `Err` means the environment failed (no cargo, an
-/// unwritable folder), never the learner's code.
+/// Proof that this process holds the workspace's check lock, `.tutor/check.lock`: one check
+/// (or reset) at a time per workspace, because the harness folder and cargo's output are shared,
+/// and because a check's verdict must be recorded before a reset may replace the file it graded.
+pub struct CheckLock {
+    _file: File,
+}
+
+/// Takes the workspace's check lock, calling `on_wait` once if another process holds it.
+pub fn lock_checks(workspace: &Workspace, on_wait: &mut dyn FnMut()) -> Result<CheckLock> {
+    let private = workspace.private_dir();
+    std::fs::create_dir_all(&private).with_context(|| OnFile::write(&private))?;
+    Ok(CheckLock { _file: lock_exclusive(&private.join("check.lock"), on_wait)? })
+}
+
+/// Grades `exercise` in `workspace`, under the check lock the caller holds until it has
+/// recorded the verdict. `Err` means the environment failed (no cargo, an unwritable folder, a
+/// full disk), never the learner's code.
 pub fn check(
     workspace: &Workspace,
     catalogue: &Catalogue,
     exercise: &Exercise,
     options: &CheckOptions,
+    _held: &CheckLock,
     on_event: &mut dyn FnMut(CheckEvent),
 ) -> Result<CheckOutcome> {
     let learner_file = workspace.exercise_file(exercise);
@@ -97,10 +114,6 @@ pub fn check(
     };
 
     let private = workspace.private_dir();
-    std::fs::create_dir_all(&private).with_context(|| format!("creating {}", private.display()))?;
-    // One check at a time per workspace: the harness folder and cargo's output are shared.
-    let _lock = lock_exclusive(&private.join("check.lock"), &mut || on_event(CheckEvent::Waiting))?;
-
     let layout = harness::write(&private, catalogue, exercise, &text)?;
     if !layout.built_before {
         // The first build is where a missing or old toolchain shows: say so plainly.
@@ -150,24 +163,18 @@ fn fresh_seed() -> u64 {
 
 /// Writes the harness and builds its library once, so that the first check is warm.
 pub fn prepare(workspace: &Workspace, catalogue: &Catalogue, on_event: &mut dyn FnMut(CheckEvent)) -> Result<()> {
-    let private = workspace.private_dir();
-    std::fs::create_dir_all(&private).with_context(|| format!("creating {}", private.display()))?;
-    let _lock = lock_exclusive(&private.join("check.lock"), &mut || on_event(CheckEvent::Waiting))?;
+    let _lock = lock_checks(workspace, &mut || on_event(CheckEvent::Waiting))?;
     let exercise = catalogue.exercises.first().context("the catalogue lists no exercise")?;
     let stub = crate::course::embedded::course_file(&exercise.file).unwrap_or_default();
-    let layout = harness::write(&private, catalogue, exercise, stub)?;
+    let layout = harness::write(&workspace.private_dir(), catalogue, exercise, stub)?;
     cargo::check_toolchain()?;
     cargo::build_library(&layout.manifest, &mut |e| on_event(CheckEvent::Build(e)))
 }
 
 /// Takes an exclusive lock on `path`, calling `on_wait` once if it has to wait.
 pub fn lock_exclusive(path: &Path, on_wait: &mut dyn FnMut()) -> Result<File> {
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(path)
-        .with_context(|| format!("opening {}", path.display()))?;
+    let file =
+        OpenOptions::new().create(true).truncate(false).write(true).open(path).with_context(|| OnFile::write(path))?;
     match file.try_lock() {
         Ok(()) => {}
         Err(std::fs::TryLockError::WouldBlock) => {

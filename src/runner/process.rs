@@ -97,11 +97,6 @@ impl Group {
         Ok(Group { child, pgid, ended: None, _watchdog: watchdog, _interrupt: interrupt })
     }
 
-    /// The group leader's process id (also the group id).
-    pub fn id(&self) -> u32 {
-        self.child.id()
-    }
-
     /// The leader's standard streams, to be taken once.
     pub fn child_mut(&mut self) -> &mut Child {
         &mut self.child
