@@ -1,5 +1,6 @@
-//! A wrong solution: rounded to the input type before the weight is applied (two roundings).
+//! exercise: 03-forward
 //! mistake: double-rounding
+//! A wrong solution: rounded to the input type before the weight is applied (two roundings).
 
 #![allow(dead_code)]
 

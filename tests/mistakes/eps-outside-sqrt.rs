@@ -1,5 +1,6 @@
-//! A wrong solution: eps added outside the square root.
+//! exercise: 02-norm
 //! mistake: eps-outside-sqrt
+//! A wrong solution: eps added outside the square root.
 
 #![allow(dead_code)]
 

@@ -1,5 +1,6 @@
-//! A wrong solution: the weight is frozen: no gradient reaches it.
+//! exercise: 01-weight
 //! mistake: frozen-weight
+//! A wrong solution: the weight is frozen: no gradient reaches it.
 
 #![allow(dead_code)]
 

@@ -1,5 +1,6 @@
-//! A wrong solution: the mean subtracted first: LayerNorm, not RMSNorm.
+//! exercise: 02-norm
 //! mistake: layernorm
+//! A wrong solution: the mean subtracted first: LayerNorm, not RMSNorm.
 
 #![allow(dead_code)]
 

@@ -1,5 +1,6 @@
-//! A wrong solution: no eps at all: a zero row divides 0 by 0.
+//! exercise: 02-norm
 //! mistake: no-eps
+//! A wrong solution: no eps at all: a zero row divides 0 by 0.
 
 #![allow(dead_code)]
 

@@ -1,5 +1,6 @@
-//! A wrong solution: the weight starts at arbitrary values.
+//! exercise: 01-weight
 //! mistake: random-weight
+//! A wrong solution: the weight starts at arbitrary values.
 
 #![allow(dead_code)]
 

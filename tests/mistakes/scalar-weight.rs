@@ -1,5 +1,7 @@
-//! A wrong solution: one scalar weight for every channel.
+//! exercise: 01-weight
 //! mistake: scalar-weight
+//! A wrong solution: one scalar weight for every channel.
+//! (Its forward also scales by `weight[0]` alone so that the layer runs at all; the mistake itself is TODO 1's [1]-shaped weight.)
 
 #![allow(dead_code)]
 

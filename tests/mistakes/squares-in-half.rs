@@ -1,5 +1,6 @@
-//! A wrong solution: squares taken in the input's precision (f16 overflows).
+//! exercise: 02-norm
 //! mistake: half-precision-statistics
+//! A wrong solution: squares taken in the input's precision (f16 overflows).
 
 #![allow(dead_code)]
 

@@ -1,5 +1,6 @@
-//! A wrong solution: squares summed in the input's precision (the sum stalls or overflows).
+//! exercise: 02-norm
 //! mistake: half-precision-statistics
+//! A wrong solution: squares summed in the input's precision (the sum stalls or overflows).
 
 #![allow(dead_code)]
 

@@ -1,5 +1,6 @@
-//! A wrong solution: the sum of squares instead of their mean.
+//! exercise: 02-norm
 //! mistake: sum-not-mean
+//! A wrong solution: the sum of squares instead of their mean.
 
 #![allow(dead_code)]
 

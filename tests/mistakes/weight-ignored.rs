@@ -1,5 +1,6 @@
-//! A wrong solution: the weight never multiplied in.
+//! exercise: 03-forward
 //! mistake: weight-ignored
+//! A wrong solution: the weight never multiplied in.
 
 #![allow(dead_code)]
 

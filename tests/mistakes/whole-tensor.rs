@@ -1,5 +1,6 @@
-//! A wrong solution: statistics over the whole tensor, batch and sequence mixed.
+//! exercise: 02-norm
 //! mistake: whole-tensor
+//! A wrong solution: statistics over the whole tensor, batch and sequence mixed.
 
 #![allow(dead_code)]
 

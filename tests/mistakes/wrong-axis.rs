@@ -1,5 +1,6 @@
-//! A wrong solution: statistics along the first axis instead of the last.
+//! exercise: 02-norm
 //! mistake: wrong-axis
+//! A wrong solution: statistics along the first axis instead of the last.
 
 #![allow(dead_code)]
 

@@ -1,5 +1,6 @@
-//! A wrong solution: the weight starts at zeros.
+//! exercise: 01-weight
 //! mistake: zero-weight
+//! A wrong solution: the weight starts at zeros.
 
 #![allow(dead_code)]
 

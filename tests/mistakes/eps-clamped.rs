@@ -1,0 +1,36 @@
+//! exercise: 01-weight
+//! mistake: eps-changed
+//! eps is clamped with `eps.max(1e-6)` "so the root never underflows": a smaller eps the caller asked for (even 0) is silently replaced.
+
+#![allow(dead_code)]
+
+use ndarray::{Array1, ArrayD};
+use tutor_kit::{reference, Float, NormError, Param};
+
+pub struct RMSNorm {
+    pub eps: f32,
+    pub weight: Param,
+}
+
+impl RMSNorm {
+    pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {
+        reference::check_config(hidden_size, eps)?;
+        // Guard against an eps so small that the square root could underflow.
+        let eps = eps.max(1e-6);
+        let weight = Param::trainable(Array1::ones(hidden_size));
+        Ok(RMSNorm { eps, weight })
+    }
+
+    pub fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError> {
+        reference::check_input(x, self.weight.len())?;
+        reference::rms_normalize(x, self.eps)
+    }
+
+    pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::scale_and_cast(&self.norm(x)?, &self.weight)
+    }
+
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::backward(x, grad_out, self.eps, &mut self.weight)
+    }
+}

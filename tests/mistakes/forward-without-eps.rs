@@ -1,0 +1,40 @@
+//! exercise: 03-forward
+//! mistake: forward-without-eps
+//! forward recomputes the statistics itself instead of calling `norm`, and forgets eps: a zero row gives 0/0 = NaN.
+
+#![allow(dead_code)]
+
+use ndarray::{ArrayD, Axis};
+use tutor_kit::{reference, Float, NormError, Param};
+
+pub struct RMSNorm {
+    pub eps: f32,
+    pub weight: Param,
+}
+
+impl RMSNorm {
+    pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {
+        reference::check_config(hidden_size, eps)?;
+        Ok(RMSNorm { eps, weight: reference::scale_parameter(hidden_size) })
+    }
+
+    pub fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError> {
+        reference::check_input(x, self.weight.len())?;
+        reference::rms_normalize(x, self.eps)
+    }
+
+    pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::check_input(x, self.weight.len())?;
+        let x32: ArrayD<f32> = x.mapv(|v| v.to_f32());
+        let last = Axis(x32.ndim() - 1);
+        let d = x32.len_of(last) as f32;
+        let mean_square = (x32.mapv(|v| v * v).sum_axis(last) / d).insert_axis(last);
+        let normalized = &x32 / &mean_square.mapv(f32::sqrt);
+        let scaled = &normalized * &self.weight.value;
+        Ok(scaled.mapv(T::from_f32))
+    }
+
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::backward(x, grad_out, self.eps, &mut self.weight)
+    }
+}

@@ -1,0 +1,36 @@
+//! exercise: 03-forward
+//! mistake: unnamed
+//! Gemma's `x * (1 + weight)` copied into a layer whose weight starts at ones: the output is scaled by 1 + w (twice too big at init).
+
+#![allow(dead_code)]
+
+use ndarray::ArrayD;
+use tutor_kit::{reference, Float, NormError, Param};
+
+pub struct RMSNorm {
+    pub eps: f32,
+    pub weight: Param,
+}
+
+impl RMSNorm {
+    pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {
+        reference::check_config(hidden_size, eps)?;
+        Ok(RMSNorm { eps, weight: reference::scale_parameter(hidden_size) })
+    }
+
+    pub fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError> {
+        reference::check_input(x, self.weight.len())?;
+        reference::rms_normalize(x, self.eps)
+    }
+
+    pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::check_input(x, self.weight.len())?;
+        let normalized = self.norm(x)?;
+        let scaled = &normalized * &(&self.weight.value + 1.0);
+        Ok(scaled.mapv(T::from_f32))
+    }
+
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::backward(x, grad_out, self.eps, &mut self.weight)
+    }
+}

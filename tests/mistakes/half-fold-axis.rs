@@ -1,0 +1,37 @@
+//! exercise: 02-norm
+//! mistake: half-precision-statistics
+//! `fold_axis` accumulates the squares in T, one element at a time: the f16 running sum stalls and overflows.
+
+#![allow(dead_code)]
+
+use ndarray::{ArrayD, Axis};
+use tutor_kit::{reference, Float, NormError, Param};
+
+pub struct RMSNorm {
+    pub eps: f32,
+    pub weight: Param,
+}
+
+impl RMSNorm {
+    pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {
+        reference::check_config(hidden_size, eps)?;
+        Ok(RMSNorm { eps, weight: reference::scale_parameter(hidden_size) })
+    }
+
+    pub fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError> {
+        reference::check_input(x, self.weight.len())?;
+        let last = Axis(x.ndim() - 1);
+        let d = x.len_of(last) as f32;
+        let sum_sq = x.fold_axis(last, T::zero(), |acc, &v| *acc + v * v);
+        let rms = sum_sq.mapv(|s| (s.to_f32() / d + self.eps).sqrt()).insert_axis(last);
+        Ok(&x.mapv(|v| v.to_f32()) / &rms)
+    }
+
+    pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::scale_and_cast(&self.norm(x)?, &self.weight)
+    }
+
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::backward(x, grad_out, self.eps, &mut self.weight)
+    }
+}

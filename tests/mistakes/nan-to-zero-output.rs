@@ -1,0 +1,35 @@
+//! exercise: 03-forward
+//! mistake: nan-replaced
+//! NaN outputs are replaced with 0 before the cast (`nan_to_num`), hiding a NaN input instead of propagating it.
+
+#![allow(dead_code)]
+
+use ndarray::ArrayD;
+use tutor_kit::{reference, Float, NormError, Param};
+
+pub struct RMSNorm {
+    pub eps: f32,
+    pub weight: Param,
+}
+
+impl RMSNorm {
+    pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {
+        reference::check_config(hidden_size, eps)?;
+        Ok(RMSNorm { eps, weight: reference::scale_parameter(hidden_size) })
+    }
+
+    pub fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError> {
+        reference::check_input(x, self.weight.len())?;
+        reference::rms_normalize(x, self.eps)
+    }
+
+    pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::check_input(x, self.weight.len())?;
+        let scaled = &self.norm(x)? * &self.weight.value;
+        Ok(scaled.mapv(|v| if v.is_nan() { T::zero() } else { T::from_f32(v) }))
+    }
+
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::backward(x, grad_out, self.eps, &mut self.weight)
+    }
+}

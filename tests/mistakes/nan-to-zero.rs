@@ -1,0 +1,44 @@
+//! exercise: 02-norm
+//! mistake: nan-replaced
+//! the input is "sanitised" first (NaN -> 0), so a NaN becomes a 0 in the output and its row is normalised as if it were finite.
+
+#![allow(dead_code)]
+
+use ndarray::{ArrayD, Axis};
+use tutor_kit::{reference, Float, NormError, Param};
+
+pub struct RMSNorm {
+    pub eps: f32,
+    pub weight: Param,
+}
+
+impl RMSNorm {
+    pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {
+        reference::check_config(hidden_size, eps)?;
+        Ok(RMSNorm { eps, weight: reference::scale_parameter(hidden_size) })
+    }
+
+    pub fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError> {
+        reference::check_input(x, self.weight.len())?;
+        let x32: ArrayD<f32> = x.mapv(|v| {
+            let v = v.to_f32();
+            if v.is_nan() {
+                0.0
+            } else {
+                v
+            }
+        });
+        let last = Axis(x32.ndim() - 1);
+        let d = x32.len_of(last) as f32;
+        let mean_square = (x32.mapv(|v| v * v).sum_axis(last) / d).insert_axis(last);
+        Ok(&x32 / &(mean_square + self.eps).mapv(f32::sqrt))
+    }
+
+    pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::scale_and_cast(&self.norm(x)?, &self.weight)
+    }
+
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::backward(x, grad_out, self.eps, &mut self.weight)
+    }
+}

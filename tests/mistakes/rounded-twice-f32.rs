@@ -1,0 +1,36 @@
+//! exercise: 03-forward
+//! mistake: output-in-f32-rounded-twice
+//! the normalised value is rounded to T and widened back ("norm should give x's dtype"), then scaled by the FP32 weight and rounded again: two roundings.
+
+#![allow(dead_code)]
+
+use ndarray::ArrayD;
+use tutor_kit::{reference, Float, NormError, Param};
+
+pub struct RMSNorm {
+    pub eps: f32,
+    pub weight: Param,
+}
+
+impl RMSNorm {
+    pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {
+        reference::check_config(hidden_size, eps)?;
+        Ok(RMSNorm { eps, weight: reference::scale_parameter(hidden_size) })
+    }
+
+    pub fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError> {
+        reference::check_input(x, self.weight.len())?;
+        reference::rms_normalize(x, self.eps)
+    }
+
+    pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::check_input(x, self.weight.len())?;
+        let normalized: ArrayD<f32> = self.norm(x)?.mapv(|v| T::from_f32(v).to_f32());
+        let scaled = &normalized * &self.weight.value;
+        Ok(scaled.mapv(T::from_f32))
+    }
+
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::backward(x, grad_out, self.eps, &mut self.weight)
+    }
+}

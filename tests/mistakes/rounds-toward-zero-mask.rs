@@ -1,0 +1,42 @@
+//! exercise: 03-forward
+//! mistake: rounds-toward-zero
+//! the low mantissa bits are masked off before the cast ("so from_f32 has nothing to round"): truncation toward zero, not round-to-nearest-even.
+
+#![allow(dead_code)]
+
+use ndarray::ArrayD;
+use tutor_kit::{reference, Float, NormError, Param};
+
+pub struct RMSNorm {
+    pub eps: f32,
+    pub weight: Param,
+}
+
+impl RMSNorm {
+    pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {
+        reference::check_config(hidden_size, eps)?;
+        Ok(RMSNorm { eps, weight: reference::scale_parameter(hidden_size) })
+    }
+
+    pub fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError> {
+        reference::check_input(x, self.weight.len())?;
+        reference::rms_normalize(x, self.eps)
+    }
+
+    pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::check_input(x, self.weight.len())?;
+        // f16 keeps 10 of f32's 23 mantissa bits, bf16 keeps 7.
+        let dropped = match T::NAME {
+            "float16" => 13,
+            "bfloat16" => 16,
+            _ => 0,
+        };
+        let mask = !((1u32 << dropped) - 1);
+        let scaled = &self.norm(x)? * &self.weight.value;
+        Ok(scaled.mapv(|v| T::from_f32(f32::from_bits(v.to_bits() & mask))))
+    }
+
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::backward(x, grad_out, self.eps, &mut self.weight)
+    }
+}
