@@ -25,9 +25,9 @@ fn a_learner_session_from_stub_to_solution() {
     assert!(course.state().contains("failing"), "{}", course.state());
 
     // Editing the harness's copy of the kit changes nothing: it is rewritten before every check.
-    let kit_copy = course.root.join(".tutor/harness/kit/checks/mod.rs");
+    let kit_copy = course.root.join(".tutor/harness/kit/src/text.rs");
     let original = std::fs::read_to_string(&kit_copy).unwrap();
-    std::fs::write(&kit_copy, original.replace("Ok(Ok(())) => (Status::Passed, None)", "_ => (Status::Passed, None)"))
+    std::fs::write(&kit_copy, original.replace("pub fn is_not_done(panic_message: &str) -> bool {", "pub fn is_not_done(_: &str) -> bool { return false;"))
         .unwrap();
     course.tutor(&["check", "02-norm"]).expect(1).shows("TODO 2 is not written yet");
     assert_eq!(std::fs::read_to_string(&kit_copy).unwrap(), original);

@@ -1,7 +1,11 @@
 //! The course itself, graded in process: every solution passes, every stub fails on its own TODO.
 
-use tutor_kit::checks::{run_all, Build};
-use tutor_kit::report::{Report, Status};
+use tutor_grade::report::{Report, Status};
+use tutor_grade::{run_all, Run};
+use tutor_kit::Build;
+
+/// Seeds the random inputs are drawn from: a solution must pass with any of them.
+const SEEDS: [u64; 4] = [0, 1, 424_242, 999_999];
 
 #[path = "../solutions/01-weight.rs"]
 mod solution_01;
@@ -34,14 +38,16 @@ fn describe(report: &Report) -> String {
 }
 
 fn assert_passes(subject: Build) {
-    let report = run_all(subject);
-    assert!(report.cases.len() >= 20, "all three contracts run: {} cases", report.cases.len());
-    assert!(report.all_passed(), "failures:\n{}", describe(&report));
+    for seed in SEEDS {
+        let report = run_all(&Run { subject: &subject, seed });
+        assert!(report.cases.len() >= 20, "all three contracts run: {} cases", report.cases.len());
+        assert!(report.all_passed(), "seed {seed}, failures:\n{}", describe(&report));
+    }
 }
 
 /// A stub must fail, and every case it fails must fail on its own TODO's not-done marker.
 fn assert_fails_only_on_todo(subject: Build, todo: u32) {
-    let report = run_all(subject);
+    let report = run_all(&Run { subject: &subject, seed: 7 });
     let failing: Vec<_> = report.cases.iter().filter(|c| c.status != Status::Passed).collect();
     assert!(!failing.is_empty(), "stub for TODO {todo} passed every case");
     for case in failing {

@@ -1,24 +1,29 @@
-//! Every wrong solution in `tests/mistakes/`, checked through the real binary: the output names
-//! the mistake its file declares, in both languages, with the hint that addresses it.
+//! The wrong solutions of `tests/mistakes/`, checked through the real binary (graded out of
+//! process, confined): the output names the declared mistake in both languages, with the hint
+//! that addresses it. One file per named mistake keeps this quick; `wrong_solutions.rs` grades
+//! them all in-process.
 
 mod common;
 
+use std::collections::BTreeSet;
+
+use common::fixtures::MISTAKES;
 use common::Course;
 
 #[test]
 fn the_check_output_names_each_mistake() {
     let course = Course::new("mistakes");
-    let mut files: Vec<_> =
-        std::fs::read_dir(common::repo().join("tests/mistakes")).unwrap().map(|e| e.unwrap().path()).collect();
-    files.sort();
-    assert!(files.len() >= 13, "one wrong solution per named mistake");
-    for path in files {
-        let source = std::fs::read_to_string(&path).unwrap();
-        let id = source.lines().find_map(|l| l.strip_prefix("//! mistake: ")).expect("a `//! mistake:` line").trim();
-        let mistake = tutor_kit::mistakes::find(id).unwrap_or_else(|| panic!("{id} is not a known mistake"));
-        let title = tutor_kit::text::mistake_title(id);
-        course.write_exercise("02-norm", &source);
-        let run = course.tutor_with(&["check", "02-norm"], |c| {
+    let mut seen = BTreeSet::new();
+    for fixture in MISTAKES {
+        let id = fixture.header("mistake").expect("a `//! mistake:` line");
+        if id == "unnamed" || !seen.insert(id) {
+            continue;
+        }
+        let exercise = fixture.header("exercise").expect("an `//! exercise:` line");
+        let mistake = tutor_grade::mistakes::find(id).unwrap_or_else(|| panic!("{id} is not a known mistake"));
+        let title = tutor_grade::text::mistake_title(id);
+        course.write_exercise(exercise, fixture.source);
+        let run = course.tutor_with(&["check", exercise], |c| {
             c.env("TUTOR_LANG", "both");
         });
         run.expect(1)
@@ -26,4 +31,5 @@ fn the_check_output_names_each_mistake() {
             .shows(&title.zh)
             .shows(&format!("tutor hint {} --level {}", mistake.exercise, mistake.hint));
     }
+    assert!(seen.len() >= 13, "one file per named mistake: {seen:?}");
 }

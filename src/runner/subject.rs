@@ -174,8 +174,10 @@ impl RemoteSubject {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        pass_socket(&mut command, &theirs);
+        // First, while its Landlock ruleset descriptor is still where it was opened: moving the
+        // socket onto descriptors 3 and 4 may close whatever sat there.
         self.confinement.apply_to(&mut command);
+        pass_socket(&mut command, &theirs);
         let mut group = Group::spawn(&mut command, MEMORY_LIMIT)?;
         drop(theirs);
         let stdout = group.child_mut().stdout.take().map(capped_reader);

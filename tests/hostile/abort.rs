@@ -1,4 +1,7 @@
 //! A hostile exercise file: aborts the process.
+//! exercise: 02-norm
+//! shows: ended the graded program during this case
+//! shows: signal 6
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};

@@ -1,4 +1,10 @@
 //! A hostile exercise file: a type error.
+//! exercise: 02-norm
+//! shows: exercises/02-norm.rs does not compile
+//! shows: mismatched types
+//! hides: kit/
+//! hides: bins/ex-
+//! hides: .tutor/harness
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};

@@ -1,4 +1,8 @@
 //! A hostile exercise file: starts a child process, then loops forever.
+//! exercise: 02-norm
+//! args: --timeout 2
+//! shows: used up the 2 s time limit
+//! shows: not run: an earlier case used up the time limit
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};
@@ -11,6 +15,7 @@ pub struct RMSNorm {
 impl RMSNorm {
     pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {
         reference::check_config(hidden_size, eps)?;
+        eprintln!("pid={}", std::process::id());
         Ok(RMSNorm { eps, weight: reference::scale_parameter(hidden_size) })
     }
 

@@ -1,4 +1,8 @@
 //! A hostile exercise file: prints without end.
+//! exercise: 02-norm
+//! args: --timeout 2
+//! shows: used up the 2 s time limit
+//! shows: output cut after 16384 bytes
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};

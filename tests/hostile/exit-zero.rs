@@ -1,4 +1,8 @@
 //! A hostile exercise file: prints a fake success and exits with 0.
+//! exercise: 02-norm
+//! shows: ended the graded program during this case (exit code 0)
+//! shows: What your code printed:
+//! shows: ✓ pass weight is a trainable Param
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};

@@ -1,4 +1,6 @@
 //! A hostile exercise file: writes a forged report where the real one goes, then exits.
+//! exercise: 02-norm
+//! shows: ended the graded program during this case (exit code 0)
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};

@@ -1,4 +1,7 @@
 //! A hostile exercise file: asks for a terabyte.
+//! exercise: 02-norm
+//! shows: ended the graded program during this case
+//! shows: memory allocation
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};

@@ -1,4 +1,7 @@
 //! A hostile exercise file: panics in backward.
+//! exercise: 02-norm
+//! shows: your code panicked: boom in backward
+//! shows: ✓ pass f16 input 2×3×4
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};
@@ -16,7 +19,11 @@ impl RMSNorm {
 
     pub fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError> {
         reference::check_input(x, self.weight.len())?;
-        reference::rms_normalize(x, self.eps)
+        // Written out (the kit's own answer is refused in 02).
+        let x32 = x.mapv(|v| v.to_f32());
+        let last = ndarray::Axis(x32.ndim() - 1);
+        let mean_square = (x32.mapv(|v| v * v).sum_axis(last) / x32.len_of(last) as f32).insert_axis(last);
+        Ok(&x32 / &(mean_square + self.eps).mapv(f32::sqrt))
     }
 
     pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {

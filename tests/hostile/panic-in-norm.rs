@@ -1,4 +1,6 @@
 //! A hostile exercise file: indexes out of bounds in norm.
+//! exercise: 02-norm
+//! shows: your code panicked: index out of bounds
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};

@@ -1,4 +1,7 @@
 //! A hostile exercise file: recurses without end.
+//! exercise: 02-norm
+//! shows: ended the graded program during this case
+//! shows: overflowed its stack
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};

@@ -173,6 +173,13 @@ pub(crate) fn kit_answer_called(function: &str) -> Bi {
     )
 }
 
+pub(crate) fn panicked_confined(message: &str) -> Bi {
+    Bi::new(
+        format!("代码 panic：{message}\n被评分的代码在隔离中运行：不能读取课程文件、不能写文件、不能启动进程、不能联网。练习只需要计算。"),
+        format!("your code panicked: {message}\ngraded code runs confined: it may not read the course's files, write files, start processes or use the network. An exercise only needs to compute."),
+    )
+}
+
 pub(crate) fn panicked(message: &str) -> Bi {
     Bi::new(format!("代码 panic：{message}"), format!("your code panicked: {message}"))
 }

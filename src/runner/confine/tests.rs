@@ -6,7 +6,7 @@ use std::process::Command;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::*;
-use crate::runner::process::{self, Ending, Finished};
+use crate::runner::process::{self, Captured, Ending};
 
 const PYTHON: &str = "/usr/bin/python3";
 
@@ -82,8 +82,15 @@ impl Drop for TempDir {
     }
 }
 
+/// How a run ended and what it printed.
+struct Finished {
+    ending: Ending,
+    output: Captured,
+}
+
 fn run(command: Command) -> Finished {
-    process::run(command, "token", Duration::from_secs(60)).expect("spawning the subject")
+    let (ending, output) = process::run(command, Duration::from_secs(60), 4 << 30).expect("spawning the subject");
+    Finished { ending, output }
 }
 
 fn shown(done: &Finished) -> String {

@@ -146,6 +146,8 @@ fn from_unwind(payload: Box<dyn std::any::Any + Send>) -> (Status, Option<Failur
     };
     if text::is_not_done(&shown) {
         (Status::NotDone, Some(Failure::new(Bi::new(shown.clone(), shown))))
+    } else if refused_by_confinement(&shown) {
+        (Status::Failed, Some(Failure::new(text::panicked_confined(&shown))))
     } else {
         (Status::Failed, Some(Failure::new(text::panicked(&shown))))
     }
@@ -159,6 +161,12 @@ pub fn install_quiet_panic_hook() {
         let location = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
         PANIC_LOCATION.with(|slot| *slot.borrow_mut() = location);
     }));
+}
+
+/// Whether a panic message carries the errors a confined graded program gets when it opens a
+/// file, starts a process or makes a socket (EACCES, EPERM).
+fn refused_by_confinement(message: &str) -> bool {
+    message.contains("(os error 13)") || message.contains("(os error 1)")
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {

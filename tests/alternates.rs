@@ -1,0 +1,27 @@
+//! Correct solutions written differently (`tests/alternates/`): every one passes every case, with
+//! several seeds. Each writes `new`, `norm` and `forward` itself, so one file stands for all three
+//! exercises.
+
+mod common;
+
+use common::fixtures::{ALTERNATES, ALTERNATES_BUILD};
+use tutor_grade::report::Status;
+use tutor_grade::{run_all, Run};
+
+#[test]
+fn every_alternate_passes_with_any_seed() {
+    tutor_grade::checks::install_quiet_panic_hook();
+    assert!(ALTERNATES.len() >= 12, "at least 12 alternates");
+    let mut failures = Vec::new();
+    for (fixture, build) in ALTERNATES.iter().zip(ALTERNATES_BUILD) {
+        for seed in [1, 2024, 777_777] {
+            let report = run_all(&Run { subject: build, seed });
+            for case in report.cases.iter().filter(|c| c.status != Status::Passed) {
+                let message = case.message.as_ref().map(|m| m.en.clone()).unwrap_or_default();
+                failures.push(format!("{} (seed {seed}): {} — {message}", fixture.name, case.id));
+            }
+        }
+    }
+    println!("alternates: {}; failures: {}", ALTERNATES.len(), failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

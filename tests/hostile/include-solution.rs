@@ -1,0 +1,33 @@
+//! A hostile exercise file: includes the reference solution's text at compile time.
+//! exercise: 02-norm
+//! shows: pulls other files into the build
+
+use ndarray::ArrayD;
+use tutor_kit::{reference, Float, NormError, Param};
+
+pub struct RMSNorm {
+    pub eps: f32,
+    pub weight: Param,
+}
+
+pub const SOLUTION: &str = include_str!("{{WORKSPACE}}/solutions/02-norm.rs");
+
+impl RMSNorm {
+    pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {
+        reference::check_config(hidden_size, eps)?;
+        Ok(RMSNorm { eps, weight: reference::scale_parameter(hidden_size) })
+    }
+
+    pub fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError> {
+        reference::check_input(x, self.weight.len())?;
+        Ok(x.mapv(|v| v.to_f32() * SOLUTION.len() as f32))
+    }
+
+    pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::scale_and_cast(&self.norm(x)?, &self.weight)
+    }
+
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::backward(x, grad_out, self.eps, &mut self.weight)
+    }
+}

@@ -1,0 +1,35 @@
+//! A hostile exercise file: tries to reach the network.
+//! exercise: 02-norm
+//! shows: no network
+//! shows: graded code runs confined
+
+use ndarray::ArrayD;
+use tutor_kit::{reference, Float, NormError, Param};
+
+pub struct RMSNorm {
+    pub eps: f32,
+    pub weight: Param,
+}
+
+impl RMSNorm {
+    pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {
+        reference::check_config(hidden_size, eps)?;
+        Ok(RMSNorm { eps, weight: reference::scale_parameter(hidden_size) })
+    }
+
+    pub fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError> {
+        if let Err(e) = std::net::UdpSocket::bind("127.0.0.1:0") {
+            panic!("no network: {e}");
+        }
+        reference::check_input(x, self.weight.len())?;
+        Ok(x.mapv(|_| 0.0))
+    }
+
+    pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::scale_and_cast(&self.norm(x)?, &self.weight)
+    }
+
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::backward(x, grad_out, self.eps, &mut self.weight)
+    }
+}
