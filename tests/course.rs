@@ -39,7 +39,7 @@ fn describe(report: &Report) -> String {
 
 fn assert_passes(subject: Build) {
     for seed in SEEDS {
-        let report = run_all(&Run { subject: &subject, seed });
+        let report = run_all(&Run::new(&subject, seed));
         assert!(report.cases.len() >= 20, "all three contracts run: {} cases", report.cases.len());
         assert!(report.all_passed(), "seed {seed}, failures:\n{}", describe(&report));
     }
@@ -47,7 +47,7 @@ fn assert_passes(subject: Build) {
 
 /// A stub must fail, and every case it fails must fail on its own TODO's not-done marker.
 fn assert_fails_only_on_todo(subject: Build, todo: u32) {
-    let report = run_all(&Run { subject: &subject, seed: 7 });
+    let report = run_all(&Run::new(&subject, 7));
     let failing: Vec<_> = report.cases.iter().filter(|c| c.status != Status::Passed).collect();
     assert!(!failing.is_empty(), "stub for TODO {todo} passed every case");
     for case in failing {

@@ -5,7 +5,7 @@ use colored::Colorize;
 use tutor_grade::checks::{is_close, unravel};
 use tutor_grade::mistakes::{self, Mistake};
 use tutor_grade::report::{CaseResult, Contract, Mismatch, Report, Status};
-use tutor_grade::text::{contract_title, mistake_title};
+use tutor_grade::text::contract_title;
 use unicode_width::UnicodeWidthStr;
 
 use super::Printer;
@@ -87,6 +87,14 @@ fn render_report(printer: &Printer, report: &Report, files: &FileNames) -> Strin
             out.push_str(&render_case(printer, case, files));
         }
     }
+    // Each named mistake once, with the hint about it, after the cases it explains.
+    let named: Vec<&Mistake> = report.mistakes.iter().filter_map(|id| mistakes::find(id)).collect();
+    if !named.is_empty() {
+        out.push('\n');
+        for mistake in named {
+            out.push_str(&format!("{}\n", named_mistake(printer, mistake).yellow()));
+        }
+    }
     let passed = report.cases.iter().filter(|c| c.status == Status::Passed).count();
     let total = report.cases.len();
     out.push_str(&format!(
@@ -109,9 +117,6 @@ fn render_case(printer: &Printer, case: &CaseResult, files: &FileNames) -> Strin
             if let Some(mismatch) = &case.mismatch {
                 out.push_str(&indent(&render_mismatch(printer, mismatch), 6));
             }
-            if let Some(mistake) = case.mistake.as_deref().and_then(mistakes::find) {
-                out.push_str(&indent(&named_mistake(printer, mistake).yellow().to_string(), 6));
-            }
             out
         }
     }
@@ -119,7 +124,7 @@ fn render_case(printer: &Printer, case: &CaseResult, files: &FileNames) -> Strin
 
 /// Names the known mistake the wrong answer matches, in each language, with the hint about it.
 fn named_mistake(printer: &Printer, mistake: &Mistake) -> String {
-    let title = mistake_title(mistake.id);
+    let title = mistake.title();
     printer.per_language(|ui, language| {
         let values: [(&str, &dyn std::fmt::Display); 3] =
             [("mistake", &super::pick_bi(&title, language)), ("level", &mistake.hint), ("exercise", &mistake.exercise)];

@@ -144,7 +144,7 @@ pub fn check(
     on_event(CheckEvent::Running);
     let seed = options.seed.unwrap_or_else(fresh_seed);
     let subject = subject::RemoteSubject::new(&executable, options.timeout);
-    let report = tutor_grade::run_all(&Run { subject: &subject, seed });
+    let report = tutor_grade::run_all(&Run::new(&subject, seed));
     let (output, timed_out, start_error) = subject.finish();
     if let Some(why) = start_error {
         anyhow::bail!("could not start the graded program {}: {why}", executable.display());

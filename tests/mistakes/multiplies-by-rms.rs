@@ -1,5 +1,5 @@
 //! exercise: 02-norm
-//! mistake: unnamed
+//! mistake: not-scale-invariant
 //! `rsqrt` misread as `sqrt`: the row is multiplied by sqrt(mean(x²) + eps) instead of divided by it.
 
 #![allow(dead_code)]

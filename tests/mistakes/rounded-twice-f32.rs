@@ -1,5 +1,5 @@
 //! exercise: 03-forward
-//! mistake: output-in-f32-rounded-twice
+//! mistake: double-rounding
 //! the normalised value is rounded to T and widened back ("norm should give x's dtype"), then scaled by the FP32 weight and rounded again: two roundings.
 
 #![allow(dead_code)]

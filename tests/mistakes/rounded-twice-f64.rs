@@ -1,5 +1,5 @@
 //! exercise: 03-forward
-//! mistake: output-in-f32-rounded-twice
+//! mistake: double-rounding
 //! the normalised values are stored in T, then scaled in f64 by the weight and rounded back with `from_f64`: rounded once too often.
 
 #![allow(dead_code)]

@@ -4,6 +4,8 @@
 //! return wrong numbers, but it cannot return a verdict.
 
 pub mod checks;
+mod diagnose;
+pub mod evidence;
 pub mod mistakes;
 pub mod oracle;
 pub mod report;

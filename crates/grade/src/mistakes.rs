@@ -1,11 +1,12 @@
-//! Known wrong answers. When a comparison fails, the checks compute what each classic mistake
-//! would have produced on the same input; if the learner's output matches one, the failure
-//! names it (and the hint that addresses it).
+//! Known mistakes: each with its title and the hint that addresses it, in one place, and what the
+//! mistakes that can be computed would output on a given input (the candidates that
+//! [`crate::evidence`] holds the learner's output against).
 
+use half::{bf16, f16};
 use ndarray::{ArrayD, Axis};
-
-use crate::checks::is_close;
 use tutor_kit::{reference, Float, Param};
+
+use crate::text::Bi;
 
 /// A classic mistake and the hint that addresses it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,143 +17,273 @@ pub struct Mistake {
     pub exercise: &'static str,
     /// The hint level that addresses it.
     pub hint: u32,
+    /// What it is, in Chinese.
+    pub zh: &'static str,
+    /// What it is, in English.
+    pub en: &'static str,
 }
 
-/// Every mistake the checks can name. Titles live in [`crate::text::mistake_title`].
-pub const ALL: &[Mistake] = &[
-    Mistake { id: "layernorm", exercise: "02-norm", hint: 2 },
-    Mistake { id: "wrong-axis", exercise: "02-norm", hint: 2 },
-    Mistake { id: "whole-tensor", exercise: "02-norm", hint: 2 },
-    Mistake { id: "eps-outside-sqrt", exercise: "02-norm", hint: 3 },
-    Mistake { id: "no-eps", exercise: "02-norm", hint: 3 },
-    Mistake { id: "half-precision-statistics", exercise: "02-norm", hint: 1 },
-    Mistake { id: "sum-not-mean", exercise: "02-norm", hint: 2 },
-    Mistake { id: "weight-ignored", exercise: "03-forward", hint: 2 },
-    Mistake { id: "scalar-weight", exercise: "03-forward", hint: 2 },
-    Mistake { id: "double-rounding", exercise: "03-forward", hint: 3 },
-    Mistake { id: "zero-weight", exercise: "01-weight", hint: 2 },
-    Mistake { id: "random-weight", exercise: "01-weight", hint: 2 },
-    Mistake { id: "frozen-weight", exercise: "01-weight", hint: 3 },
-];
+impl Mistake {
+    /// Its title in both languages.
+    pub fn title(&self) -> Bi {
+        Bi::new(self.zh, self.en)
+    }
+}
+
+macro_rules! mistakes {
+    ($($id:literal, $exercise:literal, $hint:literal, $zh:literal, $en:literal;)*) => {
+        /// Every mistake the checks can name.
+        pub const ALL: &[Mistake] = &[$(Mistake { id: $id, exercise: $exercise, hint: $hint, zh: $zh, en: $en }),*];
+    };
+}
+
+mistakes! {
+    "zero-weight", "01-weight", 2,
+        "权重初值为 0：输出恒为 0", "the weight starts at zeros: the output is always zero";
+    "random-weight", "01-weight", 2,
+        "权重初值不是 1", "the weight does not start at ones";
+    "frozen-weight", "01-weight", 3,
+        "权重被冻结，梯度到不了它", "the weight is frozen, so no gradient reaches it";
+    "scalar-weight", "03-forward", 2,
+        "所有通道共用一个标量权重，而不是逐通道的 [D] 权重", "one scalar weight for every channel instead of a per-channel [D] weight";
+    "eps-changed", "01-weight", 3,
+        "new 没有原样保存传入的 eps（被截断、取整或换成了默认值）", "new does not keep the eps it is given (clamped, rounded or replaced by a default)";
+    "gradient-preset", "01-weight", 3,
+        "新建的权重已经带有梯度（应为 None，直到第一次反向传播）", "a fresh weight already holds a gradient (it must be None until the first backward pass)";
+    "layernorm", "02-norm", 2,
+        "先减去了均值：那是 LayerNorm，不是 RMSNorm", "the mean is subtracted first: that is LayerNorm, not RMSNorm";
+    "wrong-axis", "02-norm", 2,
+        "统计量沿错误的轴计算（第一维而不是最后一维）", "statistics along the wrong axis (the first, not the last)";
+    "whole-tensor", "02-norm", 2,
+        "统计量取自整个张量，把不同 token 混在了一起", "statistics over the whole tensor, mixing tokens together";
+    "rows-mixed", "02-norm", 2,
+        "一行的结果随其他行改变：统计量把不同 token 混在了一起", "one row's result changes when another row changes: the statistics mix tokens";
+    "keepdim-forgotten", "02-norm", 2,
+        "求均值后没有把这一维放回（缺少 insert_axis）：[..., D] 与 [...] 无法正确广播", "the reduced axis is not put back (no `insert_axis`): [..., D] and [...] do not broadcast as meant";
+    "rank-assumed", "02-norm", 2,
+        "代码假定了输入的维数（例如只支持三维）：一维或四维输入出错", "the code assumes the input's rank (three axes, say): 1-D or 4-D inputs fail";
+    "eps-outside-sqrt", "02-norm", 3,
+        "eps 加在了平方根外面", "eps is added outside the square root";
+    "no-eps", "02-norm", 3,
+        "没有加 eps：全零行得到 0 / 0 = NaN", "no eps at all: a zero row gives 0 / 0 = NaN";
+    "eps-ignored", "02-norm", 3,
+        "用了写死的常数而不是本层的 self.eps", "a fixed constant is used instead of the layer's own `self.eps`";
+    "half-precision-statistics", "02-norm", 1,
+        "平方或求和在 f16/bf16 中进行，而不是 FP32（平方溢出为无穷大、输出变成 0，或累加停滞）", "squares or their sum taken in f16/bf16 instead of FP32 (squares overflow to infinity and the output becomes 0, or the sum stalls)";
+    "sum-not-mean", "02-norm", 2,
+        "用了平方和而不是平方的均值（结果整体小了 sqrt(D) 倍）", "the sum of squares instead of their mean (outputs sqrt(D) times too small)";
+    "d-minus-one", "02-norm", 2,
+        "均值除以了 D − 1 而不是 D（那是样本方差的修正，这里不需要）", "the mean divides by D − 1 instead of D (a sample-variance correction that does not belong here)";
+    "abs-not-square", "02-norm", 2,
+        "用 |x| 代替了 x²：那不是均方根", "|x| where x² belongs: that is not the root mean square";
+    "not-scale-invariant", "02-norm", 3,
+        "输出不是尺度不变的（norm(c·x) ≠ norm(x)）：这不是归一化，检查开方与除法", "the output is not scale-invariant (norm(c·x) ≠ norm(x)): not a normalisation; check the square root and the division";
+    "not-odd", "02-norm", 3,
+        "输出不是奇函数（norm(−x) ≠ −norm(x)）：符号丢了，或者加了多余的项", "the output is not odd (norm(−x) ≠ −norm(x)): a sign is lost, or something extra is added";
+    "nan-replaced", "02-norm", 2,
+        "输入中的 NaN 被跳过或替换了：它应该留在自己那一行的结果里", "a NaN in the input is skipped or replaced: it must stay in its own row's output";
+    "weight-ignored", "03-forward", 2,
+        "没有乘以权重", "the weight is never multiplied in";
+    "weight-transposed-or-reversed", "03-forward", 2,
+        "权重乘到了错误的位置（顺序颠倒，或沿倒数第二维广播）", "the weight is applied in the wrong places (reversed, or broadcast along the second-last axis)";
+    "forward-without-eps", "03-forward", 1,
+        "forward 自己重算统计量并漏掉了 eps：应调用本层的 norm", "forward recomputes the statistics itself and leaves eps out: call this layer's own `norm`";
+    "double-rounding", "03-forward", 3,
+        "先把归一化结果舍入到输入类型再乘权重：舍入了两次（Meta LLaMA 与 Hugging Face 的写法；本课程的契约只舍入一次）", "the normalised values are rounded to the input type before the weight: two roundings (Meta LLaMA's and Hugging Face's choice; this course's contract rounds once)";
+    "rounds-toward-zero", "03-forward", 3,
+        "转换回 f16/bf16 时截断（向零舍入），而不是就近舍入", "the cast back to f16/bf16 truncates (rounds toward zero) instead of rounding to nearest";
+}
 
 /// Looks a mistake up by id.
 pub fn find(id: &str) -> Option<&'static Mistake> {
     ALL.iter().find(|m| m.id == id)
 }
 
-/// A wrong answer: the mistake's id and what it produces.
-pub type Candidate<V> = (&'static str, ArrayD<V>);
+/// A wrong answer: which mistake, which way of writing it, and what it produces.
+pub struct Candidate<V> {
+    /// The mistake's id.
+    pub mistake: &'static str,
+    /// One way of writing it (a mistake may be written several ways that differ in numbers).
+    pub variant: &'static str,
+    /// Its output on the input at hand.
+    pub output: ArrayD<V>,
+}
 
-/// What `norm(x)` gives under each statistics mistake. A mistake may appear more than once
-/// (the same error written two common ways sums in different orders).
+fn candidate<V>(mistake: &'static str, variant: &'static str, output: ArrayD<V>) -> Candidate<V> {
+    Candidate { mistake, variant, output }
+}
+
+/// What `norm(x)` gives under each statistics mistake that can be computed.
 pub fn wrong_norms<T: Float>(x: &ArrayD<T>, eps: f32) -> Vec<Candidate<f32>> {
     if x.ndim() == 0 {
         return Vec::new();
     }
     let x32 = x.mapv(T::to_f32);
     let last = Axis(x.ndim() - 1);
-    let mut out = Vec::new();
-    out.push((
+    let d = x32.len_of(last) as f32;
+    let mut out = vec![candidate(
         "layernorm",
+        "centred",
         per_row(&x32, last, |row| {
-            let d = row.len() as f32;
-            let mean = row.iter().sum::<f32>() / d;
-            let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / d;
+            let mean = row.iter().sum::<f32>() / row.len() as f32;
+            let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / row.len() as f32;
             let scale = 1.0 / (var + eps).sqrt();
             row.iter().map(|v| (v - mean) * scale).collect()
         }),
-    ));
+    )];
     if x.shape()[0] > 0 {
         let first = Axis(0);
         let n = x32.len_of(first) as f32;
         let ms = (x32.mapv(|v| v * v).sum_axis(first) / n).insert_axis(first);
-        out.push(("wrong-axis", &x32 / &(ms + eps).mapv(f32::sqrt)));
+        out.push(candidate("wrong-axis", "first-axis", &x32 / &(ms + eps).mapv(f32::sqrt)));
     }
     if !x32.is_empty() {
         let ms = x32.iter().map(|v| v * v).sum::<f32>() / x32.len() as f32;
-        out.push(("whole-tensor", x32.mapv(|v| v / (ms + eps).sqrt())));
+        out.push(candidate("whole-tensor", "whole", x32.mapv(|v| v / (ms + eps).sqrt())));
     }
-    out.push(("eps-outside-sqrt", scale_rows(&x32, last, |ms, _| 1.0 / (ms.sqrt() + eps))));
-    out.push(("no-eps", scale_rows(&x32, last, |ms, _| 1.0 / ms.sqrt())));
-    out.push(("sum-not-mean", scale_rows(&x32, last, |ms, d| 1.0 / (ms * d + eps).sqrt())));
-    // Low-precision statistics, the ways people write them: squares in T; squares rounded to T
-    // and summed in T one by one; everything in T through ndarray's sum.
-    let squares_in_t = x.mapv(|v| (v * v).to_f32());
-    out.push((
-        "half-precision-statistics",
-        divide_by_rms(&x32, &(squares_in_t.sum_axis(last) / x32.len_of(last) as f32), last, eps),
+    if x.ndim() >= 2 && x.shape()[x.ndim() - 2] == x.shape()[x.ndim() - 1] {
+        // A square input broadcasts the un-kept statistics along the wrong axis without a panic.
+        let ms = x32.mapv(|v| v * v).sum_axis(last) / d;
+        out.push(candidate("keepdim-forgotten", "square-broadcast", &x32 / &(ms + eps).mapv(f32::sqrt)));
+    }
+    out.push(candidate("eps-outside-sqrt", "root-plus-eps", scale_rows(&x32, last, |ms, _| 1.0 / (ms.sqrt() + eps))));
+    out.push(candidate("no-eps", "no-eps", scale_rows(&x32, last, |ms, _| 1.0 / ms.sqrt())));
+    // No eps, with the zero row special-cased instead (`if ms > 0`): such rows are left as they are.
+    out.push(candidate("no-eps", "zero-guard", scale_rows(&x32, last, |ms, _| if ms > 0.0 { 1.0 / ms.sqrt() } else { 1.0 })));
+    out.push(candidate("sum-not-mean", "sum", scale_rows(&x32, last, |ms, d| 1.0 / (ms * d + eps).sqrt())));
+    out.push(candidate(
+        "d-minus-one",
+        "bessel",
+        scale_rows(&x32, last, |ms, d| 1.0 / (ms * d / (d - 1.0) + eps).sqrt()),
     ));
-    let sequential_t_sum = per_lane_mean(&x32, last, |row| {
-        let sum = row.iter().fold(T::zero(), |acc, v| acc + T::from_f32(v * v));
-        sum.to_f32()
-    });
-    out.push(("half-precision-statistics", divide_by_rms(&x32, &sequential_t_sum, last, eps)));
-    let all_in_t = x.mapv(|v| v * v).sum_axis(last).mapv(T::to_f32) / x32.len_of(last) as f32;
-    out.push(("half-precision-statistics", divide_by_rms(&x32, &all_in_t, last, eps)));
+    out.push(candidate(
+        "abs-not-square",
+        "mean-abs",
+        per_row(&x32, last, |row| {
+            let mean_abs = row.iter().map(|v| v.abs()).sum::<f32>() / row.len() as f32;
+            let scale = 1.0 / (mean_abs + eps).sqrt();
+            row.iter().map(|v| v * scale).collect()
+        }),
+    ));
+    for (variant, fixed) in [("eps-1e-6", 1e-6f32), ("machine-epsilon", f32::EPSILON)] {
+        out.push(candidate("eps-ignored", variant, scale_rows(&x32, last, |ms, _| 1.0 / (ms + fixed).sqrt())));
+    }
+    // Low-precision statistics, the ways people write them: squares in T; squares rounded to T
+    // and summed in T one by one; everything in T through ndarray's (pairwise) sum.
+    let squares_in_t = x.mapv(|v| (v * v).to_f32());
+    out.push(candidate(
+        "half-precision-statistics",
+        "squares-in-t",
+        divide_by_rms(&x32, &(squares_in_t.sum_axis(last) / d), last, eps),
+    ));
+    let sequential = per_lane_mean(&x32, last, |row| row.iter().fold(T::zero(), |acc, v| acc + T::from_f32(v * v)).to_f32());
+    out.push(candidate("half-precision-statistics", "running-sum-in-t", divide_by_rms(&x32, &sequential, last, eps)));
+    let all_in_t = x.mapv(|v| v * v).sum_axis(last).mapv(T::to_f32) / d;
+    out.push(candidate("half-precision-statistics", "sum-axis-in-t", divide_by_rms(&x32, &all_in_t, last, eps)));
     out
 }
 
 /// What `forward(x)` gives under each mistake: every statistics mistake carried through a
-/// correct scale-and-cast, and the scaling mistakes on a correct normalisation.
-pub fn wrong_forwards<T: Float>(x: &ArrayD<T>, eps: f32, weight: &Param) -> Vec<Candidate<T>> {
+/// correct scale-and-cast, and the scaling and casting mistakes on a correct normalisation.
+pub fn wrong_forwards<T: Float + HalfBits>(x: &ArrayD<T>, eps: f32, weight: &Param) -> Vec<Candidate<T>> {
+    let scale = |n: &ArrayD<f32>| reference::scale_and_cast::<T>(n, weight).ok();
     let mut out: Vec<Candidate<T>> = wrong_norms(x, eps)
         .into_iter()
-        .filter_map(|(id, n)| reference::scale_and_cast(&n, weight).ok().map(|y| (id, y)))
+        .filter_map(|c| scale(&c.output).map(|y| candidate(c.mistake, c.variant, y)))
         .collect();
     let Ok(normalized) = reference::rms_normalize(x, eps) else {
         return out;
     };
-    out.push(("weight-ignored", normalized.mapv(T::from_f32)));
-    if let Some(&first) = weight.value.first() {
-        out.push(("scalar-weight", normalized.mapv(|v| T::from_f32(v * first))));
+    if normalized.ndim() == 0 || normalized.shape().last() != Some(&weight.len()) {
+        return out;
     }
-    if normalized.ndim() > 0 && normalized.shape().last() == Some(&weight.len()) {
-        let weight_t = weight.value.mapv(T::from_f32);
-        let mut twice = normalized.mapv(T::from_f32);
-        for mut row in twice.lanes_mut(Axis(normalized.ndim() - 1)) {
-            row.zip_mut_with(&weight_t, |v, &w| *v = *v * w);
+    let last = Axis(normalized.ndim() - 1);
+    let scaled = |w: &ndarray::Array1<f32>| {
+        let mut y = normalized.clone();
+        for mut row in y.lanes_mut(last) {
+            row *= w;
         }
-        out.push(("double-rounding", twice));
+        y
+    };
+    let right = scaled(&weight.value);
+    if let Some(without) = scale(&scale_rows(&x.mapv(T::to_f32), last, |ms, _| 1.0 / ms.sqrt())) {
+        out.push(candidate("forward-without-eps", "no-eps", without));
+    }
+    out.push(candidate("weight-ignored", "unscaled", normalized.mapv(T::from_f32)));
+    if let Some(&first) = weight.value.first() {
+        out.push(candidate("scalar-weight", "first-element", normalized.mapv(|v| T::from_f32(v * first))));
+    }
+    let reversed: ndarray::Array1<f32> = weight.value.iter().rev().copied().collect();
+    out.push(candidate("weight-transposed-or-reversed", "reversed", scaled(&reversed).mapv(T::from_f32)));
+    if normalized.ndim() >= 2 && normalized.shape()[normalized.ndim() - 2] == weight.len() {
+        let column = weight.value.clone().insert_axis(Axis(1));
+        out.push(candidate("weight-transposed-or-reversed", "column", (&normalized * &column).mapv(T::from_f32)));
+    }
+    // Two roundings: the normalised values rounded to T first, then multiplied in T (Hugging
+    // Face, Meta LLaMA), or widened again and multiplied in FP32 or f64.
+    let weight_t = weight.value.mapv(T::from_f32);
+    let normalized_t = normalized.mapv(T::from_f32);
+    let mut in_t = normalized_t.clone();
+    for mut row in in_t.lanes_mut(last) {
+        row.zip_mut_with(&weight_t, |v, &w| *v = *v * w);
+    }
+    out.push(candidate("double-rounding", "product-in-t", in_t));
+    let mut via_f32 = normalized_t.mapv(T::to_f32);
+    for mut row in via_f32.lanes_mut(last) {
+        row *= &weight.value;
+    }
+    out.push(candidate("double-rounding", "widened-again", via_f32.mapv(T::from_f32)));
+    let mut via_f64 = normalized_t.mapv(T::to_f64);
+    for mut row in via_f64.lanes_mut(last) {
+        row.zip_mut_with(&weight.value, |v, &w| *v *= f64::from(w));
+    }
+    out.push(candidate("double-rounding", "product-in-f64", via_f64.mapv(T::from_f64)));
+    if T::TRUNCATES {
+        out.push(candidate("rounds-toward-zero", "truncated", right.mapv(T::toward_zero)));
     }
     out
 }
 
-/// The candidate the actual output matches most closely, if any. A candidate counts when it is
-/// itself wrong at the case's tolerance, the actual output lies within ten times that tolerance of
-/// it (the learner may sum in another order than the kit), and the actual output is closer to it
-/// than to the right answer.
-pub fn identify<V: Float>(
-    actual: &ArrayD<f64>,
-    expected: &ArrayD<f64>,
-    candidates: Vec<Candidate<V>>,
-    atol: f64,
-    rtol: f64,
-) -> Option<&'static str> {
-    let within = |a: &ArrayD<f64>, b: &ArrayD<f64>, scale: f64| {
-        a.shape() == b.shape() && a.iter().zip(b.iter()).all(|(&x, &y)| is_close(x, y, atol * scale, rtol * scale))
-    };
-    let distance_to_expected = distance(actual, expected);
-    candidates
-        .into_iter()
-        .map(|(id, c)| (id, c.mapv(V::to_f64)))
-        .filter(|(_, c)| !within(c, expected, 1.0) && within(actual, c, 10.0))
-        .map(|(id, c)| (id, distance(actual, &c)))
-        .filter(|&(_, d)| d < distance_to_expected)
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(id, _)| id)
+/// Rounding toward zero, for the element types where it differs from rounding to nearest.
+pub trait HalfBits: Sized {
+    /// Whether this type is narrower than f32 (so a cast can truncate).
+    const TRUNCATES: bool;
+    /// `v` rounded toward zero.
+    fn toward_zero(v: f32) -> Self;
 }
 
-/// The greatest element-wise difference, NaN matching NaN and counting as infinitely far from a number.
-fn distance(a: &ArrayD<f64>, b: &ArrayD<f64>) -> f64 {
-    a.iter()
-        .zip(b.iter())
-        .map(|(&x, &y)| match (x.is_nan(), y.is_nan()) {
-            (true, true) => 0.0,
-            (false, false) if x == y => 0.0,
-            (false, false) => (x - y).abs(),
-            _ => f64::INFINITY,
-        })
-        .fold(0.0, f64::max)
+macro_rules! half_bits {
+    ($t:ty, $truncates:expr) => {
+        impl HalfBits for $t {
+            const TRUNCATES: bool = $truncates;
+            fn toward_zero(v: f32) -> Self {
+                let nearest = <$t as Float>::from_f32(v);
+                let back = <$t as Float>::to_f32(nearest);
+                if !$truncates || !v.is_finite() || back.abs() <= v.abs() {
+                    return nearest;
+                }
+                // One step toward zero: the bit pattern's magnitude less one.
+                <$t>::from_bits(nearest.to_bits() - 1)
+            }
+        }
+    };
+}
+
+half_bits!(f16, true);
+half_bits!(bf16, true);
+
+impl HalfBits for f32 {
+    const TRUNCATES: bool = false;
+    fn toward_zero(v: f32) -> Self {
+        v
+    }
+}
+
+impl HalfBits for f64 {
+    const TRUNCATES: bool = false;
+    fn toward_zero(v: f32) -> Self {
+        f64::from(v)
+    }
 }
 
 fn per_row(x: &ArrayD<f32>, axis: Axis, f: impl Fn(&[f32]) -> Vec<f32>) -> ArrayD<f32> {
@@ -192,34 +323,27 @@ fn divide_by_rms(x: &ArrayD<f32>, mean_square: &ArrayD<f32>, axis: Axis, eps: f3
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ndarray::IxDyn;
-
-    fn tensor(shape: &[usize], values: &[f32]) -> ArrayD<f32> {
-        ArrayD::from_shape_vec(IxDyn(shape), values.to_vec()).unwrap()
-    }
 
     #[test]
-    fn names_eps_outside_the_root_on_the_small_input() {
-        let x = tensor(&[1, 4], &[1e-3, -1e-3, 1e-3, -1e-3]);
-        let expected = reference::rms_normalize(&x, 1e-6).unwrap().mapv(f64::from);
-        let wrong = x.mapv(|v| f64::from(v / (1e-3 + 1e-6)));
-        assert_eq!(identify(&wrong, &expected, wrong_norms(&x, 1e-6), 1e-6, 1e-5), Some("eps-outside-sqrt"));
-        assert_eq!(
-            identify(&expected, &expected, wrong_norms(&x, 1e-6), 1e-6, 1e-5),
-            None,
-            "the right answer names nothing"
-        );
-    }
-
-    #[test]
-    fn every_mistake_id_used_has_an_entry_and_a_title() {
-        let x = tensor(&[2, 2], &[1.0, 2.0, 3.0, 4.0]);
+    fn every_candidate_names_a_catalogued_mistake() {
+        let x = ArrayD::from_shape_vec(vec![2, 2], vec![1.0f32, 2.0, 3.0, 4.0]).unwrap();
         let weight = Param::trainable(ndarray::Array1::from(vec![0.5, 2.0]));
-        for (id, _) in wrong_forwards(&x, 1e-6, &weight) {
-            assert!(find(id).is_some(), "{id}");
+        let x16 = x.mapv(f16::from_f32);
+        for c in wrong_forwards(&x16, 1e-6, &weight) {
+            assert!(find(c.mistake).is_some(), "{} is not catalogued", c.mistake);
         }
-        for m in ALL {
-            assert_ne!(crate::text::mistake_title(m.id).en, m.id, "{} has no title", m.id);
-        }
+        let ids: std::collections::BTreeSet<_> = ALL.iter().map(|m| m.id).collect();
+        assert_eq!(ids.len(), ALL.len(), "ids are unique");
+    }
+
+    #[test]
+    fn truncation_steps_toward_zero_only_when_nearest_rounds_up() {
+        // 1 + 3·2⁻¹² rounds up to 1 + 2⁻¹⁰ in f16; toward zero it is 1.
+        let v = 1.0 + 3.0 * 2f32.powi(-12);
+        assert_eq!(f16::from_f32(v).to_f32(), 1.0 + 2f32.powi(-10));
+        assert_eq!(f16::toward_zero(v).to_f32(), 1.0);
+        assert_eq!(f16::toward_zero(-v).to_f32(), -1.0);
+        assert_eq!(f16::toward_zero(1.0).to_f32(), 1.0);
+        assert_eq!(bf16::toward_zero(1.0 + 3.0 * 2f32.powi(-9)).to_f32(), 1.0);
     }
 }

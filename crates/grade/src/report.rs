@@ -96,7 +96,7 @@ pub struct CaseResult {
     pub message: Option<Bi>,
     /// The numbers, when a comparison failed.
     pub mismatch: Option<Mismatch>,
-    /// The id of the known mistake the wrong answer matches, when one does.
+    /// The id of the known mistake that explains this case's failure, when one does.
     pub mistake: Option<String>,
 }
 
@@ -107,6 +107,8 @@ pub struct Report {
     pub cases: Vec<CaseResult>,
     /// The seed the run's random inputs were drawn from.
     pub seed: u64,
+    /// The known mistakes the failures show, each once, in the order found.
+    pub mistakes: Vec<String>,
 }
 
 impl Report {

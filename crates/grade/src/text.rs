@@ -5,81 +5,6 @@
 
 pub use tutor_kit::text::{is_not_done, Bi};
 
-/// The bilingual title of a check case, by its id.
-pub fn case_title(id: &str) -> Bi {
-    let (zh, en) = match id {
-        "weight-is-ones" => (
-            "weight 是可训练的 Param，形状 [D]，初值全为 1",
-            "weight is a trainable Param of shape [D] holding exact ones",
-        ),
-        "eps-is-kept" => ("new 保存传入的 eps", "new keeps the eps it was given"),
-        "rejects-bad-config" => {
-            ("hidden_size = 0 或 eps 非法时 new 返回 Err", "new returns Err for hidden_size = 0 and for a bad eps")
-        }
-        "weight-gets-gradient" => (
-            "forward + backward 之后 weight 有形状 [D] 的梯度",
-            "after forward + backward the weight has a gradient of shape [D]",
-        ),
-        "tutorial-case" => (
-            "教程用例 [[[3,4],[0,0]]]：与 FP32 参考一致，零行保持有限",
-            "tutorial case [[[3,4],[0,0]]]: matches the FP32 reference, zero row stays finite",
-        ),
-        "last-axis-only" => (
-            "只沿最后一维统计（方阵输入，各行尺度不同）",
-            "statistics along the last axis only (square input, rows at different scales)",
-        ),
-        "eps-inside-sqrt" => (
-            "eps 在平方根内部（[1e-3, -1e-3, …] 应得 0.7071）",
-            "eps inside the square root ([1e-3, -1e-3, …] must give 0.7071)",
-        ),
-        "f16-squares-in-fp32" => (
-            "f16 输入的平方在 FP32 中计算（[300, -300, …] 应得 ±1）",
-            "squares of f16 input taken in FP32 ([300, -300, …] must give ±1)",
-        ),
-        "f16-long-row" => (
-            "f16 长行求和在 FP32 中进行（D = 4096 个 4.0 应得 1.0）",
-            "a long f16 row summed in FP32 (D = 4096 of 4.0 must give 1.0)",
-        ),
-        "nan-stays-in-its-row" => {
-            ("某一行的 NaN 不会扩散到其他行", "a NaN in one row does not leak into the other rows")
-        }
-        "one-dimensional-input" => ("一维输入 [D]", "a one-dimensional input [D]"),
-        "four-dimensional-input" => ("四维输入 [2, 2, 3, D]", "a four-dimensional input [2, 2, 3, D]"),
-        "empty-batch" => {
-            ("空批次 [0, D] 返回同形的空结果", "an empty batch [0, D] gives an empty result of the same shape")
-        }
-        "rejects-bad-input" => (
-            "最后一维不等于 hidden_size 或零维输入时返回 Err 而不是 panic",
-            "a last axis that is not hidden_size, or a 0-d input, returns Err instead of panicking",
-        ),
-        "f32-weighted-forward" => ("f32 输入、非单位权重的 forward", "forward on f32 input with non-unit weights"),
-        "f16-forward" => (
-            "f16 输入 2×3×4：同形、同 dtype，rtol 1e-3 / atol 1e-4",
-            "f16 input 2×3×4: same shape and dtype, rtol 1e-3 / atol 1e-4",
-        ),
-        "bf16-forward" => (
-            "bf16 输入：同形、同 dtype，rtol 1.6e-2 / atol 1e-5",
-            "bf16 input: same shape and dtype, rtol 1.6e-2 / atol 1e-5",
-        ),
-        "f16-rounds-once" => (
-            "f16 输出只舍入一次：几乎每个值都等于正确舍入的 FP32 结果",
-            "f16 output rounded once: almost every value equals the correctly rounded FP32 result",
-        ),
-        "backward-matches-f64" => {
-            ("backward 的 dx 与 weight 梯度与 f64 参考一致", "backward's dx and weight gradient match an f64 reference")
-        }
-        "f16-backward" => {
-            ("f16 输入的 backward：dx 同形且数值正确", "backward on f16 input: dx has x's shape and the right values")
-        }
-        "forward-gradient-check" => (
-            "对你的 forward::<f64> 做中心差分，与 backward 一致",
-            "central differences of your forward::<f64> agree with backward",
-        ),
-        other => return Bi::new(other, other),
-    };
-    Bi::new(zh, en)
-}
-
 /// The bilingual title of a contract group, by its id.
 pub fn contract_title(id: &str) -> Bi {
     let (zh, en) = match id {
@@ -91,45 +16,9 @@ pub fn contract_title(id: &str) -> Bi {
     Bi::new(zh, en)
 }
 
-/// What a known mistake is, by its id (see [`crate::mistakes`]).
+/// What a known mistake is, by its id (see [`crate::mistakes`]); the id itself when unknown.
 pub fn mistake_title(id: &str) -> Bi {
-    let (zh, en) = match id {
-        "layernorm" => (
-            "先减去了均值：那是 LayerNorm，不是 RMSNorm",
-            "the mean is subtracted first: that is LayerNorm, not RMSNorm",
-        ),
-        "wrong-axis" => (
-            "统计量沿错误的轴计算（第一维而不是最后一维）",
-            "statistics along the wrong axis (the first, not the last)",
-        ),
-        "whole-tensor" => {
-            ("统计量取自整个张量，把不同 token 混在了一起", "statistics over the whole tensor, mixing tokens together")
-        }
-        "eps-outside-sqrt" => ("eps 加在了平方根外面", "eps is added outside the square root"),
-        "no-eps" => ("没有加 eps：全零行得到 0 / 0 = NaN", "no eps at all: a zero row gives 0 / 0 = NaN"),
-        "half-precision-statistics" => (
-            "平方或求和在 f16/bf16 中进行，而不是 FP32（溢出成 0，或累加停滞）",
-            "squares or their sum taken in f16/bf16 instead of FP32 (overflow to 0, or a sum that stalls)",
-        ),
-        "sum-not-mean" => (
-            "用了平方和而不是平方的均值（结果整体小了 sqrt(D) 倍）",
-            "the sum of squares instead of their mean (outputs sqrt(D) times too small)",
-        ),
-        "weight-ignored" => ("没有乘以权重", "the weight is never multiplied in"),
-        "scalar-weight" => (
-            "所有通道共用一个标量权重，而不是逐通道的 [D] 权重",
-            "one scalar weight for every channel instead of a per-channel [D] weight",
-        ),
-        "double-rounding" => (
-            "先舍入到输入类型再乘权重：舍入了两次",
-            "rounded to the input type before the weight is applied: two roundings instead of one",
-        ),
-        "zero-weight" => ("权重初值为 0：输出恒为 0", "the weight starts at zeros: the output is always zero"),
-        "random-weight" => ("权重初值不是 1", "the weight does not start at ones"),
-        "frozen-weight" => ("权重被冻结，梯度到不了它", "the weight is frozen, so no gradient reaches it"),
-        other => return Bi::new(other, other),
-    };
-    Bi::new(zh, en)
+    crate::mistakes::find(id).map_or_else(|| Bi::new(id, id), |m| m.title())
 }
 
 fn shape(s: &[usize]) -> String {
@@ -215,8 +104,22 @@ pub(crate) fn weight_frozen() -> Bi {
 
 pub(crate) fn eps_changed(expected: f32, found: f32) -> Bi {
     Bi::new(
-        format!("eps 应保存为 {expected}，实际为 {found}"),
-        format!("eps should be kept as {expected}, found {found}"),
+        format!("eps 应原样保存为 {expected:e}，实际为 {found:e}"),
+        format!("eps must be kept exactly as {expected:e}, found {found:e}"),
+    )
+}
+
+pub(crate) fn gradient_preset(grad: &str) -> Bi {
+    Bi::new(
+        format!("新建的层的 weight.grad 应为 None（还没有任何反向传播），实际为 Some({grad})"),
+        format!("a fresh layer's weight.grad must be None (no backward pass has run yet); it is Some({grad})"),
+    )
+}
+
+pub(crate) fn not_accumulated(once: &str, twice: &str) -> Bi {
+    Bi::new(
+        format!("同一输入做两次 backward，weight.grad 应精确翻倍（累加）：一次后为 {once}，两次后为 {twice}"),
+        format!("two backward passes on one input must double weight.grad exactly (gradients accumulate): {once} after one, {twice} after two"),
     )
 }
 
@@ -242,10 +145,10 @@ pub(crate) fn wrong_shape(what: &str, expected: &[usize], found: &[usize]) -> Bi
     )
 }
 
-pub(crate) fn rounded_more_than_once(mismatched: usize, total: usize, worst_ulps: i32) -> Bi {
+pub(crate) fn rounded_more_than_once(dtype: &str, mismatched: usize, total: usize, worst_ulps: i32) -> Bi {
     Bi::new(
-        format!("{total} 个 f16 输出中有 {mismatched} 个不等于 FP32 结果的正确舍入（最多差 {worst_ulps} ulp）：应在 FP32 中乘以权重，最后只舍入一次"),
-        format!("{mismatched} of {total} f16 outputs differ from the correctly rounded FP32 result (by up to {worst_ulps} ulp): multiply by the weight in FP32 and round once, at the end"),
+        format!("{total} 个 {dtype} 输出中有 {mismatched} 个不等于 FP32 结果的正确舍入（最多差 {worst_ulps} ulp），而其余部分是对的：应在 FP32 中乘以权重，最后用 from_f32 就近舍入一次。先把归一化结果舍入到 {dtype} 再乘权重（Meta LLaMA 与 Hugging Face 的写法）是真实存在的选择，但本课程的契约（教程的，也是 torch.nn.functional.rms_norm 组合实现的）只舍入一次。"),
+        format!("{mismatched} of {total} {dtype} outputs differ from the correctly rounded FP32 result (by up to {worst_ulps} ulp), though the rest is right: multiply by the weight in FP32 and round once, at the end, to nearest with from_f32. Rounding the normalised values to {dtype} before the weight (Meta LLaMA's and Hugging Face's way) is a real choice, but this course's contract (the tutorial's, and that of torch.nn.functional.rms_norm's composite path) rounds once."),
     )
 }
 
@@ -255,7 +158,7 @@ mod tests {
 
     #[test]
     fn unknown_ids_fall_back_to_the_id() {
-        assert_eq!(case_title("no-such-case").en, "no-such-case");
-        assert_ne!(case_title("tutorial-case").zh, case_title("tutorial-case").en);
+        assert_eq!(mistake_title("no-such-mistake").en, "no-such-mistake");
+        assert_ne!(mistake_title("layernorm").zh, mistake_title("layernorm").en);
     }
 }

@@ -7,7 +7,7 @@ mod dtype;
 mod numeric;
 mod parameter;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 pub use compare::{assert_close, is_close, unravel};
@@ -16,6 +16,7 @@ pub use data::Rng;
 use tutor_kit::reference::KIT_ANSWER_MARKER;
 use tutor_kit::{Layer, NormError};
 
+use crate::evidence::{self, Observation};
 use crate::report::{CaseResult, Contract, Mismatch, Report, Status};
 use crate::subject::{Fault, Subject};
 use crate::text::{self, Bi};
@@ -47,16 +48,34 @@ impl Failure {
 /// The result of one case's body.
 pub type Outcome = Result<(), Failure>;
 
-/// One grading run: the learner's code, and the seed its random inputs are drawn from.
+/// One grading run: the learner's code, the seed its random inputs are drawn from, and what the
+/// comparisons observed about known mistakes.
 pub struct Run<'a> {
     /// Where layers come from.
     pub subject: &'a dyn Subject,
     /// The run's seed: random inputs differ from run to run, so no answer can be memorised, and
     /// `tutor check --seed N` repeats a run exactly.
     pub seed: u64,
+    observations: RefCell<Vec<Observation>>,
+    case: Cell<&'static str>,
 }
 
-impl Run<'_> {
+impl<'a> Run<'a> {
+    /// A run of the learner's code in `subject`, with random inputs from `seed`.
+    pub fn new(subject: &'a dyn Subject, seed: u64) -> Run<'a> {
+        Run { subject, seed, observations: RefCell::new(Vec::new()), case: Cell::new("") }
+    }
+
+    /// The id of the case running now.
+    pub fn case(&self) -> &'static str {
+        self.case.get()
+    }
+
+    /// Records what a comparison says about the known mistakes.
+    pub fn observe(&self, observation: Observation) {
+        self.observations.borrow_mut().push(observation);
+    }
+
     /// A generator for one case's random inputs, from the run's seed and the case's own salt.
     pub fn rng(&self, salt: u64) -> Rng {
         Rng::new(self.seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15))
@@ -70,15 +89,27 @@ impl Run<'_> {
     }
 }
 
-/// One named check.
+/// One named check, with its title.
 pub struct Case {
     /// The contract group it belongs to.
     pub contract: Contract,
-    /// Stable id (its title comes from [`text::case_title`]).
+    /// Stable id.
     pub id: &'static str,
+    /// What it checks, in Chinese.
+    pub zh: &'static str,
+    /// What it checks, in English.
+    pub en: &'static str,
     /// The body.
     pub run: fn(&Run) -> Outcome,
 }
+
+/// Writes a contract's list of cases: `id, zh, en => body;` each.
+macro_rules! cases {
+    ($contract:expr; $($id:literal, $zh:literal, $en:literal => $run:expr;)*) => {
+        vec![$(crate::checks::Case { contract: $contract, id: $id, zh: $zh, en: $en, run: $run }),*]
+    };
+}
+pub(crate) use cases;
 
 /// Every case of every contract, in the order they are shown.
 pub fn all_cases() -> Vec<Case> {
@@ -88,9 +119,45 @@ pub fn all_cases() -> Vec<Case> {
     cases
 }
 
-/// Runs every case on the learner's code and collects the results.
+/// Runs every case on the learner's code, then names the mistakes the failures show.
 pub fn run_all(run: &Run) -> Report {
-    Report { cases: all_cases().iter().map(|case| run_case(case, run)).collect(), seed: run.seed }
+    let mut report = Report { cases: all_cases().iter().map(|case| run_case(case, run)).collect(), seed: run.seed, mistakes: Vec::new() };
+    name_mistakes(run, &mut report);
+    report
+}
+
+/// Names mistakes on evidence: the parameter contract's direct findings, then what the
+/// observations across all cases support, then (only when nothing else did) one property.
+fn name_mistakes(run: &Run, report: &mut Report) {
+    if report.all_passed() {
+        return;
+    }
+    let mut names: Vec<String> = Vec::new();
+    for case in &report.cases {
+        if let Some(direct) = &case.mistake {
+            if !names.contains(direct) {
+                names.push(direct.clone());
+            }
+        }
+    }
+    // A direct finding of the parameter contract (a clamped eps, a zero weight) also moves the
+    // numbers: it explains them, and inferring more from them would name a consequence.
+    let observed = if names.is_empty() { evidence::named(&run.observations.borrow()) } else { Default::default() };
+    for (mistake, cases) in &observed {
+        for case in report.cases.iter_mut().filter(|c| c.status == Status::Failed && cases.contains(&c.id.as_str())) {
+            case.mistake.get_or_insert_with(|| mistake.to_string());
+        }
+        if !names.iter().any(|n| n == mistake) {
+            names.push(mistake.to_string());
+        }
+    }
+    let failed = report.cases.iter().any(|c| c.status == Status::Failed);
+    if names.is_empty() && failed {
+        if let Some(property) = crate::diagnose::by_property(run) {
+            names.push(property.to_string());
+        }
+    }
+    report.mistakes = names;
 }
 
 thread_local! {
@@ -102,6 +169,7 @@ thread_local! {
 /// marker).
 pub fn run_case(case: &Case, run: &Run) -> CaseResult {
     PANIC_LOCATION.with(|slot| slot.borrow_mut().take());
+    run.case.set(case.id);
     let outcome = catch_unwind(AssertUnwindSafe(|| (case.run)(run)));
     let (status, failure) = match outcome {
         Ok(Ok(())) => (Status::Passed, None),
@@ -115,7 +183,7 @@ pub fn run_case(case: &Case, run: &Run) -> CaseResult {
     CaseResult {
         contract: case.contract,
         id: case.id.to_string(),
-        title: text::case_title(case.id),
+        title: Bi::new(case.zh, case.en),
         status,
         message,
         mismatch,
@@ -167,6 +235,14 @@ pub fn install_quiet_panic_hook() {
 /// file, starts a process or makes a socket (EACCES, EPERM).
 fn refused_by_confinement(message: &str) -> bool {
     message.contains("(os error 13)") || message.contains("(os error 1)")
+}
+
+/// The message of an unwinding call, whether a learner's panic or a graded program's fault.
+pub(crate) fn unwind_message(payload: Box<dyn std::any::Any + Send>) -> String {
+    match payload.downcast::<Fault>() {
+        Ok(fault) => format!("{fault:?}"),
+        Err(payload) => panic_message(payload.as_ref()),
+    }
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {

@@ -1,46 +1,69 @@
 //! Numeric contract: RMS statistics along the last axis, in FP32 (TODO 2).
 //!
-//! Each case is built so that one classic mistake gives a visibly wrong answer, not a panic.
+//! Each case is built so that classic mistakes give visibly wrong answers, not panics; every
+//! comparison also records which known mistakes its output matches (see `crate::evidence`).
 
 use half::f16;
 use ndarray::{ArrayD, IxDyn};
+use tutor_kit::{reference, Element};
 
 use super::data::tensor;
-use super::{assert_close, Case, Failure, Outcome, Run};
+use super::{assert_close, cases, Case, Failure, Outcome, Run};
+use crate::evidence::Observation;
 use crate::report::Contract;
 use crate::{mistakes, text};
-use tutor_kit::{reference, Element};
 
 /// The explicit FP32 reference and the learner's code sum in different orders: a few ulp apart.
 const ATOL: f64 = 1e-6;
 const RTOL: f64 = 1e-5;
 
 pub fn cases() -> Vec<Case> {
-    let case = |id, run| Case { contract: Contract::Numeric, id, run };
-    vec![
-        case("tutorial-case", tutorial_case),
-        case("last-axis-only", last_axis_only),
-        case("eps-inside-sqrt", eps_inside_sqrt),
-        case("f16-squares-in-fp32", f16_squares_in_fp32),
-        case("f16-long-row", f16_long_row),
-        case("nan-stays-in-its-row", nan_stays_in_its_row),
-        case("one-dimensional-input", one_dimensional_input),
-        case("four-dimensional-input", four_dimensional_input),
-        case("empty-batch", empty_batch),
-        case("rejects-bad-input", rejects_bad_input),
-    ]
+    cases! { Contract::Numeric;
+        "tutorial-case",
+            "教程用例 [[[3,4],[0,0]]]：与 FP32 参考一致，零行保持有限",
+            "tutorial case [[[3,4],[0,0]]]: matches the FP32 reference, zero row stays finite" => tutorial_case;
+        "last-axis-only",
+            "只沿最后一维统计（方阵输入，各行尺度不同）",
+            "statistics along the last axis only (square input, rows at different scales)" => last_axis_only;
+        "eps-inside-sqrt",
+            "eps 在平方根内部（[1e-3, -1e-3, …] 应得 0.7071）",
+            "eps inside the square root ([1e-3, -1e-3, …] must give 0.7071)" => eps_inside_sqrt;
+        "eps-is-used",
+            "norm 使用本层的 eps（eps = 1e-12 时 [1e-6, -1e-6, …] 应得 0.7071；eps = 0.1 时结果随之改变）",
+            "norm uses the layer's own eps ([1e-6, -1e-6, …] at eps = 1e-12 must give 0.7071; eps = 0.1 shows too)" => eps_is_used;
+        "f16-squares-in-fp32",
+            "f16 输入的平方在 FP32 中计算（[300, -300, …] 应得 ±1）",
+            "squares of f16 input taken in FP32 ([300, -300, …] must give ±1)" => f16_squares_in_fp32;
+        "f16-long-row",
+            "f16 长行求和在 FP32 中进行（D = 4096：全为 4.0，以及 3、5、4、6 循环）",
+            "a long f16 row summed in FP32 (D = 4096: all 4.0, and 3, 5, 4, 6 repeated)" => f16_long_row;
+        "nan-stays-in-its-row",
+            "某一行的 NaN 留在该行，不会扩散到其他行",
+            "a NaN in one row stays in that row and does not leak into the others" => nan_stays_in_its_row;
+        "one-dimensional-input",
+            "一维输入 [D]",
+            "a one-dimensional input [D]" => one_dimensional_input;
+        "four-dimensional-input",
+            "四维输入 [2, 2, 3, D]",
+            "a four-dimensional input [2, 2, 3, D]" => four_dimensional_input;
+        "empty-batch",
+            "空批次 [0, D] 返回同形的空结果",
+            "an empty batch [0, D] gives an empty result of the same shape" => empty_batch;
+        "rejects-bad-input",
+            "最后一维不等于 hidden_size 或零维输入时返回 Err 而不是 panic",
+            "a last axis that is not hidden_size, or a 0-d input, returns Err instead of panicking" => rejects_bad_input;
+    }
 }
 
-/// Runs the learner's `norm` on `x` and compares it with the FP32 reference.
-fn norm_matches_reference<T: Element>(run: &Run, x: &ArrayD<T>, eps: f32) -> Outcome {
+/// Runs the learner's `norm` on `x` at `eps`, records what it says about known mistakes, and
+/// compares it with the FP32 reference.
+pub(super) fn norm_matches_reference<T: Element>(run: &Run, x: &ArrayD<T>, eps: f32) -> Outcome {
     let hidden = *x.shape().last().expect("test inputs have a last axis");
     let norm = run.build(hidden, eps)?;
     let actual = super::call("norm(x)", norm.norm(x))?.mapv(f64::from);
     let expected = reference::rms_normalize(x, eps).expect("test inputs are valid").mapv(f64::from);
-    assert_close("norm(x)", T::NAME, &actual, &expected, ATOL, RTOL).map_err(|failure| {
-        let mistake = mistakes::identify(&actual, &expected, mistakes::wrong_norms(x, eps), ATOL, RTOL);
-        failure.with_mistake(mistake)
-    })
+    run.observe(Observation::by_tolerance(run.case(), &actual, &expected, mistakes::wrong_norms(x, eps), ATOL, RTOL));
+    assert_close("norm(x)", T::NAME, &actual, &expected, ATOL, RTOL)
 }
 
 fn tutorial_case(run: &Run) -> Outcome {
@@ -58,8 +81,7 @@ fn tutorial_case(run: &Run) -> Outcome {
 fn last_axis_only(run: &Run) -> Outcome {
     // Square, so statistics along the wrong axis still broadcast; rows at very different scales,
     // so they give different numbers.
-    let mut rng = run.rng(2);
-    let mut x: ArrayD<f32> = rng.normal_array(&[4, 4]);
+    let mut x: ArrayD<f32> = run.rng(2).normal_array(&[4, 4]);
     for (mut row, scale) in x.rows_mut().into_iter().zip([1.0, 10.0, 0.1, 100.0]) {
         row *= scale;
     }
@@ -72,6 +94,21 @@ fn eps_inside_sqrt(run: &Run) -> Outcome {
     norm_matches_reference::<f32>(run, &x, 1e-6)
 }
 
+fn eps_is_used(run: &Run) -> Outcome {
+    // mean(x²) = 1e-12 = eps: 1e-6/sqrt(2e-12) ≈ 0.7071; an eps fixed at 1e-6 gives ≈ 1e-3.
+    let tiny = tensor::<f32>(&[1, 4], &[1e-6, -1e-6, 1e-6, -1e-6]);
+    // eps = 0.1 beside mean(x²) ≈ 1 moves every value by about 5%.
+    let unit: ArrayD<f32> = run.rng(12).normal_array(&[3, 8]);
+    for (x, eps) in [(tiny, 1e-12), (unit, 0.1)] {
+        let kept = run.build(4, eps)?.eps();
+        if kept.to_bits() != eps.to_bits() {
+            return Err(super::parameter::eps_changed(eps, kept));
+        }
+        norm_matches_reference::<f32>(run, &x, eps)?;
+    }
+    Ok(())
+}
+
 fn f16_squares_in_fp32(run: &Run) -> Outcome {
     // 300² = 90000 overflows f16 (max 65504): squares taken in f16 turn the output into zeros.
     let x = tensor::<f16>(&[1, 4], &[300.0, -300.0, 300.0, -300.0]);
@@ -79,9 +116,13 @@ fn f16_squares_in_fp32(run: &Run) -> Outcome {
 }
 
 fn f16_long_row(run: &Run) -> Outcome {
-    // 4096 squares of 4.0 sum to 65536: past f16's range, and an f16 running sum stalls long before.
-    let x = ArrayD::from_elem(IxDyn(&[1, 4096]), f16::from_f32(4.0));
-    norm_matches_reference::<f16>(run, &x, 1e-6)
+    // 4096 squares of 4.0 sum to 65536: past f16's range, and an f16 running sum stalls long
+    // before. A constant row normalises to ones whatever the statistics' scale, so a second,
+    // varying row (3, 5, 4, 6, … : mean square 21.5) tells the mistakes apart.
+    let constant = ArrayD::from_elem(IxDyn(&[1, 4096]), f16::from_f32(4.0));
+    norm_matches_reference::<f16>(run, &constant, 1e-6)?;
+    let varying = ArrayD::from_shape_fn(IxDyn(&[1, 4096]), |i| f16::from_f32([3.0, 5.0, 4.0, 6.0][i[1] % 4]));
+    norm_matches_reference::<f16>(run, &varying, 1e-6)
 }
 
 fn nan_stays_in_its_row(run: &Run) -> Outcome {

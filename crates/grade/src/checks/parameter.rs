@@ -1,19 +1,29 @@
-//! Parameter contract: the per-feature scale γ (TODO 1).
+//! Parameter contract: the per-feature scale γ and the configuration `new` keeps (TODO 1).
 
 use ndarray::{ArrayD, IxDyn};
 
-use super::{call, Case, Failure, Outcome, Run};
+use super::{call, cases, Case, Failure, Outcome, Run};
 use crate::report::Contract;
 use crate::text;
 
 pub fn cases() -> Vec<Case> {
-    let case = |id, run| Case { contract: Contract::Parameter, id, run };
-    vec![
-        case("weight-is-ones", weight_is_ones),
-        case("eps-is-kept", eps_is_kept),
-        case("rejects-bad-config", rejects_bad_config),
-        case("weight-gets-gradient", weight_gets_gradient),
-    ]
+    cases! { Contract::Parameter;
+        "weight-is-ones",
+            "weight 是可训练的 Param，形状 [D]，初值全为 1",
+            "weight is a trainable Param of shape [D] holding exact ones" => weight_is_ones;
+        "eps-is-kept",
+            "new 原样保存传入的 eps（从 0 到 0.1）",
+            "new keeps the eps it is given, exactly (from 0 to 0.1)" => eps_is_kept;
+        "rejects-bad-config",
+            "hidden_size = 0 或 eps 非法时 new 返回 Err",
+            "new returns Err for hidden_size = 0 and for a bad eps" => rejects_bad_config;
+        "weight-gets-gradient",
+            "forward + backward 之后 weight 有形状 [D] 的梯度",
+            "after forward + backward the weight has a gradient of shape [D]" => weight_gets_gradient;
+        "gradient-starts-empty",
+            "新层的 weight.grad 为 None；两次 backward 的梯度精确累加",
+            "a fresh layer's weight.grad is None, and two backward passes add up exactly" => gradient_starts_empty;
+    }
 }
 
 fn weight_is_ones(run: &Run) -> Outcome {
@@ -34,13 +44,24 @@ fn weight_is_ones(run: &Run) -> Outcome {
     Ok(())
 }
 
+/// The eps values `new` must keep bit for bit: zero (allowed, though a zero row then gives NaN),
+/// tiny ones that a clamp would change, the usual ones, and a large one.
+pub(super) const KEPT_EPS: [f32; 6] = [0.0, 1e-12, 1e-8, 1e-6, 1e-5, 0.1];
+
 fn eps_is_kept(run: &Run) -> Outcome {
-    let eps = 1e-5;
-    let norm = run.build(4, eps)?;
-    if norm.eps() != eps {
-        return Err(Failure::new(text::eps_changed(eps, norm.eps())));
+    for eps in KEPT_EPS {
+        let norm = run.build(4, eps)?;
+        let kept = norm.eps();
+        if kept.to_bits() != eps.to_bits() {
+            return Err(eps_changed(eps, kept));
+        }
     }
     Ok(())
+}
+
+/// The failure for a layer that does not keep the eps it was given.
+pub(super) fn eps_changed(asked: f32, kept: f32) -> Failure {
+    Failure::new(text::eps_changed(asked, kept)).with_mistake(Some("eps-changed"))
 }
 
 fn rejects_bad_config(run: &Run) -> Outcome {
@@ -52,11 +73,16 @@ fn rejects_bad_config(run: &Run) -> Outcome {
     Ok(())
 }
 
+fn sample() -> (ArrayD<f32>, ArrayD<f32>) {
+    let x = ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![0.5f32, -1.0, 2.0, 1.5, 0.25, -0.75]).expect("2 × 3");
+    let g = ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![1.0f32, -0.5, 0.25, 0.75, 2.0, -1.0]).expect("2 × 3");
+    (x, g)
+}
+
 fn weight_gets_gradient(run: &Run) -> Outcome {
     let hidden = 3;
     let mut norm = run.build(hidden, 1e-6)?;
-    let x = ArrayD::from_shape_vec(IxDyn(&[2, hidden]), vec![0.5f32, -1.0, 2.0, 1.5, 0.25, -0.75])
-        .expect("shape and length agree");
+    let (x, _) = sample();
     let y = call("forward(x)", norm.forward(&x))?;
     let grad_out = y.mapv(|_| 1.0f32);
     call("backward(x, grad_out)", norm.backward(&x, &grad_out))?;
@@ -70,6 +96,24 @@ fn weight_gets_gradient(run: &Run) -> Outcome {
             Err(Failure::new(text::wrong_shape("weight.grad", &[hidden], grad.shape())))
         }
         Some(_) => Ok(()),
+    }
+}
+
+fn gradient_starts_empty(run: &Run) -> Outcome {
+    let mut norm = run.build(3, 1e-6)?;
+    if let Some(grad) = norm.weight().grad {
+        return Err(Failure::new(text::gradient_preset(&format!("{grad}"))).with_mistake(Some("gradient-preset")));
+    }
+    let (x, g) = sample();
+    call("backward(x, grad_out)", norm.backward(&x, &g))?;
+    let once = norm.weight().grad;
+    call("backward(x, grad_out)", norm.backward(&x, &g))?;
+    let twice = norm.weight().grad;
+    match (once, twice) {
+        (Some(once), Some(twice)) if once.mapv(|v| v * 2.0) == twice => Ok(()),
+        (Some(once), Some(twice)) => Err(Failure::new(text::not_accumulated(&format!("{once}"), &format!("{twice}")))),
+        (_, _) if !norm.weight().requires_grad => Err(frozen()),
+        _ => Err(Failure::new(text::no_weight_gradient())),
     }
 }
 
