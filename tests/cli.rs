@@ -34,7 +34,8 @@ fn a_learner_session_from_stub_to_solution() {
 
     // The solution passes and the list shows it done.
     course.write_exercise("02-norm", &Course::solution("02-norm"));
-    course.tutor(&["check", "norm"]).expect(0).shows("21/21 cases pass").shows("02-norm passes every check");
+    let cases = tutor_grade::all_cases().len();
+    course.tutor(&["check", "norm"]).expect(0).shows(&format!("{cases}/{cases} cases pass")).shows("02-norm passes every check");
     course.tutor(&["list"]).expect(0).shows("done").shows("1/3 done");
 
     // rustc's warnings about the learner's own file are shown on a passing build too.
