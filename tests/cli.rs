@@ -27,15 +27,25 @@ fn a_learner_session_from_stub_to_solution() {
     // Editing the harness's copy of the kit changes nothing: it is rewritten before every check.
     let kit_copy = course.root.join(".tutor/harness/kit/src/text.rs");
     let original = std::fs::read_to_string(&kit_copy).unwrap();
-    std::fs::write(&kit_copy, original.replace("pub fn is_not_done(panic_message: &str) -> bool {", "pub fn is_not_done(_: &str) -> bool { return false;"))
-        .unwrap();
+    std::fs::write(
+        &kit_copy,
+        original.replace(
+            "pub fn is_not_done(panic_message: &str) -> bool {",
+            "pub fn is_not_done(_: &str) -> bool { return false;",
+        ),
+    )
+    .unwrap();
     course.tutor(&["check", "02-norm"]).expect(1).shows("TODO 2 is not written yet");
     assert_eq!(std::fs::read_to_string(&kit_copy).unwrap(), original);
 
     // The solution passes and the list shows it done.
     course.write_exercise("02-norm", &Course::solution("02-norm"));
     let cases = tutor_grade::all_cases().len();
-    course.tutor(&["check", "norm"]).expect(0).shows(&format!("{cases}/{cases} cases pass")).shows("02-norm passes every check");
+    course
+        .tutor(&["check", "norm"])
+        .expect(0)
+        .shows(&format!("{cases}/{cases} cases pass"))
+        .shows("02-norm passes every check");
     course.tutor(&["list"]).expect(0).shows("done").shows("1/3 done");
 
     // rustc's warnings about the learner's own file are shown on a passing build too.

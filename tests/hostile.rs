@@ -21,9 +21,7 @@ fn group_members(pgid: i32) -> Vec<i32> {
     let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
     entries
         .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|&pid| {
-            stat(pid).is_some_and(|(state, _, group)| group == pgid && state != 'Z' && state != 'X')
-        })
+        .filter(|&pid| stat(pid).is_some_and(|(state, _, group)| group == pgid && state != 'Z' && state != 'X'))
         .collect()
 }
 
@@ -79,7 +77,9 @@ fn headers<'a>(source: &'a str, key: &str) -> Vec<&'a str> {
 
 /// Fills the placeholders of a hostile file in.
 fn fill(source: &str, course: &Course) -> String {
-    source.replace("{{WORKSPACE}}", course.root.to_str().unwrap()).replace("{{FIFO}}", course.root.join("fifo").to_str().unwrap())
+    source
+        .replace("{{WORKSPACE}}", course.root.to_str().unwrap())
+        .replace("{{FIFO}}", course.root.join("fifo").to_str().unwrap())
 }
 
 fn make_fifo(path: &Path) {
@@ -101,14 +101,21 @@ fn every_hostile_file_gets_a_verdict_and_leaves_nothing_running() {
 
     assert!(HOSTILE.len() >= 25, "{} hostile files", HOSTILE.len());
     for fixture in HOSTILE {
-        let exercise = fixture.header("exercise").unwrap_or_else(|| panic!("{}: no `//! exercise:` line", fixture.name));
+        let exercise =
+            fixture.header("exercise").unwrap_or_else(|| panic!("{}: no `//! exercise:` line", fixture.name));
         course.write_exercise(exercise, &fill(fixture.source, &course));
         let mut args = vec!["check", exercise];
         args.extend(headers(fixture.source, "args").iter().flat_map(|a| a.split_whitespace()));
         let started = Instant::now();
         let run = course.tutor(&args);
-        assert!(started.elapsed() < Duration::from_secs(40), "{}: the check took {:?}", fixture.name, started.elapsed());
+        assert!(
+            started.elapsed() < Duration::from_secs(40),
+            "{}: the check took {:?}",
+            fixture.name,
+            started.elapsed()
+        );
         run.expect(1).hides("panicked at").hides("stack backtrace");
+        assert!(!run.all().contains('\u{1b}'), "{}: an escape sequence reached the terminal", fixture.name);
         // tutor's own lines start at the margin; what the code printed is indented under its heading.
         let verdict_passed = run.stdout.lines().any(|l| l.contains("passes every check") && !l.starts_with(' '));
         assert!(!verdict_passed, "{}: a pass was reported:\n{}", fixture.name, run.stdout);
@@ -132,6 +139,30 @@ fn every_hostile_file_gets_a_verdict_and_leaves_nothing_running() {
     course.write_exercise("01-weight", &Course::solution("01-weight"));
     course.tutor(&["check", "01"]).expect(0);
     course.tutor(&["list"]).expect(0).shows("1/3 done");
+}
+
+#[test]
+fn descriptors_tutor_inherited_never_reach_the_graded_program() {
+    let course = Course::new("inherited");
+    let writer =
+        HOSTILE.iter().find(|f| f.name == "inherited-descriptor").expect("tests/hostile/inherited-descriptor.rs");
+    course.write_exercise("02-norm", writer.source);
+    let leak = course.root.join("leak.txt");
+    std::fs::write(&leak, "").unwrap();
+    // A shell that opens descriptor 9 for tutor, as `tutor check 02 9>>leak.txt` would.
+    let script = format!("exec 9>>'{}'; exec '{}' check 02-norm", leak.display(), env!("CARGO_BIN_EXE_tutor"));
+    let run = common::Run::from(
+        Command::new("sh")
+            .args(["-c", &script])
+            .current_dir(&course.root)
+            .env("TUTOR_LANG", "en")
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap(),
+    );
+    run.expect(1).shows("wrote to fd 9: Err");
+    assert_eq!(std::fs::read_to_string(&leak).unwrap(), "", "the graded program wrote through an inherited descriptor");
 }
 
 #[test]
@@ -162,7 +193,12 @@ fn what_is_graded_is_the_files_content_whatever_its_timestamp() {
     // A restore from a backup (`cp -p`, `tar`, `rsync -a`): the stub comes back with an old time.
     course.write_exercise("02-norm", &Course::stub("02-norm"));
     let old = std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
-    std::fs::File::options().write(true).open(course.root.join("exercises/02-norm.rs")).unwrap().set_modified(old).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(course.root.join("exercises/02-norm.rs"))
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
     course.tutor(&["check", "02"]).expect(1).shows("TODO 2 is not written yet");
     // And back: the same content as an earlier build needs no stale binary either.
     course.write_exercise("02-norm", &Course::solution("02-norm"));

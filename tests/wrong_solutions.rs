@@ -26,7 +26,10 @@ fn every_wrong_solution_is_caught_and_never_misnamed() {
         let report = run_all(&Run::new(build, 12_345));
         let again = run_all(&Run::new(build, 7));
         if report.mistakes != again.mistakes {
-            problems.push(format!("{}: named {:?} with one seed, {:?} with another", fixture.name, report.mistakes, again.mistakes));
+            problems.push(format!(
+                "{}: named {:?} with one seed, {:?} with another",
+                fixture.name, report.mistakes, again.mistakes
+            ));
         }
         let failed: Vec<_> = report.cases.iter().filter(|c| c.status == Status::Failed).collect();
         if failed.is_empty() || report.cases.iter().any(|c| c.status == Status::NotDone) {

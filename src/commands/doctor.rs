@@ -179,7 +179,12 @@ fn confinement(printer: &Printer) -> Finding {
     let gaps = confinement.gaps();
     if gaps.is_empty() {
         let abi = crate::runner::confine::support().landlock_abi.unwrap_or(0);
-        return Finding { what, ok: true, detail: printer.lines(|u| u.doctor_confined, &[("abi", &abi)]).replace('\n', " / "), fix: None };
+        return Finding {
+            what,
+            ok: true,
+            detail: printer.lines(|u| u.doctor_confined, &[("abi", &abi)]).replace('\n', " / "),
+            fix: None,
+        };
     }
     let missing = gaps.join(", ");
     Finding {
@@ -197,7 +202,8 @@ fn dependencies(printer: &Printer, workspace: &Workspace, catalogue: &Catalogue)
         return Finding { what, ok: true, detail: printer.label(|u| u.doctor_deps_built), fix: None };
     }
     // Not built yet: are the sources in cargo's cache, or can cargo fetch them?
-    let stub = catalogue.exercises.first().map(|e| (e, crate::course::embedded::course_file(&e.file).unwrap_or_default()));
+    let stub =
+        catalogue.exercises.first().map(|e| (e, crate::course::embedded::course_file(&e.file).unwrap_or_default()));
     let fetched = stub.context("the catalogue lists no exercise").and_then(|(exercise, stub)| {
         let layout = harness::write(&private, catalogue, exercise, stub)?;
         let mut command = Command::new("cargo");

@@ -38,7 +38,10 @@ pub fn render(printer: &Printer, outcome: &CheckOutcome, id: &str, todo: u32, fi
                 out.push_str(&format!("\n{}\n", printer.lines(|u| u.timed_out, &[("secs", &secs)]).red()));
             }
             out.push_str(&render_output(printer, output));
-            out.push_str(&format!("{}\n", printer.lines(|u| u.seed_line, &[("seed", &report.seed), ("id", &id)]).dimmed()));
+            out.push_str(&format!(
+                "{}\n",
+                printer.lines(|u| u.seed_line, &[("seed", &report.seed), ("id", &id)]).dimmed()
+            ));
         }
         CheckOutcome::CompileFailed { diagnostics } => {
             out.push_str(&format!("{}\n\n", printer.lines(|u| u.does_not_compile, &[("file", &file)]).red().bold()));
@@ -47,15 +50,24 @@ pub fn render(printer: &Printer, outcome: &CheckOutcome, id: &str, todo: u32, fi
         }
         CheckOutcome::BuildTimedOut { limit } => {
             let secs = format!("{:.0}", limit.as_secs_f64());
-            out.push_str(&format!("{}\n", printer.lines(|u| u.build_timed_out, &[("file", &file), ("secs", &secs)]).red()));
+            out.push_str(&format!(
+                "{}\n",
+                printer.lines(|u| u.build_timed_out, &[("file", &file), ("secs", &secs)]).red()
+            ));
         }
         CheckOutcome::CompilerDied { detail } => {
-            out.push_str(&format!("{}\n", printer.lines(|u| u.compiler_died, &[("file", &file), ("detail", detail)]).red()));
+            out.push_str(&format!(
+                "{}\n",
+                printer.lines(|u| u.compiler_died, &[("file", &file), ("detail", detail)]).red()
+            ));
         }
         CheckOutcome::ForeignSources { files: foreign } => {
             let names: Vec<String> = foreign.iter().map(|p| p.display().to_string()).collect();
             let names = names.join(", ");
-            out.push_str(&format!("{}\n", printer.lines(|u| u.foreign_sources, &[("file", &file), ("files", &names)]).red()));
+            out.push_str(&format!(
+                "{}\n",
+                printer.lines(|u| u.foreign_sources, &[("file", &file), ("files", &names)]).red()
+            ));
         }
         CheckOutcome::Refused(refusal) => {
             let max = crate::runner::learner_file::MAX_BYTES;
@@ -63,7 +75,9 @@ pub fn render(printer: &Printer, outcome: &CheckOutcome, id: &str, todo: u32, fi
                 Refusal::Missing => printer.lines(|u| u.file_missing, &[("file", &file)]),
                 Refusal::Empty => printer.lines(|u| u.file_empty, &[("file", &file)]),
                 Refusal::NotRegular => printer.lines(|u| u.not_regular_file, &[("file", &file)]),
-                Refusal::TooLarge(bytes) => printer.lines(|u| u.file_too_large, &[("file", &file), ("bytes", bytes), ("max", &max)]),
+                Refusal::TooLarge(bytes) => {
+                    printer.lines(|u| u.file_too_large, &[("file", &file), ("bytes", bytes), ("max", &max)])
+                }
                 Refusal::NotText => printer.lines(|u| u.file_not_text, &[("file", &file)]),
             };
             out.push_str(&format!("{}\n", line.red()));

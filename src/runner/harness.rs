@@ -86,7 +86,11 @@ fn manifest(catalogue: &Catalogue) -> String {
 fn kit_dependencies() -> String {
     let manifest = KIT_FILES.iter().find(|f| f.path == "Cargo.toml").map_or("", |f| f.contents);
     let lines = manifest.lines().skip_while(|l| l.trim() != "[dependencies]").skip(1);
-    lines.take_while(|l| !l.trim_start().starts_with('[')).filter(|l| !l.trim_start().starts_with('#')).collect::<Vec<_>>().join("\n")
+    lines
+        .take_while(|l| !l.trim_start().starts_with('['))
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The graded program of one exercise: the learner's file as a module, answering tutor's requests.

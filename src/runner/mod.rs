@@ -121,15 +121,10 @@ pub fn check(
     }
     let bin = harness::bin_name(exercise);
     let copy = layout.learner_copy(exercise);
-    let built = cargo::build(
-        &layout.manifest,
-        &bin,
-        &copy,
-        &exercise.file,
-        options.color,
-        options.build_timeout,
-        &mut |e| on_event(CheckEvent::Build(e)),
-    )?;
+    let built =
+        cargo::build(&layout.manifest, &bin, &copy, &exercise.file, options.color, options.build_timeout, &mut |e| {
+            on_event(CheckEvent::Build(e))
+        })?;
     let (executable, warnings) = match built {
         cargo::Built::Ok { executable, warnings } => (executable, warnings),
         cargo::Built::CompileErrors(diagnostics) => return Ok(CheckOutcome::CompileFailed { diagnostics }),

@@ -187,7 +187,8 @@ pub fn capped_reader(mut stream: impl Read + Send + 'static) -> Receiver<(String
 /// What two capped readers collected. A stream still held open by something that escaped the
 /// group is given up on after a short grace, never waited for.
 pub fn collect(stdout: Option<Receiver<(String, bool)>>, stderr: Option<Receiver<(String, bool)>>) -> Captured {
-    let take = |r: Option<Receiver<(String, bool)>>| r.and_then(|r| r.recv_timeout(READER_GRACE).ok()).unwrap_or_default();
+    let take =
+        |r: Option<Receiver<(String, bool)>>| r.and_then(|r| r.recv_timeout(READER_GRACE).ok()).unwrap_or_default();
     let (out, out_cut) = take(stdout);
     let (err, err_cut) = take(stderr);
     Captured { stdout: out, stderr: err, truncated: out_cut || err_cut }

@@ -65,7 +65,9 @@ struct Running {
 impl RemoteSubject {
     /// A subject for the program at `executable`, with `limit` for the whole run from now on.
     pub fn new(executable: &Path, limit: Duration) -> RemoteSubject {
-        let work_dir = empty_dir();
+        // The file-system root holds nothing of the course (and the program may not read the
+        // course anyway); unlike a fresh folder, nothing is left behind if tutor is interrupted.
+        let work_dir = PathBuf::from("/");
         RemoteSubject {
             confinement: Confinement::prepare(executable),
             executable: executable.to_path_buf(),
@@ -117,9 +119,7 @@ impl RemoteSubject {
             }
         }
         let generation = state.generation;
-        let Some(running) = state.running.as_mut() else {
-            unreachable!("started above")
-        };
+        let Some(running) = state.running.as_mut() else { unreachable!("started above") };
         let sent = write_frame(&mut running.socket, &request.encode());
         let received = match sent {
             Ok(()) => running.replies.recv_timeout(self.deadline.saturating_duration_since(Instant::now())),
@@ -135,6 +135,12 @@ impl RemoteSubject {
                     Fault::Unreadable(e.to_string()).raise()
                 }
             },
+            // A frame over the limit: the program is not ending, its reply is unreadable.
+            Ok(Err(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                self.end_program(&mut state);
+                drop(state);
+                Fault::Unreadable(e.to_string()).raise()
+            }
             Err(RecvTimeoutError::Timeout) if Instant::now() >= self.deadline => {
                 state.timed_out = true;
                 self.end_program(&mut state);
@@ -203,7 +209,6 @@ impl Drop for RemoteSubject {
         if let Some(running) = self.state.get_mut().running.take() {
             stop(running);
         }
-        let _ = std::fs::remove_dir(&self.work_dir);
     }
 }
 
@@ -212,7 +217,11 @@ fn stop(mut running: Running) -> Captured {
     let _ = running.socket.flush();
     let _ = running.socket.shutdown(std::net::Shutdown::Both);
     running.group.kill();
-    collect(running.stdout.take(), running.stderr.take())
+    let mut output = collect(running.stdout.take(), running.stderr.take());
+    // Learner output goes to the learner's terminal: no escape sequences of its own.
+    output.stdout = tutor_grade::text::printable(&output.stdout);
+    output.stderr = tutor_grade::text::printable(&output.stderr);
+    output
 }
 
 fn fault_ending(ending: Ending) -> FaultEnding {
@@ -220,16 +229,6 @@ fn fault_ending(ending: Ending) -> FaultEnding {
         Ending::Exited(code) => FaultEnding::Exited(code),
         Ending::Signalled(signal) => FaultEnding::Signalled(signal),
         Ending::TimedOut => FaultEnding::Signalled(libc::SIGKILL),
-    }
-}
-
-/// A fresh, empty working folder outside the course: the program finds nothing of it there.
-fn empty_dir() -> PathBuf {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-    let dir = std::env::temp_dir().join(format!("tutor-subject-{}-{nanos}", std::process::id()));
-    match std::fs::create_dir(&dir) {
-        Ok(()) => dir,
-        Err(_) => PathBuf::from("/"),
     }
 }
 
@@ -250,6 +249,15 @@ fn pass_socket(command: &mut Command, socket: &UnixStream) {
             for target in [PROTOCOL_FD, PROTOCOL_FD + 1] {
                 if libc::dup2(high, target) < 0 {
                     return Err(std::io::Error::last_os_error());
+                }
+            }
+            // Nothing else tutor inherited (a shell's `9>>file`, say) may reach the program:
+            // Landlock does not govern descriptors already open. Marked close-on-exec rather
+            // than closed, so that the standard library's own exec-error pipe still works.
+            let first = (PROTOCOL_FD + 2) as libc::c_uint;
+            if libc::syscall(libc::SYS_close_range, first, libc::c_uint::MAX, libc::CLOSE_RANGE_CLOEXEC) != 0 {
+                for fd in first as i32..4096 {
+                    libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
                 }
             }
             Ok(())

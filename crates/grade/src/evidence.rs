@@ -110,7 +110,8 @@ pub fn named(observations: &[Observation]) -> BTreeMap<&'static str, Vec<&'stati
     let mut names: BTreeMap<&'static str, Vec<&'static str>> = BTreeMap::new();
     for observation in observations {
         for s in observation.sightings.iter().filter(|s| s.matches && s.wrong && standing(s)) {
-            let rival = observation.sightings.iter().any(|o| o.mistake != s.mistake && o.matches && o.wrong && standing(o));
+            let rival =
+                observation.sightings.iter().any(|o| o.mistake != s.mistake && o.matches && o.wrong && standing(o));
             if !rival {
                 let cases = names.entry(s.mistake).or_default();
                 if !cases.contains(&observation.case) {
@@ -138,11 +139,20 @@ mod tests {
     fn a_mistake_is_named_when_it_alone_explains_a_failure_and_nothing_contradicts_it() {
         let observations = vec![
             // D = 2: the sum and D − 1 coincide: evidence for neither.
-            observation("tutorial-case", vec![sighting("sum-not-mean", true, true), sighting("d-minus-one", true, true)]),
+            observation(
+                "tutorial-case",
+                vec![sighting("sum-not-mean", true, true), sighting("d-minus-one", true, true)],
+            ),
             // D = 4: only D − 1 matches; the sum is contradicted.
-            observation("last-axis-only", vec![sighting("sum-not-mean", false, true), sighting("d-minus-one", true, true)]),
+            observation(
+                "last-axis-only",
+                vec![sighting("sum-not-mean", false, true), sighting("d-minus-one", true, true)],
+            ),
             // A passing comparison where D − 1 would be right anyway says nothing against it.
-            observation("empty-batch", vec![sighting("sum-not-mean", true, false), sighting("d-minus-one", true, false)]),
+            observation(
+                "empty-batch",
+                vec![sighting("sum-not-mean", true, false), sighting("d-minus-one", true, false)],
+            ),
         ];
         let names = named(&observations);
         assert_eq!(names.keys().copied().collect::<Vec<_>>(), vec!["d-minus-one"]);
@@ -151,11 +161,15 @@ mod tests {
 
     #[test]
     fn coincidences_alone_name_nothing_and_a_contradiction_vetoes() {
-        let tie = vec![observation("f16-long-row", vec![sighting("layernorm", true, true), sighting("half", true, true)])];
+        let tie =
+            vec![observation("f16-long-row", vec![sighting("layernorm", true, true), sighting("half", true, true)])];
         assert!(named(&tie).is_empty(), "a tie is no evidence");
         // Once one of the two is ruled out elsewhere, the tie is evidence for the other.
         let mut settled = tie.clone();
-        settled.push(observation("f16-squares-in-fp32", vec![sighting("layernorm", false, false), sighting("half", true, true)]));
+        settled.push(observation(
+            "f16-squares-in-fp32",
+            vec![sighting("layernorm", false, false), sighting("half", true, true)],
+        ));
         assert_eq!(named(&settled).keys().copied().collect::<Vec<_>>(), vec!["half"]);
         let vetoed = vec![
             observation("a", vec![sighting("layernorm", true, true)]),

@@ -149,7 +149,11 @@ pub fn wrong_norms<T: Float>(x: &ArrayD<T>, eps: f32) -> Vec<Candidate<f32>> {
     out.push(candidate("eps-outside-sqrt", "root-plus-eps", scale_rows(&x32, last, |ms, _| 1.0 / (ms.sqrt() + eps))));
     out.push(candidate("no-eps", "no-eps", scale_rows(&x32, last, |ms, _| 1.0 / ms.sqrt())));
     // No eps, with the zero row special-cased instead (`if ms > 0`): such rows are left as they are.
-    out.push(candidate("no-eps", "zero-guard", scale_rows(&x32, last, |ms, _| if ms > 0.0 { 1.0 / ms.sqrt() } else { 1.0 })));
+    out.push(candidate(
+        "no-eps",
+        "zero-guard",
+        scale_rows(&x32, last, |ms, _| if ms > 0.0 { 1.0 / ms.sqrt() } else { 1.0 }),
+    ));
     out.push(candidate("sum-not-mean", "sum", scale_rows(&x32, last, |ms, d| 1.0 / (ms * d + eps).sqrt())));
     out.push(candidate(
         "d-minus-one",
@@ -176,7 +180,8 @@ pub fn wrong_norms<T: Float>(x: &ArrayD<T>, eps: f32) -> Vec<Candidate<f32>> {
         "squares-in-t",
         divide_by_rms(&x32, &(squares_in_t.sum_axis(last) / d), last, eps),
     ));
-    let sequential = per_lane_mean(&x32, last, |row| row.iter().fold(T::zero(), |acc, v| acc + T::from_f32(v * v)).to_f32());
+    let sequential =
+        per_lane_mean(&x32, last, |row| row.iter().fold(T::zero(), |acc, v| acc + T::from_f32(v * v)).to_f32());
     out.push(candidate("half-precision-statistics", "running-sum-in-t", divide_by_rms(&x32, &sequential, last, eps)));
     let all_in_t = x.mapv(|v| v * v).sum_axis(last).mapv(T::to_f32) / d;
     out.push(candidate("half-precision-statistics", "sum-axis-in-t", divide_by_rms(&x32, &all_in_t, last, eps)));

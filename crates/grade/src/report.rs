@@ -25,7 +25,6 @@ impl Contract {
             Contract::DtypeGradient => "dtype-gradient",
         }
     }
-
 }
 
 /// How one case ended.

@@ -21,6 +21,15 @@ pub fn mistake_title(id: &str) -> Bi {
     crate::mistakes::find(id).map_or_else(|| Bi::new(id, id), |m| m.title())
 }
 
+/// Text from learner code, made safe to print on a terminal: control characters other than line
+/// breaks and tabs (escape sequences that clear the screen, move the cursor, set the title …)
+/// are shown as `\u{..}` instead of being obeyed.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() && c != '\n' && c != '\t' { c.escape_unicode().to_string() } else { c.to_string() })
+        .collect()
+}
+
 fn shape(s: &[usize]) -> String {
     format!("{s:?}")
 }
@@ -155,6 +164,13 @@ pub(crate) fn rounded_more_than_once(dtype: &str, mismatched: usize, total: usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn learner_text_cannot_drive_the_terminal() {
+        let shown = printable("ok\n\u{1b}[2J\u{1b}]0;title\u{7}\tend\r");
+        assert!(!shown.chars().any(|c| c.is_control() && c != '\n' && c != '\t'), "{shown:?}");
+        assert!(shown.starts_with("ok\n\\u{1b}[2J") && shown.contains("\tend"), "{shown:?}");
+    }
 
     #[test]
     fn unknown_ids_fall_back_to_the_id() {

@@ -14,24 +14,66 @@ use crate::{Float, NormError, Param};
 /// Starts the panic message of a given piece that was called for the exercise's own TODO.
 pub const KIT_ANSWER_MARKER: &str = "tutor-kit-answer:";
 
-/// The TODO the running graded program grades (0: none, as in tutor's own process).
+/// The TODO the running graded program grades (0: none, as in tutor's own process). Set once,
+/// before any learner code runs; it never changes afterwards.
 static TODO_UNDER_TEST: AtomicU32 = AtomicU32::new(0);
 
-/// Marks the TODO this process grades; only the request loop calls it, before any learner code.
-pub(crate) fn set_todo_under_test(todo: u32) {
-    TODO_UNDER_TEST.store(todo, Ordering::SeqCst);
+/// The request being answered now, as the method it calls (see [`Request`]).
+static SERVING: AtomicU32 = AtomicU32::new(Request::None as u32);
+
+/// The method a request calls, for [`serving`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Request {
+    None = 0,
+    New = 1,
+    Norm = 2,
+    Forward = 3,
+    Backward = 4,
 }
 
-/// Refuses to run `function` when it answers the TODO under test.
-fn refuse_if_answer(function: &str, answers: &[u32]) {
-    if let Some(refusal) = refusal(TODO_UNDER_TEST.load(Ordering::SeqCst), function, answers) {
+impl Request {
+    /// The request that grades TODO `todo` directly (`new` for 1, `norm` for 2, …).
+    fn grading(todo: u32) -> Request {
+        match todo {
+            1 => Request::New,
+            2 => Request::Norm,
+            3 => Request::Forward,
+            4 => Request::Backward,
+            _ => Request::None,
+        }
+    }
+}
+
+/// Marks the TODO this process grades. Only the request loop calls it, once, before any learner
+/// code; a later call cannot change it (so learner code cannot switch the refusals off).
+pub(crate) fn set_todo_under_test(todo: u32) -> bool {
+    set_once(&TODO_UNDER_TEST, todo)
+}
+
+fn set_once(cell: &AtomicU32, value: u32) -> bool {
+    value != 0 && cell.compare_exchange(0, value, Ordering::SeqCst, Ordering::SeqCst).is_ok()
+}
+
+/// Marks the request being answered (the request loop's business only).
+pub(crate) fn serving(request: Request) {
+    SERVING.store(request as u32, Ordering::SeqCst);
+}
+
+/// Refuses to run `function` when it answers the TODO under test (`always`), or when it could
+/// compute the answer and the request grading that TODO is being served (`while_graded`: the
+/// weight gradient of `backward` is the normalised row, for instance).
+fn refuse_if_answer(function: &str, always: &[u32], while_graded: &[u32]) {
+    let todo = TODO_UNDER_TEST.load(Ordering::SeqCst);
+    let graded_now = SERVING.load(Ordering::SeqCst) == Request::grading(todo) as u32;
+    if let Some(refusal) = refusal(todo, function, always, if graded_now { while_graded } else { &[] }) {
         panic!("{refusal}");
     }
 }
 
-/// The panic message when `function`, which answers the TODOs `answers`, runs while `todo` is graded.
-fn refusal(todo: u32, function: &str, answers: &[u32]) -> Option<String> {
-    (todo != 0 && answers.contains(&todo)).then(|| format!("{KIT_ANSWER_MARKER} reference::{function} (TODO {todo})"))
+/// The panic message when `function` runs while `todo` is graded, or `None`.
+fn refusal(todo: u32, function: &str, always: &[u32], now: &[u32]) -> Option<String> {
+    (todo != 0 && (always.contains(&todo) || now.contains(&todo)))
+        .then(|| format!("{KIT_ANSWER_MARKER} reference::{function} (TODO {todo})"))
 }
 
 /// Rejects a zero `hidden_size` and an `eps` that is negative, NaN or infinite.
@@ -57,7 +99,7 @@ pub fn check_input<T>(x: &ArrayD<T>, hidden_size: usize) -> Result<(), NormError
 /// The per-feature scale γ: trainable, shape `[hidden_size]`, all ones (so a fresh layer only
 /// normalises).
 pub fn scale_parameter(hidden_size: usize) -> Param {
-    refuse_if_answer("scale_parameter", &[1]);
+    refuse_if_answer("scale_parameter", &[1], &[]);
     Param::trainable(Array1::ones(hidden_size))
 }
 
@@ -65,11 +107,13 @@ pub fn scale_parameter(hidden_size: usize) -> Param {
 ///
 /// Every row (lane along the last axis) is one token's hidden vector; rows never mix.
 pub fn rms_normalize<T: Float>(x: &ArrayD<T>, eps: f32) -> Result<ArrayD<f32>, NormError> {
-    refuse_if_answer("rms_normalize", &[2]);
-    normalize(x, eps)
+    normalize(x, eps, "rms_normalize")
 }
 
-fn normalize<T: Float>(x: &ArrayD<T>, eps: f32) -> Result<ArrayD<f32>, NormError> {
+// The refusals sit in the functions that compute, not only in the public names: a private
+// function is still a symbol in the library, and code can link to it by name.
+fn normalize<T: Float>(x: &ArrayD<T>, eps: f32, called_as: &str) -> Result<ArrayD<f32>, NormError> {
+    refuse_if_answer(called_as, &[2], &[2]);
     let last = last_axis(x)?;
     let mut out = x.mapv(T::to_f32);
     for mut row in out.lanes_mut(last) {
@@ -82,11 +126,11 @@ fn normalize<T: Float>(x: &ArrayD<T>, eps: f32) -> Result<ArrayD<f32>, NormError
 
 /// `normalized ⊙ weight` in FP32, then rounded once to `T`.
 pub fn scale_and_cast<T: Float>(normalized: &ArrayD<f32>, weight: &Param) -> Result<ArrayD<T>, NormError> {
-    refuse_if_answer("scale_and_cast", &[3]);
-    scale(normalized, weight)
+    scale(normalized, weight, "scale_and_cast")
 }
 
-fn scale<T: Float>(normalized: &ArrayD<f32>, weight: &Param) -> Result<ArrayD<T>, NormError> {
+fn scale<T: Float>(normalized: &ArrayD<f32>, weight: &Param, called_as: &str) -> Result<ArrayD<T>, NormError> {
+    refuse_if_answer(called_as, &[3], &[2, 3]);
     check_input(normalized, weight.len())?;
     let last = Axis(normalized.ndim() - 1);
     let mut out = normalized.clone();
@@ -99,9 +143,9 @@ fn scale<T: Float>(normalized: &ArrayD<f32>, weight: &Param) -> Result<ArrayD<T>
 /// The whole forward pass: normalise in FP32, scale, round once to the input's type. With a
 /// weight of ones and f32 input it is also `norm`, so it answers TODO 2 as well as TODO 3.
 pub fn forward<T: Float>(x: &ArrayD<T>, eps: f32, weight: &Param) -> Result<ArrayD<T>, NormError> {
-    refuse_if_answer("forward", &[2, 3]);
+    refuse_if_answer("forward", &[2, 3], &[2, 3]);
     check_input(x, weight.len())?;
-    scale(&normalize(x, eps)?, weight)
+    scale(&normalize(x, eps, "forward")?, weight, "forward")
 }
 
 /// Gradient of `sum(forward(x) ⊙ grad_out)`: returns `dx` (in `T`) and accumulates `dweight`
@@ -115,6 +159,7 @@ pub fn backward<T: Float>(
     eps: f32,
     weight: &mut Param,
 ) -> Result<ArrayD<T>, NormError> {
+    refuse_if_answer("backward", &[4], &[2, 3]);
     check_input(x, weight.len())?;
     if x.shape() != grad_out.shape() {
         return Err(NormError::ShapeMismatch { expected: x.shape().to_vec(), found: grad_out.shape().to_vec() });
@@ -189,10 +234,22 @@ mod tests {
 
     #[test]
     fn a_given_piece_refuses_only_the_todo_it_answers() {
-        let refused = refusal(2, "rms_normalize", &[2]).unwrap();
+        let refused = refusal(2, "rms_normalize", &[2], &[]).unwrap();
         assert!(refused.starts_with(KIT_ANSWER_MARKER) && refused.contains("reference::rms_normalize"), "{refused}");
-        assert_eq!(refusal(3, "rms_normalize", &[2]), None, "a given piece of another TODO runs");
-        assert_eq!(refusal(0, "rms_normalize", &[2]), None, "tutor's own process is never refused");
-        assert!(refusal(2, "forward", &[2, 3]).is_some());
+        assert_eq!(refusal(3, "rms_normalize", &[2], &[]), None, "a given piece of another TODO runs");
+        assert_eq!(refusal(0, "rms_normalize", &[2], &[2]), None, "tutor's own process is never refused");
+        assert!(refusal(2, "forward", &[2, 3], &[]).is_some());
+        // backward is given in 02, but not while norm itself is being graded.
+        assert_eq!(refusal(2, "backward", &[4], &[]), None);
+        assert!(refusal(2, "backward", &[4], &[2, 3]).is_some());
+    }
+
+    #[test]
+    fn the_todo_under_test_is_set_once_and_never_lowered() {
+        let cell = AtomicU32::new(0);
+        assert!(set_once(&cell, 2));
+        assert!(!set_once(&cell, 0), "learner code cannot switch the refusals off");
+        assert!(!set_once(&cell, 3));
+        assert_eq!(cell.load(Ordering::SeqCst), 2);
     }
 }

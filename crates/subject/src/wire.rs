@@ -483,17 +483,27 @@ mod tests {
         let halves = x.mapv(f16::from_f32);
         round_trip_request(Request::Forward { layer: 0, x: AnyArray::F16(halves.clone()) });
         let brains = x.mapv(bf16::from_f32);
-        round_trip_request(Request::Backward { layer: 1, x: AnyArray::Bf16(brains.clone()), grad_out: AnyArray::Bf16(brains) });
+        round_trip_request(Request::Backward {
+            layer: 1,
+            x: AnyArray::Bf16(brains.clone()),
+            grad_out: AnyArray::Bf16(brains),
+        });
         round_trip_request(Request::SetWeight { layer: 2, value: vec![0.5, -2.0] });
         round_trip_request(Request::ClearGrad { layer: 2 });
         round_trip_request(Request::Eps { layer: 2 });
         round_trip_request(Request::Weight { layer: 7 });
         round_trip_reply(Reply::Array(AnyArray::F64(array![1.0, 2.0].into_dyn())));
-        round_trip_reply(Reply::Param(Param { value: array![1.0, 1.0], grad: Some(array![0.5, 0.25]), requires_grad: true }));
+        round_trip_reply(Reply::Param(Param {
+            value: array![1.0, 1.0],
+            grad: Some(array![0.5, 0.25]),
+            requires_grad: true,
+        }));
         round_trip_reply(Reply::Param(Param::frozen(array![1.0])));
         round_trip_reply(Reply::Error(NormError::ShapeMismatch { expected: vec![2, 3], found: vec![3] }));
         round_trip_reply(Reply::Error(NormError::BadEps(-1.0)));
-        round_trip_reply(Reply::Panic { message: "boom 💥".into(), location: Some("exercises/02-norm.rs:3:5".into()) });
+        round_trip_reply(Reply::Panic {
+            message: "boom 💥".into(), location: Some("exercises/02-norm.rs:3:5".into())
+        });
         round_trip_reply(Reply::Panic { message: "no location".into(), location: None });
         round_trip_reply(Reply::Layer(9));
         round_trip_reply(Reply::Unit);
@@ -507,7 +517,8 @@ mod tests {
     #[test]
     fn a_transposed_array_travels_in_logical_order() {
         let x = array![[1.0f32, 2.0], [3.0, 4.0]].reversed_axes().into_dyn();
-        let Ok(Reply::Array(AnyArray::F32(back))) = Reply::decode(&Reply::Array(AnyArray::F32(x.clone())).encode()) else {
+        let Ok(Reply::Array(AnyArray::F32(back))) = Reply::decode(&Reply::Array(AnyArray::F32(x.clone())).encode())
+        else {
             panic!("not an array")
         };
         assert_eq!(back, x);

@@ -17,7 +17,6 @@
 //! what it has: nothing here fails a spawn for lack of support ([`support`] says what is there).
 //! On other systems the module compiles and confines nothing.
 
-
 #[cfg(target_os = "linux")]
 mod landlock;
 #[cfg(target_os = "linux")]

@@ -223,7 +223,8 @@ fn compare_gradients<T: Element>(
     (atol, rtol): (f64, f64),
 ) -> Outcome {
     let w: Vec<f64> = weight.value.iter().map(|&v| f64::from(v)).collect();
-    let (dx_expected, dw_expected) = oracle::backward(&x.mapv(T::to_f64), &grad_out.mapv(T::to_f64), &w, f64::from(eps));
+    let (dx_expected, dw_expected) =
+        oracle::backward(&x.mapv(T::to_f64), &grad_out.mapv(T::to_f64), &w, f64::from(eps));
     assert_close("dx", T::NAME, &dx.mapv(T::to_f64), &dx_expected, atol, rtol)?;
     let after = norm.weight();
     let Some(dw) = after.grad.clone() else {

@@ -121,7 +121,11 @@ pub fn all_cases() -> Vec<Case> {
 
 /// Runs every case on the learner's code, then names the mistakes the failures show.
 pub fn run_all(run: &Run) -> Report {
-    let mut report = Report { cases: all_cases().iter().map(|case| run_case(case, run)).collect(), seed: run.seed, mistakes: Vec::new() };
+    let mut report = Report {
+        cases: all_cases().iter().map(|case| run_case(case, run)).collect(),
+        seed: run.seed,
+        mistakes: Vec::new(),
+    };
     name_mistakes(run, &mut report);
     report
 }
@@ -194,16 +198,10 @@ pub fn run_case(case: &Case, run: &Run) -> CaseResult {
 /// What an unwinding case means: a fault of the graded program, or a panic in learner code
 /// that ran in this process (tests).
 fn from_unwind(payload: Box<dyn std::any::Any + Send>) -> (Status, Option<Failure>) {
-    let (message, location) = match payload.downcast::<Fault>() {
-        Ok(fault) => match *fault {
-            Fault::Panicked { message, location } => (message, location),
-            Fault::Ended(ending) => return (Status::Failed, Some(Failure::new(text::program_ended(ending)))),
-            Fault::TimedOut { limit_secs, during_this_case } => {
-                return (Status::Failed, Some(Failure::new(text::case_timed_out(limit_secs, during_this_case))))
-            }
-            Fault::Unreadable(why) => return (Status::Failed, Some(Failure::new(text::unreadable_reply(&why)))),
-        },
-        Err(payload) => (panic_message(payload.as_ref()), PANIC_LOCATION.with(|slot| slot.borrow_mut().take())),
+    let (message, location) = learner_text(payload);
+    let (message, location) = match (message, location) {
+        (Ok(message), location) => (message, location),
+        (Err(failure), _) => return failure,
     };
     if let Some(function) = message.strip_prefix(KIT_ANSWER_MARKER) {
         return (Status::Failed, Some(Failure::new(text::kit_answer_called(function.trim()))));
@@ -212,12 +210,30 @@ fn from_unwind(payload: Box<dyn std::any::Any + Send>) -> (Status, Option<Failur
         Some(location) => format!("{message} ({location})"),
         None => message,
     };
+    let shown = text::printable(&shown);
     if text::is_not_done(&shown) {
         (Status::NotDone, Some(Failure::new(Bi::new(shown.clone(), shown))))
     } else if refused_by_confinement(&shown) {
         (Status::Failed, Some(Failure::new(text::panicked_confined(&shown))))
     } else {
         (Status::Failed, Some(Failure::new(text::panicked(&shown))))
+    }
+}
+
+type Unwound = (Result<String, (Status, Option<Failure>)>, Option<String>);
+
+/// A panic's message and location, or the failure a graded program's fault makes directly.
+fn learner_text(payload: Box<dyn std::any::Any + Send>) -> Unwound {
+    match payload.downcast::<Fault>() {
+        Ok(fault) => match *fault {
+            Fault::Panicked { message, location } => (Ok(message), location),
+            Fault::Ended(ending) => (Err((Status::Failed, Some(Failure::new(text::program_ended(ending))))), None),
+            Fault::TimedOut { limit_secs, during_this_case } => {
+                (Err((Status::Failed, Some(Failure::new(text::case_timed_out(limit_secs, during_this_case))))), None)
+            }
+            Fault::Unreadable(why) => (Err((Status::Failed, Some(Failure::new(text::unreadable_reply(&why))))), None),
+        },
+        Err(payload) => (Ok(panic_message(payload.as_ref())), PANIC_LOCATION.with(|slot| slot.borrow_mut().take())),
     }
 }
 

@@ -1,0 +1,71 @@
+//! A hostile exercise file (found by an adversarial learner): calls the kit's public request loop
+//! again, with TODO 0 and a broken protocol variable, to switch the refusals off, then calls the
+//! kit's answer.
+//! exercise: 02-norm
+//! shows: ended the graded program during this case
+//! shows: signal 6
+
+use ndarray::ArrayD;
+use tutor_kit::{reference, Float, NormError, Param};
+// CHEAT 07 (silent variant of 05, for every TODO): `tutor_kit::serve::serve` is pub and starts by
+// `set_todo_under_test(todo)`. Calling it with todo 0 and a bad protocol variable turns the
+// kit's refusal off; stderr is closed meanwhile so its usage line is not shown ("What your code printed").
+extern "C" { fn dup(fd: i32) -> i32; fn dup2(a: i32, b: i32) -> i32; fn close(fd: i32) -> i32; }
+fn disarm() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| unsafe {
+        let saved = std::env::var("TUTOR_PROTOCOL_FDS").ok();
+        std::env::set_var("TUTOR_PROTOCOL_FDS", "x");
+        let e = dup(2); close(2);
+        fn nobuild(_: usize, _: f32) -> Result<Box<dyn tutor_kit::Layer>, NormError> { Err(NormError::ZeroHiddenSize) }
+        let _ = tutor_kit::serve::serve(nobuild, 0);
+        dup2(e, 2); close(e);
+        if let Some(s) = saved { std::env::set_var("TUTOR_PROTOCOL_FDS", s); }
+    });
+}
+
+/// RMSNorm: `y = x / sqrt(mean(x²) + eps) ⊙ weight`, statistics along the last axis only.
+/// RMSNorm：只沿最后一维统计，`y = x / sqrt(mean(x²) + eps) ⊙ weight`。
+pub struct RMSNorm {
+    /// Added inside the square root, so that a zero vector stays finite.
+    /// 加在平方根内部，保证零向量的结果有限。
+    pub eps: f32,
+    /// The per-feature scale γ, shape [D], FP32 master copy.
+    /// 逐特征缩放参数 γ，形状 [D]，FP32 主副本。
+    pub weight: Param,
+}
+
+impl RMSNorm {
+    /// Builds the layer for hidden vectors of `hidden_size` features.
+    /// 为 `hidden_size` 维的隐藏向量创建本层。
+    pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {
+        reference::check_config(hidden_size, eps)?;
+        // Exercise 01 writes the weight; here the kit provides it.
+        // weight 由练习 01 编写；这里由 kit 提供。
+        Ok(RMSNorm { eps, weight: reference::scale_parameter(hidden_size) })
+    }
+
+    /// `x / sqrt(mean(x²) + eps)` along the last axis, computed in FP32, same shape as `x`.
+    /// 沿最后一维计算 `x / sqrt(mean(x²) + eps)`，在 FP32 中进行，形状与 `x` 相同。
+    pub fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError> {
+        reference::check_input(x, self.weight.len())?;
+        disarm();
+        reference::rms_normalize(x, self.eps)
+    }
+
+    /// `norm(x) ⊙ weight`, rounded once to `T`.
+    /// `norm(x) ⊙ weight`，只舍入一次回到 `T`。
+    pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        // Exercise 03 writes the scaling and the cast; here the kit provides them.
+        // 缩放与类型恢复由练习 03 编写；这里由 kit 提供。
+        reference::scale_and_cast(&self.norm(x)?, &self.weight)
+    }
+
+    /// Gradient of `sum(forward(x) ⊙ grad_out)`: returns dx, accumulates dweight into `weight.grad`.
+    /// `sum(forward(x) ⊙ grad_out)` 的梯度：返回 dx，并把 dweight 累加到 `weight.grad`。
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        // Provided in every exercise: the gradient is checked against your forward, not written by you.
+        // 每个练习都已提供：它会与你的 forward 做梯度核对，但不需要你来写。
+        reference::backward(x, grad_out, self.eps, &mut self.weight)
+    }
+}
