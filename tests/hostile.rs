@@ -82,6 +82,18 @@ fn fill(source: &str, course: &Course) -> String {
         .replace("{{FIFO}}", course.root.join("fifo").to_str().unwrap())
 }
 
+/// Starts `tutor ARGS` in the course without waiting for it, its output discarded.
+fn spawn_quietly(course: &Course, args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_tutor"))
+        .args(args)
+        .current_dir(&course.root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the tutor binary runs")
+}
+
 fn make_fifo(path: &Path) {
     let status = Command::new("mkfifo").arg(path).status().expect("mkfifo runs");
     assert!(status.success());
@@ -228,14 +240,7 @@ fn a_killed_tutor_takes_its_build_with_it_and_the_next_check_works() {
     course.tutor(&["check", "02"]).expect(0);
     let endless = HOSTILE.iter().find(|f| f.name == "const-loop").expect("tests/hostile/const-loop.rs");
     course.write_exercise("02-norm", endless.source);
-    let mut tutor = Command::new(env!("CARGO_BIN_EXE_tutor"))
-        .args(["check", "02", "--build-timeout", "120"])
-        .current_dir(&course.root)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut tutor = spawn_quietly(&course, &["check", "02", "--build-timeout", "120"]);
     let tutor_pid = tutor.id() as i32;
     // cargo leads its own group; wait until rustc is in it too.
     let started = Instant::now();
@@ -276,14 +281,7 @@ fn ctrl_c_during_a_check_takes_the_graded_program_with_it() {
     let course = Course::new("interrupted");
     let endless = HOSTILE.iter().find(|f| f.name == "endless-loop").expect("tests/hostile/endless-loop.rs");
     course.write_exercise("02-norm", endless.source);
-    let mut tutor = Command::new(env!("CARGO_BIN_EXE_tutor"))
-        .args(["check", "02-norm", "--timeout", "120"])
-        .current_dir(&course.root)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut tutor = spawn_quietly(&course, &["check", "02-norm", "--timeout", "120"]);
     let tutor_pid = tutor.id() as i32;
     // The graded program is the group-leading child whose executable is the built exercise.
     let graded = course.root.join(".tutor/harness/target/debug/ex-02-norm");
