@@ -51,7 +51,8 @@ pub enum Command {
         /// Every hint level at once. 一次显示全部提示。
         #[arg(long, conflicts_with = "level")]
         all: bool,
-        /// One hint level again (it must have been reached, or be the next). 再看某一级提示。
+        /// Show hint level N directly, whether or not the levels before it were read (a named
+        /// mistake points at the level about it); it counts as read. 直接显示第 N 级提示，并记为已读。
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
         level: Option<u32>,
     },

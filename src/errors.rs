@@ -21,6 +21,8 @@ pub enum CliError {
     NeedsConfirmation(&'static str),
     /// `init` into a folder that has files, without `--force`.
     InitNotEmpty(std::path::PathBuf),
+    /// `hint --level N` beyond the exercise's last hint.
+    NoSuchHint { id: String, level: u32, total: u32 },
 }
 
 impl std::fmt::Display for CliError {
@@ -183,6 +185,9 @@ fn describe(printer: &Printer, error: &CliError) -> String {
         CliError::Workspace(e) => describe_workspace_error(printer, e),
         CliError::NeedsConfirmation(command) => printer.lines(|u| u.needs_confirmation, &[("command", command)]),
         CliError::InitNotEmpty(dir) => printer.lines(|u| u.init_not_empty, &[("dir", &dir.display())]),
+        CliError::NoSuchHint { id, level, total } => {
+            printer.lines(|u| u.no_such_hint, &[("id", id), ("level", level), ("total", total)])
+        }
     }
 }
 

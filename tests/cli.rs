@@ -83,6 +83,15 @@ fn a_learner_session_from_stub_to_solution() {
     course.tutor(&["hint", "02"]).expect(0).shows("Hint 3/3");
     assert!(course.state().contains("hints = 3"), "{}", course.state());
     course.tutor(&["hint", "02", "--all"]).expect(0).shows("Hint 1/3").shows("Hint 2/3").shows("Hint 3/3");
+    // --level shows that level directly (a named mistake points there) and counts it as read;
+    // a level that does not exist is a usage error naming the commands that do exist.
+    course.tutor(&["hint", "01", "--level", "3"]).expect(0).shows("Hint 3/3 · 01-weight");
+    assert!(
+        course.state().split("[exercises.01-weight]").nth(1).is_some_and(|s| s.contains("hints = 3")),
+        "{}",
+        course.state()
+    );
+    course.tutor(&["hint", "01", "--level", "9"]).expect(2).shows("no hint 9").shows("`tutor hint 01-weight`");
 
     // reveal: no terminal and no --yes refuses and shows nothing of the solution.
     let solution_line = "Param::trainable(Array1::ones(hidden_size))";

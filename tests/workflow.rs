@@ -135,6 +135,11 @@ fn init_then_the_whole_loop() {
             && course.join(".gitignore").is_file()
             && course.join("README.md").is_file()
     );
+    // An editor understands the folder: its Cargo.toml makes the exercises one library over the
+    // kit, and it compiles (rust-analyzer resolves tutor_kit, ndarray and half the same way).
+    assert!(course.join("Cargo.toml").is_file() && course.join(".tutor/editor/lib.rs").is_file());
+    let checked = Command::new("cargo").args(["check", "--quiet"]).current_dir(&course).output().unwrap();
+    assert!(checked.status.success(), "cargo check of the course folder: {}", String::from_utf8_lossy(&checked.stderr));
     // No solution on disk before reveal.
     let solution_line = "sum_axis(last) / hidden";
     for file in files_below(&course).into_iter().filter(|f| !f.starts_with(course.join(".tutor/harness/target"))) {

@@ -7,6 +7,7 @@ use colored::Colorize;
 
 use super::Session;
 use crate::course::{Lesson, Part};
+use crate::errors::CliError;
 
 /// Prints the next hint (or all of them, or one level) and records the level reached.
 pub fn run(session: &Session, name: Option<&str>, all: bool, level: Option<u32>) -> Result<ExitCode> {
@@ -20,7 +21,10 @@ pub fn run(session: &Session, name: Option<&str>, all: bool, level: Option<u32>)
     let next = session.state()?.of(&exercise.id).next_hint(total);
     let levels: Vec<u32> = match (all, level) {
         (true, _) => (1..=total).collect(),
-        (false, Some(level)) => vec![level.min(total)],
+        (false, Some(level)) if level > total => {
+            return Err(CliError::NoSuchHint { id: exercise.id.clone(), level, total }.into());
+        }
+        (false, Some(level)) => vec![level],
         (false, None) => vec![next],
     };
     for &level in &levels {

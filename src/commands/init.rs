@@ -8,13 +8,31 @@ use anyhow::{Context, Result};
 use colored::Colorize;
 
 use crate::course::embedded::{COURSE_FILES, WORKSPACE_GITIGNORE, WORKSPACE_README};
-use crate::course::Catalogue;
+use crate::course::{editor, Catalogue};
 use crate::errors::CliError;
 use crate::fsutil::write_if_changed;
 use crate::render::progress_line::ProgressLine;
 use crate::render::Printer;
 use crate::runner;
 use crate::workspace::Workspace;
+
+/// Makes the folder something rust-analyzer understands: a `Cargo.toml` (unless one of the
+/// learner's is there) whose library includes the exercises, over the harness's kit, which is
+/// written now so that the editor resolves it before any check has run.
+fn write_editor_project(printer: &Printer, root: &Path, catalogue: &Catalogue) -> Result<()> {
+    let manifest = root.join("Cargo.toml");
+    match std::fs::read_to_string(&manifest) {
+        Ok(existing) if !editor::is_ours(&existing) => {
+            println!("{}", printer.lines(|u| u.init_kept, &[("file", &"Cargo.toml")]).dimmed());
+        }
+        _ => write_if_changed(&manifest, &editor::manifest(&runner::harness::kit_dependencies()))?,
+    }
+    write_if_changed(&root.join(editor::LIBRARY_ROOT), &editor::library_root(catalogue, "../../"))?;
+    let first = catalogue.exercises.first().context("the catalogue lists no exercise")?;
+    let stub = crate::course::embedded::course_file(&first.file).unwrap_or_default();
+    runner::harness::write(&root.join(".tutor"), catalogue, first, stub)?;
+    Ok(())
+}
 
 /// Writes the workspace; refuses a folder with files unless `force`, and never overwrites an
 /// exercise file that exists.
@@ -42,6 +60,7 @@ pub fn run(printer: &Printer, dir: &Path, force: bool, no_build: bool) -> Result
     }
 
     let catalogue = Catalogue::embedded().context("reading the embedded catalogue")?;
+    write_editor_project(printer, &root, &catalogue)?;
     let n = catalogue.exercises.len();
     println!("{}", printer.lines(|u| u.init_created, &[("dir", &dir.display()), ("n", &n)]).green());
 

@@ -51,7 +51,7 @@ pub const KIT_FILES: &[EmbeddedFile] = embed! {
 pub const WORKSPACE_README: &str = include_str!("workspace_readme.md");
 
 /// The `.gitignore` that `tutor init` writes: progress and the harness stay out of version control.
-pub const WORKSPACE_GITIGNORE: &str = "/.tutor\n";
+pub const WORKSPACE_GITIGNORE: &str = "/.tutor\n/target\n";
 
 /// The lock file that pins the harness's dependencies to the versions measured here.
 pub const HARNESS_LOCK: &str = include_str!("../runner/harness.Cargo.lock");

@@ -1,6 +1,7 @@
 //! The course as the binary carries it: catalogue, lessons, stubs, solutions and kit source.
 
 pub mod catalogue;
+pub mod editor;
 pub mod embedded;
 pub mod lesson;
 

@@ -83,7 +83,7 @@ fn manifest(catalogue: &Catalogue) -> String {
 }
 
 /// The kit's own dependencies, as its manifest has them: exercise files `use` them directly.
-fn kit_dependencies() -> String {
+pub fn kit_dependencies() -> String {
     let manifest = KIT_FILES.iter().find(|f| f.path == "Cargo.toml").map_or("", |f| f.contents);
     let lines = manifest.lines().skip_while(|l| l.trim() != "[dependencies]").skip(1);
     lines

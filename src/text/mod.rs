@@ -119,6 +119,7 @@ pub struct Ui {
     pub hint_header: &'static str,
     pub last_hint: &'static str,
     pub no_hints: &'static str,
+    pub no_such_hint: &'static str,
     pub stop_here: &'static str,
     pub stop_here_detail: &'static str,
     pub confirm_prompt: &'static str,
