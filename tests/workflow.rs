@@ -251,3 +251,27 @@ fn init_then_the_whole_loop() {
 
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn a_long_lesson_is_rendered_and_paged_on_a_terminal_only() {
+    let course = Course::new("lesson-pager");
+    // On a terminal 10 rows tall, the overview is longer than the screen: it goes to $PAGER.
+    let script = format!("stty rows 10 cols 100; '{}' lesson", env!("CARGO_BIN_EXE_tutor"));
+    let mut command = Command::new("script");
+    command
+        .args(["-qfec", &script, "/dev/null"])
+        .current_dir(&course.root)
+        .env("TUTOR_LANG", "en")
+        .env("NO_COLOR", "1")
+        .env("PAGER", "sed 's/^/PAGED: /'");
+    let (code, output) = Live::start(command).finish(Duration::from_secs(30));
+    assert_eq!(code, 0, "{output}");
+    assert!(output.contains("PAGED: Why normalise at all"), "{output}");
+    // Rendered, not raw: no markdown markers, tables drawn.
+    assert!(!output.contains("**") && !output.contains("|---") && output.contains("│"), "{output}");
+    // Not a terminal: printed as is, never paged.
+    let piped = course.tutor_with(&["lesson"], |c| {
+        c.env("PAGER", "sed 's/^/PAGED: /'");
+    });
+    piped.expect(0).hides("PAGED:").shows("Why normalise at all").hides("## ");
+}

@@ -2,6 +2,8 @@
 
 pub mod check;
 pub mod list;
+pub mod markdown;
+pub mod pager;
 pub mod progress_line;
 
 use std::io::IsTerminal;
