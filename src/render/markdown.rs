@@ -46,11 +46,9 @@ impl Renderer {
                 let shown = format!("`{code}`");
                 self.push(&shown.cyan().to_string());
             }
-            Event::SoftBreak | Event::HardBreak => {
-                if self.table.is_none() {
-                    self.flush_line();
-                    self.indent_for_list_continuation();
-                }
+            Event::SoftBreak | Event::HardBreak if self.table.is_none() => {
+                self.flush_line();
+                self.indent_for_list_continuation();
             }
             Event::Rule => {
                 self.flush_line();
