@@ -202,6 +202,7 @@ fn init_then_the_whole_loop() {
         .expect(0)
         .shows("✓ ok  toolchain: cargo")
         .shows("harness dependencies: built")
+        .shows("confinement: ")
         .shows("Everything is ready");
     std::fs::remove_file(course.join("exercises/03-forward.rs")).unwrap();
     tutor_in(&course, &["doctor"])

@@ -152,6 +152,19 @@ mod tests {
     }
 
     #[test]
+    fn every_named_mistake_points_at_a_hint_that_exists() {
+        use crate::course::lesson::Lesson;
+        let catalogue = Catalogue::embedded().unwrap();
+        for mistake in tutor_grade::mistakes::ALL {
+            let exercise = catalogue
+                .resolve(mistake.exercise)
+                .unwrap_or_else(|_| panic!("{}: no exercise {}", mistake.id, mistake.exercise));
+            let hints = Lesson::parse(exercise.lesson_source()).unwrap().hint_count();
+            assert!((1..=hints).contains(&mistake.hint), "{} points at hint {} of {hints}", mistake.id, mistake.hint);
+        }
+    }
+
+    #[test]
     fn hints_never_hold_the_solution_code() {
         use crate::course::lesson::{Language, Lesson, Part};
         let catalogue = Catalogue::embedded().unwrap();

@@ -225,11 +225,15 @@ impl Watchdog {
             return None;
         }
         let mut fds = [0 as libc::c_int; 2];
-        // SAFETY: `fds` has room for the two descriptors pipe2(2) writes.
-        if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
+        if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
             return None;
         }
         let [read_end, write_end] = fds;
+        for fd in fds {
+            // SAFETY: both descriptors were just created by pipe(2) and belong to this function.
+            unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+        }
         // SAFETY: after fork the child calls only async-signal-safe functions (signal, close,
         // read, kill, _exit) and allocates nothing, as required in a multi-threaded parent.
         let pid = unsafe { libc::fork() };
@@ -249,7 +253,8 @@ impl Watchdog {
                 let mut byte = 0u8;
                 let got = loop {
                     let n = libc::read(read_end, (&mut byte as *mut u8).cast(), 1);
-                    if n < 0 && *libc::__errno_location() == libc::EINTR {
+                    // Reading errno allocates nothing.
+                    if n < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
                         continue;
                     }
                     break n;

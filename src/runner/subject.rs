@@ -254,9 +254,18 @@ fn pass_socket(command: &mut Command, socket: &UnixStream) {
             // Nothing else tutor inherited (a shell's `9>>file`, say) may reach the program:
             // Landlock does not govern descriptors already open. Marked close-on-exec rather
             // than closed, so that the standard library's own exec-error pipe still works.
-            let first = (PROTOCOL_FD + 2) as libc::c_uint;
-            if libc::syscall(libc::SYS_close_range, first, libc::c_uint::MAX, libc::CLOSE_RANGE_CLOEXEC) != 0 {
-                for fd in first as i32..4096 {
+            let first = PROTOCOL_FD + 2;
+            #[cfg(target_os = "linux")]
+            let marked = libc::syscall(
+                libc::SYS_close_range,
+                first as libc::c_uint,
+                libc::c_uint::MAX,
+                libc::CLOSE_RANGE_CLOEXEC,
+            ) == 0;
+            #[cfg(not(target_os = "linux"))]
+            let marked = false;
+            if !marked {
+                for fd in first..4096 {
                     libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
                 }
             }

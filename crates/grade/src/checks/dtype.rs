@@ -122,6 +122,15 @@ fn rounds_once<T: Element + HalfBits>(run: &Run, salt: u64, tolerance: (f64, f64
     let actual = call("forward(x)", norm.forward(&x))?;
     let expected = reference::forward(&x, 1e-6, &weight).expect("test inputs are valid");
     let candidates = mistakes::wrong_forwards(&x, 1e-6, &weight);
+    // The rounding message is for a forward that is right but for its rounding: its output must
+    // be, bit for bit, what rounding twice or truncating gives.
+    let same_bits = |c: &ArrayD<T>| {
+        let equal = actual.iter().zip(c.iter()).filter(|(a, b)| a.to_f64().to_bits() == b.to_f64().to_bits()).count();
+        c.shape() == actual.shape() && equal as f64 >= (1.0 - ALLOWED_SHARE) * actual.len() as f64
+    };
+    let a_rounding_mistake = candidates
+        .iter()
+        .any(|c| ["double-rounding", "rounds-toward-zero"].contains(&c.mistake) && same_bits(&c.output));
     run.observe(Observation::by_bits(run.case(), &actual, &expected, candidates, 1.0 - ALLOWED_SHARE));
     // A forward that is wrong for another reason fails as such: rounding is not its problem.
     let (atol, rtol) = tolerance;
@@ -137,7 +146,9 @@ fn rounds_once<T: Element + HalfBits>(run: &Run, salt: u64, tolerance: (f64, f64
     if worst <= 1.0 && (mismatched as f64) <= ALLOWED_SHARE * total as f64 {
         return Ok(());
     }
-    failure.message = text::rounded_more_than_once(T::NAME, mismatched, total, worst.round() as i32);
+    if a_rounding_mistake {
+        failure.message = text::rounded_more_than_once(T::NAME, mismatched, total, worst.round() as i32);
+    }
     Err(failure)
 }
 
