@@ -59,8 +59,8 @@ impl RMSNorm {
     /// Gradient of `sum(forward(x) ⊙ grad_out)`: returns dx, accumulates dweight into `weight.grad`.
     /// `sum(forward(x) ⊙ grad_out)` 的梯度：返回 dx，并把 dweight 累加到 `weight.grad`。
     pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
-        // Provided in every exercise: the gradient is checked against your forward, not written by you.
-        // 每个练习都已提供：它会与你的 forward 做梯度核对，但不需要你来写。
+        // Exercise 04 writes the gradients; here the kit provides them (checked against your forward).
+        // 梯度由练习 04 编写；这里由 kit 提供（会与你的 forward 做梯度核对）。
         reference::backward(x, grad_out, self.eps, &mut self.weight)
     }
 }

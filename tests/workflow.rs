@@ -158,14 +158,14 @@ fn init_then_the_whole_loop() {
     std::fs::write(course.join("exercises/02-norm.rs"), &before).unwrap();
 
     // The loop, from inside the new folder.
-    tutor_in(&course, &["list"]).expect(0).shows("0/3 done");
+    tutor_in(&course, &["list"]).expect(0).shows(&common::done(0));
     tutor_in(&course, &["check", "02"])
         .expect(1)
         .shows("TODO 2 is not written yet")
         .hides("Building the grading harness");
     std::fs::write(course.join("exercises/02-norm.rs"), Course::solution("02-norm")).unwrap();
     tutor_in(&course, &["check", "02"]).expect(0).shows("02-norm passes every check");
-    tutor_in(&course, &["list"]).expect(0).shows("1/3 done");
+    tutor_in(&course, &["list"]).expect(0).shows(&common::done(1));
 
     // reset: the stub back byte for byte, the learner's file kept.
     tutor_in(&course, &["reset", "02"]).expect(2).shows("--yes");
@@ -177,7 +177,7 @@ fn init_then_the_whole_loop() {
     let backups = files_below(&course.join(".tutor/backups"));
     assert_eq!(backups.len(), 1);
     assert_eq!(std::fs::read_to_string(&backups[0]).unwrap(), Course::solution("02-norm"));
-    tutor_in(&course, &["list"]).expect(0).shows("0/3 done");
+    tutor_in(&course, &["list"]).expect(0).shows(&common::done(0));
 
     // reveal on a terminal: anything but the confirmation word shows nothing of the solution.
     let solution_code = "let mean_square = (x32.mapv";

@@ -141,7 +141,7 @@ mod tests {
     #[test]
     fn every_catalogue_entry_has_its_files_embedded() {
         let catalogue = Catalogue::embedded().unwrap();
-        assert_eq!(catalogue.exercises.len(), 3);
+        assert!(!catalogue.exercises.is_empty());
         for (i, e) in catalogue.exercises.iter().enumerate() {
             assert_eq!(e.todo as usize, i + 1);
             assert!(embedded::course_file(&e.file).unwrap().contains(&format!("TODO {}", e.todo)), "{}", e.id);

@@ -9,3 +9,6 @@ pub mod exercise_02_norm;
 
 #[path = "../../exercises/03-forward.rs"]
 pub mod exercise_03_forward;
+
+#[path = "../../exercises/04-backward.rs"]
+pub mod exercise_04_backward;

@@ -10,42 +10,8 @@ pub struct EmbeddedFile {
     pub contents: &'static str,
 }
 
-macro_rules! embed {
-    ($($path:literal => $source:literal),* $(,)?) => {
-        &[$(EmbeddedFile { path: $path, contents: include_str!($source) }),*]
-    };
-}
-
-/// The catalogue, stubs, solutions and lessons, by their path in a workspace.
-pub const COURSE_FILES: &[EmbeddedFile] = embed! {
-    "exercises/info.toml" => "../../exercises/info.toml",
-    "exercises/01-weight.rs" => "../../exercises/01-weight.rs",
-    "exercises/02-norm.rs" => "../../exercises/02-norm.rs",
-    "exercises/03-forward.rs" => "../../exercises/03-forward.rs",
-    "solutions/01-weight.rs" => "../../solutions/01-weight.rs",
-    "solutions/02-norm.rs" => "../../solutions/02-norm.rs",
-    "solutions/03-forward.rs" => "../../solutions/03-forward.rs",
-    "lessons/00-overview.md" => "../../lessons/00-overview.md",
-    "lessons/01-weight.md" => "../../lessons/01-weight.md",
-    "lessons/02-norm.md" => "../../lessons/02-norm.md",
-    "lessons/03-forward.md" => "../../lessons/03-forward.md",
-};
-
-/// The subject crate (`crates/subject`: what graded programs link), by its path in that folder;
-/// written into the grading harness as its `kit` package. Its manifest travels verbatim.
-pub const KIT_FILES: &[EmbeddedFile] = embed! {
-    "Cargo.toml" => "../../crates/subject/Cargo.toml",
-    "src/lib.rs" => "../../crates/subject/src/lib.rs",
-    "src/error.rs" => "../../crates/subject/src/error.rs",
-    "src/float.rs" => "../../crates/subject/src/float.rs",
-    "src/layer.rs" => "../../crates/subject/src/layer.rs",
-    "src/param.rs" => "../../crates/subject/src/param.rs",
-    "src/reference.rs" => "../../crates/subject/src/reference.rs",
-    "src/serve.rs" => "../../crates/subject/src/serve.rs",
-    "src/text.rs" => "../../crates/subject/src/text.rs",
-    "src/warm.rs" => "../../crates/subject/src/warm.rs",
-    "src/wire.rs" => "../../crates/subject/src/wire.rs",
-};
+// COURSE_FILES and KIT_FILES, listed by build.rs from their folders.
+include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
 
 /// The README that `tutor init` writes into a new workspace.
 pub const WORKSPACE_README: &str = include_str!("workspace_readme.md");

@@ -12,6 +12,23 @@ pub fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The catalogue's exercises, in order: (id, TODO number).
+pub fn exercises() -> Vec<(String, i64)> {
+    let text = std::fs::read_to_string(repo().join("exercises/info.toml")).expect("the catalogue");
+    let catalogue: toml::Table = toml::from_str(&text).expect("the catalogue parses");
+    catalogue["exercises"]
+        .as_array()
+        .expect("[[exercises]]")
+        .iter()
+        .map(|e| (e["id"].as_str().expect("an id").to_string(), e["todo"].as_integer().expect("a TODO")))
+        .collect()
+}
+
+/// `tutor list`'s progress line for `done` exercises done.
+pub fn done(done: usize) -> String {
+    format!("{done}/{} done", exercises().len())
+}
+
 /// A temporary copy of the course's exercise folder, removed on drop.
 pub struct Course {
     pub root: PathBuf,

@@ -90,6 +90,14 @@ mistakes! {
         "forward 自己重算统计量并漏掉了 eps：应调用本层的 norm", "forward recomputes the statistics itself and leaves eps out: call this layer's own `norm`";
     "double-rounding", "03-forward", 3,
         "先把归一化结果舍入到输入类型再乘权重：舍入了两次（Meta LLaMA 与 Hugging Face 的写法；本课程的契约只舍入一次）", "the normalised values are rounded to the input type before the weight: two roundings (Meta LLaMA's and Hugging Face's choice; this course's contract rounds once)";
+    "mean-term-dropped", "04-backward", 3,
+        "dx 漏掉了均值项：把 r 当成了常数（r 依赖这一行的每个 x）", "dx drops the mean term: r is treated as a constant (it depends on every x of the row)";
+    "eps-dropped-from-r", "04-backward", 3,
+        "backward 里的 r 没有加 eps：全零行或极小值的梯度变成 NaN 或无穷大", "r in backward leaves eps out: a zero or tiny row's gradient becomes NaN or infinite";
+    "weight-gradient-not-summed", "04-backward", 2,
+        "权重的梯度没有对所有行（批次与序列）求和", "the weight's gradient is not summed over every row (batch and sequence)";
+    "gradient-overwritten", "04-backward", 2,
+        "weight.grad 被覆盖而不是累加：两次 backward 应该相加", "weight.grad is overwritten instead of accumulated: two backward passes must add up";
     "rounds-toward-zero", "03-forward", 3,
         "转换回 f16/bf16 时截断（向零舍入），而不是就近舍入", "the cast back to f16/bf16 truncates (rounds toward zero) instead of rounding to nearest";
 }
@@ -245,6 +253,67 @@ pub fn wrong_forwards<T: Float + HalfBits>(x: &ArrayD<T>, eps: f32, weight: &Par
     out.push(candidate("double-rounding", "product-in-f64", via_f64.mapv(T::from_f64)));
     if T::TRUNCATES {
         out.push(candidate("rounds-toward-zero", "truncated", right.mapv(T::toward_zero)));
+    }
+    out
+}
+
+/// What `backward` gives under each gradient mistake that can be computed: `(dx, dweight)` in
+/// f64 from a cleared weight gradient, for the observations of the backward cases.
+pub fn wrong_backwards(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Vec<Candidate<f64>> {
+    if x.ndim() == 0 || x.shape() != grad_out.shape() || x.shape().last() != Some(&weight.len()) {
+        return Vec::new();
+    }
+    let last = Axis(x.ndim() - 1);
+    let d = weight.len() as f64;
+    // One row's (dx, dweight contribution) with r computed by `rms` and the mean term kept or not.
+    let row = |x: &[f64], g: &[f64], with_eps: bool, mean_term: bool| -> (Vec<f64>, Vec<f64>) {
+        let ms = x.iter().map(|v| v * v).sum::<f64>() / d;
+        let r = 1.0 / (ms + if with_eps { eps } else { 0.0 }).sqrt();
+        let n: Vec<f64> = x.iter().map(|v| v * r).collect();
+        let h: Vec<f64> = g.iter().zip(weight).map(|(g, w)| g * w).collect();
+        let mean_hn = if mean_term { h.iter().zip(&n).map(|(a, b)| a * b).sum::<f64>() / d } else { 0.0 };
+        let dx = h.iter().zip(&n).map(|(h, n)| r * (h - n * mean_hn)).collect();
+        let dw = g.iter().zip(&n).map(|(g, n)| g * n).collect();
+        (dx, dw)
+    };
+    let gradients = |with_eps: bool, mean_term: bool| {
+        let mut dx = x.clone();
+        let mut per_row = Vec::new();
+        for ((x_row, g_row), mut dx_row) in x.lanes(last).into_iter().zip(grad_out.lanes(last)).zip(dx.lanes_mut(last))
+        {
+            let (row_dx, row_dw) = row(&x_row.to_vec(), &g_row.to_vec(), with_eps, mean_term);
+            dx_row.iter_mut().zip(row_dx).for_each(|(slot, v)| *slot = v);
+            per_row.push(row_dw);
+        }
+        (dx, per_row)
+    };
+    let summed = |rows: &[Vec<f64>]| -> ArrayD<f64> {
+        let mut total = vec![0.0; weight.len()];
+        for r in rows {
+            total.iter_mut().zip(r).for_each(|(t, v)| *t += v);
+        }
+        ArrayD::from_shape_vec(vec![weight.len()], total).expect("one value per feature")
+    };
+    let mut out = Vec::new();
+    let (dx, rows) = gradients(true, false);
+    out.push(candidate("mean-term-dropped", "dx", dx));
+    out.push(candidate("mean-term-dropped", "dweight", summed(&rows)));
+    let (dx, rows) = gradients(false, true);
+    out.push(candidate("eps-dropped-from-r", "dx", dx));
+    out.push(candidate("eps-dropped-from-r", "dweight", summed(&rows)));
+    let (_, rows) = gradients(true, true);
+    if rows.len() > 1 {
+        let vector =
+            |r: &Vec<f64>| ArrayD::from_shape_vec(vec![weight.len()], r.clone()).expect("one value per feature");
+        if let (Some(first), Some(last_row)) = (rows.first(), rows.last()) {
+            out.push(candidate("weight-gradient-not-summed", "first-row", vector(first)));
+            out.push(candidate("weight-gradient-not-summed", "last-row", vector(last_row)));
+        }
+        out.push(candidate(
+            "weight-gradient-not-summed",
+            "mean-over-rows",
+            summed(&rows).mapv(|v| v / rows.len() as f64),
+        ));
     }
     out
 }

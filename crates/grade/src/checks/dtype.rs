@@ -213,7 +213,7 @@ fn backward_edge_inputs(run: &Run) -> Outcome {
         let (mut norm, weight) = weighted(run, 4, 1e-6, 18, None)?;
         norm.clear_grad();
         let dx = call("backward(x, grad_out)", norm.backward(&x, &grad_out))?;
-        compare_gradients(&*norm, &weight, &x, &grad_out, &dx, 1e-6, (1e-5, 1e-4))?;
+        compare_gradients(run, &*norm, &weight, (&x, &grad_out), &dx, 1e-6, (1e-5, 1e-4))?;
     }
     let (mut norm, _) = weighted(run, 4, 1e-6, 18, None)?;
     let wrong_width = ArrayD::<f32>::zeros(IxDyn(&[2, 5]));
@@ -225,23 +225,32 @@ fn backward_edge_inputs(run: &Run) -> Outcome {
 
 /// dx and the weight's gradient (accumulated from a cleared state) against the f64 oracle.
 fn compare_gradients<T: Element>(
+    run: &Run,
     norm: &dyn Layer,
     weight: &Param,
-    x: &ArrayD<T>,
-    grad_out: &ArrayD<T>,
+    (x, grad_out): (&ArrayD<T>, &ArrayD<T>),
     dx: &ArrayD<T>,
     eps: f32,
     (atol, rtol): (f64, f64),
 ) -> Outcome {
     let w: Vec<f64> = weight.value.iter().map(|&v| f64::from(v)).collect();
-    let (dx_expected, dw_expected) =
-        oracle::backward(&x.mapv(T::to_f64), &grad_out.mapv(T::to_f64), &w, f64::from(eps));
-    assert_close("dx", T::NAME, &dx.mapv(T::to_f64), &dx_expected, atol, rtol)?;
+    let (x64, g64) = (x.mapv(T::to_f64), grad_out.mapv(T::to_f64));
+    let (dx_expected, dw_expected) = oracle::backward(&x64, &g64, &w, f64::from(eps));
+    // What the gradients say about known backward mistakes: dx and dweight observed apart.
+    let (dx_candidates, dw_candidates): (Vec<_>, Vec<_>) =
+        mistakes::wrong_backwards(&x64, &g64, &w, f64::from(eps)).into_iter().partition(|c| c.variant == "dx");
+    let dx = dx.mapv(T::to_f64);
+    run.observe(Observation::by_tolerance(run.case(), &dx, &dx_expected, dx_candidates, atol, rtol));
     let after = norm.weight();
+    let dw_expected = ArrayD::from_shape_vec(vec![w.len()], dw_expected).expect("one value per feature");
+    if let Some(dw) = &after.grad {
+        let dw = dw.clone().into_dyn().mapv(f64::from);
+        run.observe(Observation::by_tolerance(run.case(), &dw, &dw_expected, dw_candidates, atol, rtol));
+    }
+    assert_close("dx", T::NAME, &dx, &dx_expected, atol, rtol)?;
     let Some(dw) = after.grad.clone() else {
         return Err(no_gradient(&after));
     };
-    let dw_expected = ArrayD::from_shape_vec(vec![w.len()], dw_expected).expect("one value per feature");
     assert_close("weight.grad", "float32", &dw.into_dyn().mapv(f64::from), &dw_expected, atol, rtol)
 }
 
@@ -254,7 +263,7 @@ fn backward_matches_oracle<T: Element>(run: &Run, shape: &[usize], salt: u64, to
     let x: ArrayD<T> = rng.normal_array(shape);
     let grad_out: ArrayD<T> = rng.normal_array(shape);
     let dx = call("backward(x, grad_out)", norm.backward(&x, &grad_out))?;
-    compare_gradients(&*norm, &weight, &x, &grad_out, &dx, 1e-5, tolerance)
+    compare_gradients(run, &*norm, &weight, (&x, &grad_out), &dx, 1e-5, tolerance)
 }
 
 fn backward_matches_f64(run: &Run) -> Outcome {

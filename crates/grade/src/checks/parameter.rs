@@ -111,7 +111,11 @@ fn gradient_starts_empty(run: &Run) -> Outcome {
     let twice = norm.weight().grad;
     match (once, twice) {
         (Some(once), Some(twice)) if once.mapv(|v| v * 2.0) == twice => Ok(()),
-        (Some(once), Some(twice)) => Err(Failure::new(text::not_accumulated(&format!("{once}"), &format!("{twice}")))),
+        (Some(once), Some(twice)) => {
+            // The second pass replaced the first: the gradient is assigned, not accumulated.
+            let overwritten = (once == twice && once.iter().any(|&v| v != 0.0)).then_some("gradient-overwritten");
+            Err(Failure::new(text::not_accumulated(&format!("{once}"), &format!("{twice}"))).with_mistake(overwritten))
+        }
         (_, _) if !norm.weight().requires_grad => Err(frozen()),
         _ => Err(Failure::new(text::no_weight_gradient())),
     }
