@@ -12,8 +12,8 @@ use tutor_kit::{reference, Float, NormError, Param};
 /// RMSNorm: `y = x / sqrt(mean(x²) + eps) ⊙ weight`, statistics along the last axis only.
 /// RMSNorm：只沿最后一维统计，`y = x / sqrt(mean(x²) + eps) ⊙ weight`。
 pub struct RMSNorm {
-    /// Added inside the square root, so that a zero vector stays finite.
-    /// 加在平方根内部，保证零向量的结果有限。
+    /// Added inside the square root, so that, for eps > 0, a zero vector stays finite.
+    /// 加在平方根内部：eps > 0 时，零向量的结果有限。
     pub eps: f32,
     /// The per-feature scale γ, shape [D], FP32 master copy.
     /// 逐特征缩放参数 γ，形状 [D]，FP32 主副本。
@@ -41,9 +41,10 @@ impl RMSNorm {
         //                              // 与 x 同形；每个元素先用 `to_f32` 转成 FP32。
         // let mean_square = ???;       // shape [..., 1]: mean of x32² along the LAST axis
         //                              // (`ndarray::Axis(x.ndim() - 1)`), that axis kept for broadcasting.
-        //                              // 形状 [..., 1]：沿最后一维求 x32² 的均值，保留该轴以便广播。
-        // let normalized = ???;        // same shape as x: x32 / sqrt(mean_square + eps); a zero row stays finite.
-        //                              // 与 x 同形：x32 / sqrt(mean_square + eps)；全零行的结果必须有限。
+        //                              // 形状 [..., 1]：沿最后一维（`ndarray::Axis(x.ndim() - 1)`）求 x32² 的均值，
+        //                              // 保留该轴以便广播。
+        // let normalized = ???;        // same shape as x: x32 / sqrt(mean_square + eps); for eps > 0 a zero row stays finite.
+        //                              // 与 x 同形：x32 / sqrt(mean_square + eps)；eps > 0 时全零行的结果必须有限。
         // Ok(normalized)
         todo!("TODO 2 is not done yet / TODO 2 尚未完成")
     }

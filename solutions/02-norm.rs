@@ -12,8 +12,8 @@ use tutor_kit::{reference, Float, NormError, Param};
 /// RMSNorm: `y = x / sqrt(mean(x²) + eps) ⊙ weight`, statistics along the last axis only.
 /// RMSNorm：只沿最后一维统计，`y = x / sqrt(mean(x²) + eps) ⊙ weight`。
 pub struct RMSNorm {
-    /// Added inside the square root, so that a zero vector stays finite.
-    /// 加在平方根内部，保证零向量的结果有限。
+    /// Added inside the square root, so that, for eps > 0, a zero vector stays finite.
+    /// 加在平方根内部：eps > 0 时，零向量的结果有限。
     pub eps: f32,
     /// The per-feature scale γ, shape [D], FP32 master copy.
     /// 逐特征缩放参数 γ，形状 [D]，FP32 主副本。
@@ -43,8 +43,10 @@ impl RMSNorm {
         // division below broadcasts it back over the features.
         // 每个 token 只在自己的特征上求一个均值；保留长度为 1 的轴，下面的除法才能广播回去。
         let mean_square = (x32.mapv(|v| v * v).sum_axis(last) / hidden).insert_axis(last);
-        // eps inside the square root: a zero row gives 0 / sqrt(eps) = 0, never 0 / 0.
-        // eps 在平方根内部：全零行得到 0 / sqrt(eps) = 0，而不是 0 / 0。
+        // eps inside the square root: for eps > 0 a zero row gives 0 / sqrt(eps) = 0, never 0 / 0
+        // (at eps = 0, which `new` accepts, it is 0 / 0 = NaN).
+        // eps 在平方根内部：eps > 0 时全零行得到 0 / sqrt(eps) = 0，而不是 0 / 0
+        // （`new` 也接受 eps = 0，那时是 0 / 0 = NaN）。
         let normalized = &x32 / &(mean_square + self.eps).mapv(f32::sqrt);
         Ok(normalized)
     }

@@ -98,7 +98,7 @@ pub const UI: Ui = Ui {
     doctor_dependencies: "harness dependencies",
     doctor_fix_workspace: "run tutor inside a course folder, or create one with `tutor init`",
     doctor_fix_files: "`tutor reset {id}` puts the stub back",
-    doctor_fix_dependencies: "the first build downloads ndarray and half from crates.io: connect once, then checks work offline",
+    doctor_fix_dependencies: "the first build downloads ndarray, half and num-traits (and what they depend on) from crates.io: connect once, then checks work offline",
     doctor_deps_built: "built",
     doctor_deps_fetched: "downloaded; the first check compiles them (a few seconds)",
     doctor_all_good: "Everything is ready.",

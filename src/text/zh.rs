@@ -98,7 +98,7 @@ pub const UI: Ui = Ui {
     doctor_dependencies: "评分程序依赖",
     doctor_fix_workspace: "在课程文件夹中运行 tutor，或用 `tutor init` 创建一个",
     doctor_fix_files: "`tutor reset {id}` 可恢复练习文件",
-    doctor_fix_dependencies: "第一次构建需要从 crates.io 下载 ndarray 和 half：联网一次后即可离线检查",
+    doctor_fix_dependencies: "第一次构建需要从 crates.io 下载 ndarray、half 和 num-traits（以及它们的依赖）：联网一次后即可离线检查",
     doctor_deps_built: "已编译",
     doctor_deps_fetched: "已下载；第一次检查时编译（几秒钟）",
     doctor_all_good: "一切就绪。",

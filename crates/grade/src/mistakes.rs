@@ -59,19 +59,19 @@ mistakes! {
     "rows-mixed", "02-norm", 2,
         "一行的结果随其他行改变：统计量把不同 token 混在了一起", "one row's result changes when another row changes: the statistics mix tokens";
     "keepdim-forgotten", "02-norm", 2,
-        "求均值后没有把这一维放回（缺少 insert_axis）：[..., D] 与 [...] 无法正确广播", "the reduced axis is not put back (no `insert_axis`): [..., D] and [...] do not broadcast as meant";
+        "求均值后没有把这一维放回（缺少 `insert_axis`）：[..., D] 与 [...] 无法正确广播", "the reduced axis is not put back (no `insert_axis`): [..., D] and [...] do not broadcast as meant";
     "rank-assumed", "02-norm", 2,
-        "代码假定了输入的维数（例如只支持三维）：一维或四维输入出错", "the code assumes the input's rank (three axes, say): 1-D or 4-D inputs fail";
+        "代码假定了输入的维数（例如只支持三维）：一维或四维输入出错", "the code assumes the input's rank (three axes, say): one- or four-dimensional inputs fail";
     "eps-outside-sqrt", "02-norm", 3,
         "eps 加在了平方根外面", "eps is added outside the square root";
     "no-eps", "02-norm", 3,
         "没有加 eps：全零行得到 0 / 0 = NaN", "no eps at all: a zero row gives 0 / 0 = NaN";
     "eps-ignored", "02-norm", 3,
-        "用了写死的常数而不是本层的 self.eps", "a fixed constant is used instead of the layer's own `self.eps`";
+        "用了写死的常数而不是本层的 `self.eps`", "a fixed constant is used instead of the layer's own `self.eps`";
     "half-precision-statistics", "02-norm", 1,
-        "平方或求和在 f16/bf16 中进行，而不是 FP32（平方溢出为无穷大、输出变成 0，或累加停滞）", "squares or their sum taken in f16/bf16 instead of FP32 (squares overflow to infinity and the output becomes 0, or the sum stalls)";
+        "平方或求和在 f16/bf16 中进行，而不是 FP32（平方或和溢出为无穷大、输出变成 0，或累加停滞）", "squares or their sum taken in f16/bf16 instead of FP32 (a square or the sum overflows to infinity and the output becomes 0, or the sum stalls)";
     "sum-not-mean", "02-norm", 2,
-        "用了平方和而不是平方的均值（结果整体小了 sqrt(D) 倍）", "the sum of squares instead of their mean (outputs sqrt(D) times too small)";
+        "用了平方和而不是平方的均值（结果整体约小了 sqrt(D) 倍）", "the sum of squares instead of their mean (outputs about sqrt(D) times too small)";
     "d-minus-one", "02-norm", 2,
         "均值除以了 D − 1 而不是 D（那是样本方差的修正，这里不需要）", "the mean divides by D − 1 instead of D (a sample-variance correction that does not belong here)";
     "abs-not-square", "02-norm", 2,
@@ -87,7 +87,7 @@ mistakes! {
     "weight-transposed-or-reversed", "03-forward", 2,
         "权重乘到了错误的位置（顺序颠倒，或沿倒数第二维广播）", "the weight is applied in the wrong places (reversed, or broadcast along the second-last axis)";
     "forward-without-eps", "03-forward", 1,
-        "forward 自己重算统计量并漏掉了 eps：应调用本层的 norm", "forward recomputes the statistics itself and leaves eps out: call this layer's own `norm`";
+        "forward 自己重算统计量并漏掉了 eps：应调用本层的 `norm`", "forward recomputes the statistics itself and leaves eps out: call this layer's own `norm`";
     "double-rounding", "03-forward", 3,
         "先把归一化结果舍入到输入类型再乘权重：舍入了两次（Meta LLaMA 与 Hugging Face 的写法；本课程的契约只舍入一次）", "the normalised values are rounded to the input type before the weight: two roundings (Meta LLaMA's and Hugging Face's choice; this course's contract rounds once)";
     "mean-term-dropped", "04-backward", 3,
@@ -181,7 +181,7 @@ pub fn wrong_norms<T: Float>(x: &ArrayD<T>, eps: f32) -> Vec<Candidate<f32>> {
         out.push(candidate("eps-ignored", variant, scale_rows(&x32, last, |ms, _| 1.0 / (ms + fixed).sqrt())));
     }
     // Low-precision statistics, the ways people write them: squares in T; squares rounded to T
-    // and summed in T one by one; everything in T through ndarray's (pairwise) sum.
+    // and summed in T one by one; everything in T through ndarray's sum (eight partial sums).
     let squares_in_t = x.mapv(|v| (v * v).to_f32());
     out.push(candidate(
         "half-precision-statistics",

@@ -99,7 +99,7 @@ pub(crate) fn weight_shape(found: &[usize], hidden: usize) -> Bi {
 
 pub(crate) fn weight_not_ones(values: &str) -> Bi {
     Bi::new(
-        format!("weight 的初值应全为 1（新层只做归一化），实际为 {values}"),
+        format!("weight 的初值应精确全为 1（新层只做归一化），实际为 {values}"),
         format!("weight must start as exact ones (a fresh layer only normalises); it holds {values}"),
     )
 }
@@ -156,8 +156,8 @@ pub(crate) fn wrong_shape(what: &str, expected: &[usize], found: &[usize]) -> Bi
 
 pub(crate) fn rounded_more_than_once(dtype: &str, mismatched: usize, total: usize, worst_ulps: i32) -> Bi {
     Bi::new(
-        format!("{total} 个 {dtype} 输出中有 {mismatched} 个不等于 FP32 结果的正确舍入（最多差 {worst_ulps} ulp），而其余部分是对的：应在 FP32 中乘以权重，最后用 from_f32 就近舍入一次。先把归一化结果舍入到 {dtype} 再乘权重（Meta LLaMA 与 Hugging Face 的写法）是真实存在的选择，但本课程的契约（教程的，也是 torch.nn.functional.rms_norm 组合实现的）只舍入一次。"),
-        format!("{mismatched} of {total} {dtype} outputs differ from the correctly rounded FP32 result (by up to {worst_ulps} ulp), though the rest is right: multiply by the weight in FP32 and round once, at the end, to nearest with from_f32. Rounding the normalised values to {dtype} before the weight (Meta LLaMA's and Hugging Face's way) is a real choice, but this course's contract (the tutorial's, and that of torch.nn.functional.rms_norm's composite path) rounds once."),
+        format!("{total} 个 {dtype} 输出中有 {mismatched} 个不等于 FP32 结果的正确舍入（最多差 {worst_ulps} ulp），但每个都在容差之内。常见的原因有两个：舍入了不止一次（先把归一化结果舍入到 {dtype} 再乘权重，这是 Meta LLaMA 与 Hugging Face 的写法，是真实存在的选择，但本课程的契约——教程的，也是 torch.nn.functional.rms_norm 组合实现的——只舍入一次），或者统计量不是在 FP32 中算的。应在 FP32 中统计、在 FP32 中乘以权重，最后用 from_f32 就近舍入一次。"),
+        format!("{mismatched} of {total} {dtype} outputs differ from the correctly rounded FP32 result (by up to {worst_ulps} ulp), though every one is within the tolerance. Two usual causes: rounding more than once (the normalised values rounded to {dtype} before the weight, Meta LLaMA's and Hugging Face's way: a real choice, but this course's contract, the tutorial's and that of torch.nn.functional.rms_norm's composite path, rounds once), or statistics not computed in FP32. Take the statistics in FP32, multiply by the weight in FP32, and round once, at the end, to nearest with from_f32."),
     )
 }
 

@@ -30,7 +30,7 @@ pub fn cases() -> Vec<Case> {
             "bf16 output rounded once, to nearest: almost every value is the correctly rounded FP32 result" => bf16_rounds_once;
         "forward-edge-inputs",
             "forward 处理边界输入：零行、极小值、NaN 行、一维、四维、空批次，错误的最后一维返回 Err",
-            "forward on edge inputs: a zero row, tiny values, a NaN row, 1-D, 4-D, an empty batch; a wrong last axis is an Err" => forward_edge_inputs;
+            "forward on edge inputs: a zero row, tiny values, a NaN row, one- and four-dimensional inputs, an empty batch; a wrong last axis is an Err" => forward_edge_inputs;
         "backward-edge-inputs",
             "backward 处理同样的边界输入，dx 与 weight 梯度与 f64 参考一致",
             "backward on the same edge inputs: dx and the weight gradient match an f64 reference" => backward_edge_inputs;

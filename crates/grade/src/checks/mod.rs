@@ -12,6 +12,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 pub use compare::{assert_close, is_close, unravel};
 pub use data::Rng;
+pub use parameter::KEPT_EPS;
 
 use tutor_kit::reference::KIT_ANSWER_MARKER;
 use tutor_kit::{Layer, NormError};

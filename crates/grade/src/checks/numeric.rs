@@ -51,7 +51,7 @@ pub fn cases() -> Vec<Case> {
             "an empty batch [0, D] gives an empty result of the same shape" => empty_batch;
         "rejects-bad-input",
             "最后一维不等于 hidden_size 或零维输入时返回 Err 而不是 panic",
-            "a last axis that is not hidden_size, or a 0-d input, returns Err instead of panicking" => rejects_bad_input;
+            "a last axis that is not hidden_size, or a zero-dimensional input, returns Err instead of panicking" => rejects_bad_input;
     }
 }
 
@@ -116,8 +116,8 @@ fn f16_squares_in_fp32(run: &Run) -> Outcome {
 }
 
 fn f16_long_row(run: &Run) -> Outcome {
-    // 4096 squares of 4.0 sum to 65536: past f16's range, and an f16 running sum stalls long
-    // before. A constant row normalises to ones whatever the statistics' scale, so a second,
+    // 4096 squares of 4.0 sum to 65536: past f16's range (ndarray's partial sums overflow), and
+    // an f16 running sum stalls at 32768, after 2048 terms (see tests/lesson_claims.rs). A constant row normalises to ones whatever the statistics' scale, so a second,
     // varying row (3, 5, 4, 6, … : mean square 21.5) tells the mistakes apart.
     let constant = ArrayD::from_elem(IxDyn(&[1, 4096]), f16::from_f32(4.0));
     norm_matches_reference::<f16>(run, &constant, 1e-6)?;

@@ -9,7 +9,7 @@ use crate::text;
 pub fn cases() -> Vec<Case> {
     cases! { Contract::Parameter;
         "weight-is-ones",
-            "weight 是可训练的 Param，形状 [D]，初值全为 1",
+            "weight 是可训练的 Param，形状 [D]，初值精确为 1",
             "weight is a trainable Param of shape [D] holding exact ones" => weight_is_ones;
         "eps-is-kept",
             "new 原样保存传入的 eps（从 0 到 0.1）",
@@ -46,7 +46,7 @@ fn weight_is_ones(run: &Run) -> Outcome {
 
 /// The eps values `new` must keep bit for bit: zero (allowed, though a zero row then gives NaN),
 /// tiny ones that a clamp would change, the usual ones, and a large one.
-pub(super) const KEPT_EPS: [f32; 6] = [0.0, 1e-12, 1e-8, 1e-6, 1e-5, 0.1];
+pub const KEPT_EPS: [f32; 6] = [0.0, 1e-12, 1e-8, 1e-6, 1e-5, 0.1];
 
 fn eps_is_kept(run: &Run) -> Outcome {
     for eps in KEPT_EPS {
