@@ -87,6 +87,9 @@ pub enum Command {
         /// Re-check on Enter instead of on save (the default without a terminal). 按回车重新检查。
         #[arg(long)]
         manual: bool,
+        /// Move on as soon as an exercise passes, without waiting for `n`. 通过后自动进入下一个练习。
+        #[arg(long)]
+        auto_advance: bool,
         #[command(flatten)]
         limits: Limits,
     },

@@ -9,6 +9,7 @@ mod progress;
 mod render;
 mod runner;
 mod text;
+mod tty;
 mod workspace;
 
 use std::process::ExitCode;
@@ -37,8 +38,9 @@ fn main() -> ExitCode {
 /// languages, and that nothing was lost.
 fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
-        // `tutor watch` may have the terminal in raw mode: give it back first.
-        let _ = crossterm::terminal::disable_raw_mode();
+        // `tutor watch` may have the terminal in key mode with the cursor hidden: give it back
+        // first.
+        tty::restore();
         let detail = info.to_string();
         for language in Language::BOTH {
             eprintln!("{}", text::fill(text::ui(language).internal_error, &[("detail", &detail)]));

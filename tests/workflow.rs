@@ -3,12 +3,11 @@
 
 mod common;
 
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use common::pty::{tutor_on_a_terminal, Live};
 use common::{Course, Run};
 
 fn tutor_in(dir: &Path, args: &[&str]) -> Run {
@@ -44,84 +43,9 @@ fn files_below(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// A child whose output is collected on a thread, so a test can wait for a line to appear.
-struct Live {
-    child: std::process::Child,
-    output: mpsc::Receiver<String>,
-    seen: String,
-}
-
-impl Live {
-    fn start(mut command: Command) -> Live {
-        let mut child = command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-        let (tx, rx) = mpsc::channel();
-        for mut stream in
-            [Box::new(child.stdout.take().unwrap()) as Box<dyn Read + Send>, Box::new(child.stderr.take().unwrap())]
-        {
-            let tx = tx.clone();
-            std::thread::spawn(move || {
-                let mut buffer = [0u8; 4096];
-                while let Ok(n) = stream.read(&mut buffer) {
-                    if n == 0 || tx.send(String::from_utf8_lossy(&buffer[..n]).into_owned()).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        Live { child, output: rx, seen: String::new() }
-    }
-
-    /// Waits until `text` has appeared after `from` (a byte offset into all output so far).
-    #[track_caller]
-    fn wait_for(&mut self, text: &str, from: usize, limit: Duration) -> usize {
-        let started = Instant::now();
-        loop {
-            if let Some(at) = self.seen.get(from..).and_then(|rest| rest.find(text)) {
-                return from + at + text.len();
-            }
-            let left = limit
-                .checked_sub(started.elapsed())
-                .unwrap_or_else(|| panic!("no {text:?} within {limit:?}; output:\n{}", self.seen));
-            if let Ok(chunk) = self.output.recv_timeout(left) {
-                self.seen.push_str(&chunk);
-            }
-        }
-    }
-
-    fn send(&mut self, text: &str) {
-        let stdin = self.child.stdin.as_mut().unwrap();
-        stdin.write_all(text.as_bytes()).unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn finish(mut self, limit: Duration) -> (i32, String) {
-        let started = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                while let Ok(chunk) = self.output.recv_timeout(Duration::from_millis(200)) {
-                    self.seen.push_str(&chunk);
-                }
-                return (status.code().unwrap_or(-1), self.seen);
-            }
-            if started.elapsed() > limit {
-                let _ = self.child.kill();
-                panic!("did not end within {limit:?}; output:\n{}", self.seen);
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-/// `tutor watch` on a pseudo-terminal made by util-linux `script`, with the terminal's settings
-/// compared before and after.
+/// `tutor watch` on a pseudo-terminal, with the terminal's settings compared before and after.
 fn watch_on_a_terminal(dir: &Path) -> Live {
-    let script = format!(
-        "before=$(stty -g); '{}' watch; after=$(stty -g); [ \"$before\" = \"$after\" ] && echo TERMINAL-RESTORED || echo TERMINAL-CHANGED",
-        env!("CARGO_BIN_EXE_tutor")
-    );
-    let mut command = Command::new("script");
-    command.args(["-qfec", &script, "/dev/null"]).current_dir(dir).env("TUTOR_LANG", "en").env("NO_COLOR", "1");
-    Live::start(command)
+    tutor_on_a_terminal(dir, "watch")
 }
 
 #[test]
@@ -214,8 +138,8 @@ fn init_then_the_whole_loop() {
         tutor_in(&course, &["completions", shell]).expect(0).shows("watch").shows("reveal");
     }
 
-    // watch on a terminal: checks at once, re-checks on save, moves on, quits on `q`, and
-    // leaves the terminal as it found it.
+    // watch on a terminal: checks at once, re-checks on save, moves on with `n` after a pass,
+    // quits on `q`, and leaves the terminal as it found it (tests/watch.rs tests the rest).
     let mut watch = watch_on_a_terminal(&course);
     let at = watch.wait_for("Watching exercises/01-weight.rs", 0, Duration::from_secs(60));
     // An editor that saves by writing a temporary file and renaming it over the original.
@@ -223,6 +147,8 @@ fn init_then_the_whole_loop() {
     std::fs::write(&temporary, Course::solution("01-weight")).unwrap();
     std::fs::rename(&temporary, course.join("exercises/01-weight.rs")).unwrap();
     let at = watch.wait_for("01-weight passes every check", at, Duration::from_secs(20));
+    let at = watch.wait_for("Press n for the next exercise, 02-norm.", at, Duration::from_secs(20));
+    watch.send("n");
     let at = watch.wait_for("Watching exercises/02-norm.rs", at, Duration::from_secs(20));
     watch.send("h");
     let at = watch.wait_for("Hint 1/3 · 02-norm", at, Duration::from_secs(10));

@@ -76,17 +76,22 @@ pub fn check_one<'a>(session: &'a Session, exercise: &Exercise, options: &CheckO
     drop(lock);
 
     println!();
-    if passed {
-        println!("{}", printer.lines(|u| u.passed_all, &[("id", &exercise.id)]).green().bold());
-    } else if let CheckOutcome::Graded { report, .. } = &outcome {
-        let failed = report.cases.iter().filter(|c| c.status != tutor_grade::report::Status::Passed).count();
-        let total = report.cases.len();
-        println!(
-            "{}",
-            printer.lines(|u| u.not_passed_yet, &[("id", &exercise.id), ("failed", &failed), ("total", &total)])
-        );
+    if let Some(verdict) = verdict(printer, exercise, &outcome) {
+        println!("{verdict}");
     }
     Ok(Checked { passed, current })
+}
+
+/// The line under a report: passed, or how many cases fail (nothing when the program was not
+/// graded: the report said why).
+pub fn verdict(printer: &Printer, exercise: &Exercise, outcome: &CheckOutcome) -> Option<String> {
+    if outcome.passed() {
+        return Some(printer.lines(|u| u.passed_all, &[("id", &exercise.id)]).green().bold().to_string());
+    }
+    let CheckOutcome::Graded { report, .. } = outcome else { return None };
+    let failed = report.cases.iter().filter(|c| c.status != tutor_grade::report::Status::Passed).count();
+    let total = report.cases.len();
+    Some(printer.lines(|u| u.not_passed_yet, &[("id", &exercise.id), ("failed", &failed), ("total", &total)]))
 }
 
 fn tell_what_is_next(printer: &Printer, done: &Exercise, current: Option<&Exercise>) {

@@ -1,5 +1,6 @@
 //! `tutor hint [EXERCISE] [--all]`: the next hint level, remembered in the progress file.
 
+use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -11,12 +12,17 @@ use crate::errors::CliError;
 
 /// Prints the next hint (or all of them, or one level) and records the level reached.
 pub fn run(session: &Session, name: Option<&str>, all: bool, level: Option<u32>) -> Result<ExitCode> {
+    print!("{}", text(session, name, all, level)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What [`run`] prints (`tutor watch` shows it on its screen), after recording the level reached.
+pub fn text(session: &Session, name: Option<&str>, all: bool, level: Option<u32>) -> Result<String> {
     let exercise = session.exercise(name)?;
     let lesson = Lesson::parse(exercise.lesson_source()).context("parsing the lesson")?;
     let total = lesson.hint_count();
     if total == 0 {
-        session.printer.say(|u| u.no_hints, &[]);
-        return Ok(ExitCode::SUCCESS);
+        return Ok(format!("{}\n", session.printer.lines(|u| u.no_hints, &[])));
     }
     let next = session.state()?.of(&exercise.id).next_hint(total);
     let levels: Vec<u32> = match (all, level) {
@@ -27,13 +33,14 @@ pub fn run(session: &Session, name: Option<&str>, all: bool, level: Option<u32>)
         (false, Some(level)) => vec![level],
         (false, None) => vec![next],
     };
+    let mut out = String::new();
     for &level in &levels {
         let header =
             session.printer.lines(|u| u.hint_header, &[("n", &level), ("total", &total), ("id", &exercise.id)]);
-        println!("{}", header.replace('\n', " · ").bold().cyan());
+        let _ = writeln!(out, "{}", header.replace('\n', " · ").bold().cyan());
         for &language in session.printer.languages() {
             if let Some(text) = lesson.text(Part::Hint(level), language) {
-                println!("{text}\n");
+                let _ = writeln!(out, "{text}\n");
             }
         }
     }
@@ -43,7 +50,7 @@ pub fn run(session: &Session, name: Option<&str>, all: bool, level: Option<u32>)
         progress.hints = progress.hints.max(reached);
     })?;
     if reached == total && !all {
-        println!("{}", session.printer.lines(|u| u.last_hint, &[("id", &exercise.id)]).dimmed());
+        let _ = writeln!(out, "{}", session.printer.lines(|u| u.last_hint, &[("id", &exercise.id)]).dimmed());
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(out)
 }

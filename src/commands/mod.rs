@@ -115,7 +115,7 @@ pub fn run(cli: Cli, printer: Printer) -> Result<ExitCode> {
         Some(Command::Hint { exercise, all, level }) => hint::run(&session, exercise.as_deref(), all, level),
         Some(Command::Reveal { exercise, yes }) => reveal::run(&session, exercise.as_deref(), yes),
         Some(Command::Lesson { exercise }) => lesson::run(&session, exercise.as_deref()),
-        Some(Command::Watch { manual, limits }) => watch::run(&session, manual, &limits),
+        Some(Command::Watch { manual, auto_advance, limits }) => watch::run(&session, manual, auto_advance, &limits),
         Some(Command::Reset { exercise, yes }) => reset::run(&session, &exercise, yes),
         Some(Command::Init { .. } | Command::Doctor | Command::Completions { .. }) => Ok(ExitCode::SUCCESS),
     }

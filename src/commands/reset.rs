@@ -8,28 +8,46 @@ use colored::Colorize;
 
 use super::{confirm, Session};
 use crate::course::embedded::course_file;
+use crate::course::Exercise;
 use crate::errors::OnFile;
 use crate::fsutil::write_if_changed;
 use crate::progress::ExerciseStatus;
 use crate::runner;
+
+/// The word the learner types to confirm a reset (here and in `tutor watch`'s list).
+pub const CONFIRMATION: &str = "reset";
 
 /// Restores the stub after a confirmation (or `--yes`).
 pub fn run(session: &Session, name: &str, yes: bool) -> Result<ExitCode> {
     let exercise = session.exercise(Some(name))?;
     let printer = &session.printer;
     let prompt = printer.lines(|u| u.reset_prompt, &[("file", &exercise.file)]);
-    if !confirm("reset", &prompt, "reset", yes)? {
+    if !confirm("reset", &prompt, CONFIRMATION, yes)? {
         printer.say(|u| u.reset_declined, &[]);
         return Ok(ExitCode::SUCCESS);
     }
 
-    // A check running now must record its verdict before the stub replaces the file it
-    // graded; otherwise its "passed" would land on the fresh stub. The lock is held to the end.
-    let _lock = runner::lock_checks(&session.workspace, &mut || {
+    let backup = restore_stub(session, exercise, &mut || {
         eprintln!("{}", printer.lines(|u| u.waiting_for_lock, &[]).dimmed());
     })?;
+    if let Some(shown) = backup {
+        printer.say(|u| u.reset_backup, &[("backup", &shown)]);
+    }
+    printer.say(|u| u.reset_done, &[("file", &exercise.file), ("id", &exercise.id)]);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Puts the stub of `exercise` back, once the learner has confirmed: the learner's file is
+/// copied to `.tutor/backups/` first (its path in the workspace is returned), and the exercise
+/// is marked not started. `on_wait` is called if a check must be waited for. `tutor watch`
+/// resets from its list through this too.
+pub fn restore_stub(session: &Session, exercise: &Exercise, on_wait: &mut dyn FnMut()) -> Result<Option<String>> {
+    // A check running now must record its verdict before the stub replaces the file it
+    // graded; otherwise its "passed" would land on the fresh stub. The lock is held to the end.
+    let _lock = runner::lock_checks(&session.workspace, on_wait)?;
 
     let file = session.workspace.exercise_file(exercise);
+    let mut kept = None;
     if file.exists() {
         let backups = session.workspace.private_dir().join("backups");
         std::fs::create_dir_all(&backups).with_context(|| OnFile::write(&backups))?;
@@ -45,13 +63,11 @@ pub fn run(session: &Session, name: &str, yes: bool) -> Result<ExitCode> {
             .find(|candidate| !candidate.exists())
             .context("choosing a backup name")?;
         std::fs::copy(&file, &backup).with_context(|| OnFile::write(&backup))?;
-        let shown = backup.strip_prefix(session.workspace.root()).unwrap_or(&backup).display().to_string();
-        printer.say(|u| u.reset_backup, &[("backup", &shown)]);
+        kept = Some(backup.strip_prefix(session.workspace.root()).unwrap_or(&backup).display().to_string());
     }
     let stub = course_file(&exercise.file).context("the stub is embedded")?;
     write_if_changed(&file, stub)?;
     session
         .update(|state| state.exercises.entry(exercise.id.clone()).or_default().status = ExerciseStatus::NotStarted)?;
-    printer.say(|u| u.reset_done, &[("file", &exercise.file), ("id", &exercise.id)]);
-    Ok(ExitCode::SUCCESS)
+    Ok(kept)
 }

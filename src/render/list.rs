@@ -13,11 +13,16 @@ pub fn current<'a>(catalogue: &'a Catalogue, state: &State) -> Option<&'a crate:
 
 /// Renders the list.
 pub fn render(printer: &Printer, catalogue: &Catalogue, state: &State) -> String {
+    render_with_cursor(printer, catalogue, state, None)
+}
+
+/// Renders the list with the exercise at index `cursor` marked by `>` (`tutor watch`'s list).
+pub fn render_with_cursor(printer: &Printer, catalogue: &Catalogue, state: &State, cursor: Option<usize>) -> String {
     let mut out = String::new();
     let course = title(printer, &catalogue.course.title_zh, &catalogue.course.title_en);
     out.push_str(&format!("{}\n\n", course.bold()));
     let current_id = current(catalogue, state).map(|e| e.id.clone());
-    for exercise in &catalogue.exercises {
+    for (index, exercise) in catalogue.exercises.iter().enumerate() {
         let progress = state.of(&exercise.id);
         let (mark, status) = match progress.status {
             ExerciseStatus::Passed => ("✓".green(), printer.label(|u| u.status_done).green()),
@@ -36,20 +41,30 @@ pub fn render(printer: &Printer, catalogue: &Catalogue, state: &State) -> String
         } else {
             String::new()
         };
+        let (pointer, id) = if cursor == Some(index) {
+            (">".cyan().bold(), exercise.id.bold().reversed())
+        } else {
+            (" ".normal(), exercise.id.bold())
+        };
         out.push_str(&format!(
-            " {mark} {:<11} {}\n     {status} · {}{here}\n",
-            exercise.id.bold(),
+            "{pointer}{mark} {:<11} {}\n     {status} · {}{here}\n",
+            id,
             title(printer, &exercise.title_zh, &exercise.title_en),
             extras.join(" · ")
         ));
     }
+    out.push_str(&format!("\n{}\n", progress_bar(printer, catalogue, state)));
+    out
+}
+
+/// The progress bar and its count, e.g. ` [########----------------] 1/3 done`.
+pub fn progress_bar(printer: &Printer, catalogue: &Catalogue, state: &State) -> String {
     let done = catalogue.exercises.iter().filter(|e| state.of(&e.id).status == ExerciseStatus::Passed).count();
-    out.push_str(&format!(
-        "\n {} {}\n",
+    format!(
+        " {} {}",
         bar(done, catalogue.exercises.len()),
         printer.lines(|u| u.progress, &[("done", &done), ("total", &catalogue.exercises.len())]).replace('\n', " / ")
-    ));
-    out
+    )
 }
 
 /// A text progress bar, 24 cells wide.

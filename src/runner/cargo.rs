@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use serde_json::Value;
 
-use super::process::Group;
+use super::process::{Cancel, Group};
 
 /// Address space cargo and rustc may use together: plenty for this harness (rustc reserves far
 /// more than it touches), and a bound on a compile-time allocation gone wild.
@@ -140,12 +140,14 @@ struct CargoRun {
 
 /// Runs `cargo build ARGS --message-format …` on the harness, handing every JSON message to
 /// `on_message`, counting freshly compiled crates as progress, and enforcing `timeout` on
-/// everything after the kit (the dependencies have their own, generous budget).
+/// everything after the kit (the dependencies have their own, generous budget). `cancel` kills
+/// cargo and its compilers from another thread.
 fn run_cargo(
     manifest: &Path,
     args: &[&str],
     color: bool,
     timeout: Duration,
+    cancel: Option<&Cancel>,
     on_event: &mut dyn FnMut(BuildEvent),
     on_message: &mut dyn FnMut(&Value),
 ) -> Result<CargoRun> {
@@ -161,7 +163,7 @@ fn run_cargo(
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let mut group = match Group::spawn(&mut command, MEMORY_LIMIT) {
+    let mut group = match Group::spawn_cancellable(&mut command, MEMORY_LIMIT, cancel) {
         Ok(group) => group,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(CargoError::Missing.into()),
         Err(e) => return Err(e).context("starting cargo"),
@@ -259,7 +261,7 @@ fn run_cargo(
 /// Builds the harness library (the kit and its dependencies), so that later checks only compile
 /// the learner's file.
 pub fn build_library(manifest: &Path, on_event: &mut dyn FnMut(BuildEvent)) -> Result<()> {
-    let run = run_cargo(manifest, &["--package", "tutor_kit"], false, DEPENDENCY_BUDGET, on_event, &mut |_| {})?;
+    let run = run_cargo(manifest, &["--package", "tutor_kit"], false, DEPENDENCY_BUDGET, None, on_event, &mut |_| {})?;
     if run.success {
         Ok(())
     } else {
@@ -269,6 +271,7 @@ pub fn build_library(manifest: &Path, on_event: &mut dyn FnMut(BuildEvent)) -> R
 
 /// Builds binary `bin` of the harness at `manifest`. Messages about `learner_copy` are shown
 /// with `shown_as` (the learner's path inside the workspace) in its place.
+#[allow(clippy::too_many_arguments)]
 pub fn build(
     manifest: &Path,
     bin: &str,
@@ -276,13 +279,14 @@ pub fn build(
     shown_as: &str,
     color: bool,
     timeout: Duration,
+    cancel: &Cancel,
     on_event: &mut dyn FnMut(BuildEvent),
 ) -> Result<Built> {
     let learner = learner_copy.to_string_lossy().into_owned();
     let mut diagnostics = Vec::new();
     let mut other_errors = Vec::new();
     let mut executable = None;
-    let run = run_cargo(manifest, &["--bin", bin], color, timeout, on_event, &mut |message| {
+    let run = run_cargo(manifest, &["--bin", bin], color, timeout, Some(cancel), on_event, &mut |message| {
         match message["reason"].as_str() {
             Some("compiler-artifact") if message["target"]["name"].as_str() == Some(bin) => {
                 executable = message["executable"].as_str().map(PathBuf::from);

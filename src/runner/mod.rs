@@ -2,6 +2,7 @@
 //! limits, then grade the built program from here — the program only answers calls, and every
 //! verdict is computed in this process.
 
+pub mod cancel;
 pub mod cargo;
 pub mod confine;
 pub mod harness;
@@ -20,6 +21,7 @@ use tutor_grade::Run;
 use crate::course::{Catalogue, Exercise};
 use crate::errors::OnFile;
 use crate::workspace::Workspace;
+pub use cancel::{Cancel, Cancelled};
 pub use cargo::{BuildEvent, Diagnostic};
 pub use learner_file::Refusal;
 pub use process::Captured;
@@ -58,6 +60,8 @@ pub struct CheckOptions {
     pub seed: Option<u64>,
     /// Whether rustc's messages keep their colours.
     pub color: bool,
+    /// Stops the check from another thread; a cancelled check ends with [`Cancelled`].
+    pub cancel: Cancel,
 }
 
 impl CheckOptions {
@@ -68,6 +72,7 @@ impl CheckOptions {
             build_timeout: Duration::from_secs(limits.build_timeout),
             seed: limits.seed,
             color,
+            cancel: Cancel::default(),
         }
     }
 }
@@ -96,9 +101,42 @@ pub fn lock_checks(workspace: &Workspace, on_wait: &mut dyn FnMut()) -> Result<C
     Ok(CheckLock { _file: lock_exclusive(&private.join("check.lock"), on_wait)? })
 }
 
+/// [`lock_checks`], giving up with [`Cancelled`] when `cancel` is cancelled while it waits:
+/// a watch that is quitting must not wait for another process's check.
+pub fn lock_checks_or_cancel(workspace: &Workspace, on_wait: &mut dyn FnMut(), cancel: &Cancel) -> Result<CheckLock> {
+    let private = workspace.private_dir();
+    std::fs::create_dir_all(&private).with_context(|| OnFile::write(&private))?;
+    let path = private.join("check.lock");
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| OnFile::write(&path))?;
+    let mut told = false;
+    loop {
+        if cancel.is_cancelled() {
+            return Err(Cancelled.into());
+        }
+        match file.try_lock() {
+            Ok(()) => return Ok(CheckLock { _file: file }),
+            Err(std::fs::TryLockError::WouldBlock) => {
+                if !told {
+                    on_wait();
+                    told = true;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(e).with_context(|| format!("locking {}", path.display()))
+            }
+        }
+    }
+}
+
 /// Grades `exercise` in `workspace`, under the check lock the caller holds until it has
 /// recorded the verdict. `Err` means the environment failed (no cargo, an unwritable folder, a
-/// full disk), never the learner's code.
+/// full disk), never the learner's code — or [`Cancelled`], when `options.cancel` stopped it.
 pub fn check(
     workspace: &Workspace,
     catalogue: &Catalogue,
@@ -121,11 +159,21 @@ pub fn check(
     }
     let bin = harness::bin_name(exercise);
     let copy = layout.learner_copy(exercise);
-    let built =
-        cargo::build(&layout.manifest, &bin, &copy, &exercise.file, options.color, options.build_timeout, &mut |e| {
-            on_event(CheckEvent::Build(e))
-        })?;
-    let (executable, warnings) = match built {
+    let built = cargo::build(
+        &layout.manifest,
+        &bin,
+        &copy,
+        &exercise.file,
+        options.color,
+        options.build_timeout,
+        &options.cancel,
+        &mut |e| on_event(CheckEvent::Build(e)),
+    );
+    // A killed cargo reports anything (a dead compiler, a failure): none of it is a verdict.
+    if options.cancel.is_cancelled() {
+        return Err(Cancelled.into());
+    }
+    let (executable, warnings) = match built? {
         cargo::Built::Ok { executable, warnings } => (executable, warnings),
         cargo::Built::CompileErrors(diagnostics) => return Ok(CheckOutcome::CompileFailed { diagnostics }),
         cargo::Built::TimedOut { limit } => return Ok(CheckOutcome::BuildTimedOut { limit }),
@@ -138,9 +186,12 @@ pub fn check(
 
     on_event(CheckEvent::Running);
     let seed = options.seed.unwrap_or_else(fresh_seed);
-    let subject = subject::RemoteSubject::new(&executable, options.timeout);
+    let subject = subject::RemoteSubject::new(&executable, options.timeout, options.cancel.clone());
     let report = tutor_grade::run_all(&Run::new(&subject, seed));
     let (output, timed_out, start_error) = subject.finish();
+    if options.cancel.is_cancelled() {
+        return Err(Cancelled.into());
+    }
     if let Some(why) = start_error {
         anyhow::bail!("could not start the graded program {}: {why}", executable.display());
     }

@@ -8,6 +8,8 @@ use std::process::{Child, Command};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
+pub use super::cancel::Cancel;
+
 /// How much of each output stream is kept.
 pub const OUTPUT_CAP: usize = 16 * 1024;
 
@@ -59,6 +61,7 @@ pub struct Group {
     child: Child,
     pgid: i32,
     ended: Option<Ending>,
+    cancel: Option<Cancel>,
     _watchdog: Option<Watchdog>,
     _interrupt: InterruptGuard,
 }
@@ -68,6 +71,15 @@ impl Group {
     /// `memory_limit` bytes, dying with tutor. Other `pre_exec` steps the caller registered on
     /// `command` (confinement, descriptors) run too.
     pub fn spawn(command: &mut Command, memory_limit: u64) -> std::io::Result<Group> {
+        Group::spawn_cancellable(command, memory_limit, None)
+    }
+
+    /// [`Group::spawn`], with the group killed by `cancel` (now, if it is already cancelled).
+    pub fn spawn_cancellable(
+        command: &mut Command,
+        memory_limit: u64,
+        cancel: Option<&Cancel>,
+    ) -> std::io::Result<Group> {
         #[cfg(unix)]
         {
             use std::os::unix::process::CommandExt;
@@ -94,7 +106,10 @@ impl Group {
         let pgid = i32::try_from(child.id()).unwrap_or(0);
         let watchdog = Watchdog::start(pgid);
         let interrupt = InterruptGuard::watch(pgid);
-        Ok(Group { child, pgid, ended: None, _watchdog: watchdog, _interrupt: interrupt })
+        if let Some(cancel) = cancel {
+            cancel.enter(pgid);
+        }
+        Ok(Group { child, pgid, ended: None, cancel: cancel.cloned(), _watchdog: watchdog, _interrupt: interrupt })
     }
 
     /// The leader's standard streams, to be taken once.
@@ -126,6 +141,9 @@ impl Group {
 
     /// Kills every process of the group and reaps the leader.
     pub fn kill(&mut self) {
+        if let Some(cancel) = &self.cancel {
+            cancel.leave(self.pgid);
+        }
         kill_group(self.pgid);
         if self.ended.is_none() {
             let _ = self.child.kill();
@@ -140,7 +158,8 @@ impl Drop for Group {
     }
 }
 
-fn kill_group(pgid: i32) {
+/// Sends SIGKILL to every process of group `pgid` (nothing for 0).
+pub(super) fn kill_group(pgid: i32) {
     #[cfg(unix)]
     if pgid > 0 {
         // SAFETY: kill(2) with a negative pid signals the process group this module created.
@@ -303,21 +322,30 @@ struct InterruptGuard;
 
 impl InterruptGuard {
     fn watch(pgid: i32) -> InterruptGuard {
+        install_interrupt_handlers();
         #[cfg(unix)]
-        {
-            static INSTALL: std::sync::Once = std::sync::Once::new();
-            INSTALL.call_once(|| {
-                for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-                    // SAFETY: `on_signal` only calls async-signal-safe functions (kill, signal, raise).
-                    unsafe {
-                        libc::signal(signal, on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t);
-                    }
-                }
-            });
-            RUNNING_GROUP.store(pgid, std::sync::atomic::Ordering::SeqCst);
-        }
+        RUNNING_GROUP.store(pgid, std::sync::atomic::Ordering::SeqCst);
         let _ = pgid;
         InterruptGuard
+    }
+}
+
+/// Installs tutor's handlers for SIGINT, SIGTERM and SIGHUP (once): they end the running group,
+/// give the terminal back (see [`crate::tty`]) and end tutor as the signal would have. Groups
+/// install them when they start; `tutor watch` installs them before it changes the terminal.
+pub fn install_interrupt_handlers() {
+    #[cfg(unix)]
+    {
+        static INSTALL: std::sync::Once = std::sync::Once::new();
+        INSTALL.call_once(|| {
+            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                // SAFETY: `on_signal` only calls async-signal-safe functions (kill, tcsetattr,
+                // write, signal, raise).
+                unsafe {
+                    libc::signal(signal, on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t);
+                }
+            }
+        });
     }
 }
 
@@ -331,6 +359,7 @@ impl Drop for InterruptGuard {
 #[cfg(unix)]
 extern "C" fn on_signal(signal: libc::c_int) {
     let group = RUNNING_GROUP.load(std::sync::atomic::Ordering::SeqCst);
+    crate::tty::restore();
     // SAFETY: kill, signal and raise are async-signal-safe.
     unsafe {
         if group > 0 {

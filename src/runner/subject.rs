@@ -24,7 +24,7 @@ use tutor_kit::wire::{read_frame, write_frame, Reply, Request, Wired};
 use tutor_kit::{Layer, NormError, Param};
 
 use super::confine::Confinement;
-use super::process::{capped_reader, collect, Captured, Ending, Group};
+use super::process::{capped_reader, collect, Cancel, Captured, Ending, Group};
 
 /// Address space the graded program may use: far more than the checks need, far less than a
 /// runaway allocation would take from the machine.
@@ -40,6 +40,7 @@ pub struct RemoteSubject {
     confinement: Confinement,
     limit: Duration,
     deadline: Instant,
+    cancel: Cancel,
     state: RefCell<State>,
 }
 
@@ -63,8 +64,9 @@ struct Running {
 }
 
 impl RemoteSubject {
-    /// A subject for the program at `executable`, with `limit` for the whole run from now on.
-    pub fn new(executable: &Path, limit: Duration) -> RemoteSubject {
+    /// A subject for the program at `executable`, with `limit` for the whole run from now on;
+    /// once `cancel` is cancelled, its program is killed and no case starts another.
+    pub fn new(executable: &Path, limit: Duration, cancel: Cancel) -> RemoteSubject {
         // The file-system root holds nothing of the course (and the program may not read the
         // course anyway); unlike a fresh folder, nothing is left behind if tutor is interrupted.
         let work_dir = PathBuf::from("/");
@@ -74,6 +76,7 @@ impl RemoteSubject {
             work_dir,
             limit,
             deadline: Instant::now() + limit,
+            cancel,
             state: RefCell::new(State::default()),
         }
     }
@@ -92,7 +95,8 @@ impl RemoteSubject {
     /// Sends `request` and returns the reply, or raises the [`Fault`] that ends the current case.
     fn call(&self, generation: Option<u64>, request: &Request) -> (Reply, u64) {
         let mut state = self.state.borrow_mut();
-        if state.timed_out {
+        // A cancelled check is thrown away: the cases left end at once, like cases not run.
+        if state.timed_out || self.cancel.is_cancelled() {
             drop(state);
             Fault::TimedOut { limit_secs: self.limit.as_secs_f64(), during_this_case: false }.raise();
         }
@@ -184,7 +188,7 @@ impl RemoteSubject {
         // socket onto descriptors 3 and 4 may close whatever sat there.
         self.confinement.apply_to(&mut command);
         pass_socket(&mut command, &theirs);
-        let mut group = Group::spawn(&mut command, MEMORY_LIMIT)?;
+        let mut group = Group::spawn_cancellable(&mut command, MEMORY_LIMIT, Some(&self.cancel))?;
         drop(theirs);
         let stdout = group.child_mut().stdout.take().map(capped_reader);
         let stderr = group.child_mut().stderr.take().map(capped_reader);

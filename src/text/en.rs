@@ -84,8 +84,8 @@ pub const UI: Ui = Ui {
     reset_declined: "Nothing changed.",
     reset_done: "{file} is the original stub again; {id} is marked not started.",
     reset_backup: "Your version was kept as {backup}.",
-    watch_banner: "Watching {file} · h hint · l list · n next · r re-run · q quit",
-    watch_manual_banner: "Press Enter to re-check {file} · h hint · l list · n next · q quit (then Enter)",
+    watch_banner: "Watching {file} · c check · h hint · l list · n next · p previous · q quit",
+    watch_manual_banner: "Press Enter to re-check {file} · h hint · l list · n next · p previous · q quit (then Enter)",
     watch_moving_on: "On to {id}.",
     watch_bye: "Stopped watching; your progress is saved.",
     doctor_ok: "ok",
@@ -122,4 +122,11 @@ pub const UI: Ui = Ui {
     doctor_path_not_utf8: "the path is not valid UTF-8 ({path}); cargo cannot build there",
     doctor_path_too_long: "the path is {n} bytes long; cargo's build paths inside it would pass the system limit",
     doctor_fix_path: "move the course to a short path whose folder names are plain UTF-8, e.g. `tutor init ~/rmsnorm-course`",
+    // Watch mode (issue 10).
+    watch_compiling: "compiling {file}…",
+    watch_press_next: "Press n for the next exercise, {id}.",
+    watch_no_next: "{id} is the last exercise (p goes back).",
+    watch_no_previous: "{id} is the first exercise.",
+    watch_list_keys: "↑/↓ or j/k move · Enter watch this one · r reset it · Esc or q back",
+    watch_confirm_keys: "Enter confirms · Esc cancels",
 };

@@ -177,4 +177,11 @@ pub struct Ui {
     pub doctor_path_not_utf8: &'static str,
     pub doctor_path_too_long: &'static str,
     pub doctor_fix_path: &'static str,
+    // Watch mode (issue 10).
+    pub watch_compiling: &'static str,
+    pub watch_press_next: &'static str,
+    pub watch_no_next: &'static str,
+    pub watch_no_previous: &'static str,
+    pub watch_list_keys: &'static str,
+    pub watch_confirm_keys: &'static str,
 }

@@ -84,8 +84,8 @@ pub const UI: Ui = Ui {
     reset_declined: "没有做任何改动。",
     reset_done: "{file} 已恢复为原始练习文件；{id} 标记为未开始。",
     reset_backup: "你的版本已保存为 {backup}。",
-    watch_banner: "正在监视 {file} · h 提示 · l 列表 · n 下一个 · r 重新检查 · q 退出",
-    watch_manual_banner: "按回车重新检查 {file} · h 提示 · l 列表 · n 下一个 · q 退出（输入后按回车）",
+    watch_banner: "正在监视 {file} · c 检查 · h 提示 · l 列表 · n 下一个 · p 上一个 · q 退出",
+    watch_manual_banner: "按回车重新检查 {file} · h 提示 · l 列表 · n 下一个 · p 上一个 · q 退出（输入后按回车）",
     watch_moving_on: "进入下一个练习：{id}。",
     watch_bye: "已停止监视；进度已保存。",
     doctor_ok: "正常",
@@ -122,4 +122,11 @@ pub const UI: Ui = Ui {
     doctor_path_not_utf8: "路径不是有效的 UTF-8（{path}）；cargo 无法在那里构建",
     doctor_path_too_long: "路径长 {n} 字节；cargo 在其中的构建路径会超过系统上限",
     doctor_fix_path: "把课程移到较短、文件夹名只含 UTF-8 字符的路径，例如 `tutor init ~/rmsnorm-course`",
+    // Watch mode (issue 10).
+    watch_compiling: "正在编译 {file}…",
+    watch_press_next: "按 n 进入下一个练习：{id}。",
+    watch_no_next: "{id} 是最后一个练习（按 p 返回上一个）。",
+    watch_no_previous: "{id} 是第一个练习。",
+    watch_list_keys: "↑/↓ 或 j/k 移动 · 回车 监视这个练习 · r 重置它 · Esc 或 q 返回",
+    watch_confirm_keys: "回车确认 · Esc 取消",
 };

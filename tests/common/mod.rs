@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod fixtures;
+pub mod pty;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

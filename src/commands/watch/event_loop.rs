@@ -1,0 +1,398 @@
+//! The watch's loop: what each key, save and piece of news from the check does.
+//!
+//! One check runs at a time, on a worker thread. Anything that makes its result moot — quitting,
+//! moving to another exercise, checking again, a new save, opening the list — cancels it first,
+//! and waits for its thread, which ends at once.
+
+use std::path::Path;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::thread::Scope;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use colored::Colorize;
+
+use super::keys::{Command, Key};
+use super::list::{Action, ListView};
+use super::screen::Screen;
+use super::worker::{self, Finished, News, Running, Status};
+use super::WatchEvent;
+use crate::cli::Limits;
+use crate::commands::{check, hint, reset, Session};
+use crate::course::Exercise;
+use crate::progress::ExerciseStatus;
+use crate::render::check::{render, FileNames};
+use crate::render::list::{progress_bar, render as render_list};
+use crate::render::title;
+use crate::runner;
+
+/// Saves arrive as bursts of events (write, chmod, rename …): the check starts after this much
+/// quiet.
+const DEBOUNCE: Duration = Duration::from_millis(150);
+
+/// How the watch was started.
+pub struct Options {
+    /// Single keys on a terminal (otherwise lines, and no file watcher).
+    pub interactive: bool,
+    /// Move on after a pass without waiting for `n`.
+    pub auto_advance: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    Go,
+    Quit,
+}
+
+/// The watch's state.
+pub struct Watch<'scope, 'env> {
+    session: &'env Session,
+    limits: &'env Limits,
+    options: Options,
+    scope: &'scope Scope<'scope, 'env>,
+    sender: Sender<WatchEvent>,
+    screen: Screen,
+    /// The index of the watched exercise in the catalogue.
+    watched: usize,
+    check: Option<Running<'scope>>,
+    /// The number of the latest check; news from older ones is dropped.
+    runs: u64,
+    /// When a save has settled and the check should start.
+    recheck_at: Option<Instant>,
+    list: Option<ListView>,
+    /// The screen's report no longer tells what the file holds (a check was cancelled by the
+    /// list, or the file changed meanwhile): leaving the list checks again.
+    stale: bool,
+    /// Said at the top of the next run.
+    top: Vec<String>,
+}
+
+impl<'scope, 'env> Watch<'scope, 'env> {
+    /// A watch of exercise number `first`, whose checks run on threads of `scope` and report on
+    /// `sender`.
+    pub fn new(
+        session: &'env Session,
+        limits: &'env Limits,
+        options: Options,
+        scope: &'scope Scope<'scope, 'env>,
+        sender: Sender<WatchEvent>,
+        first: usize,
+    ) -> Self {
+        let screen = Screen::new(options.interactive);
+        Watch {
+            session,
+            limits,
+            options,
+            scope,
+            sender,
+            screen,
+            watched: first,
+            check: None,
+            runs: 0,
+            recheck_at: None,
+            list: None,
+            stale: false,
+            top: Vec::new(),
+        }
+    }
+
+    /// Checks the watched exercise, then handles events until the learner quits.
+    pub fn run(mut self, events: &Receiver<WatchEvent>) -> Result<()> {
+        self.start_check()?;
+        loop {
+            let event = match self.recheck_at {
+                Some(at) => match events.recv_timeout(at.saturating_duration_since(Instant::now())) {
+                    Ok(event) => event,
+                    Err(RecvTimeoutError::Timeout) => {
+                        self.start_check()?;
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => break,
+                },
+                None => match events.recv() {
+                    Ok(event) => event,
+                    Err(_) => break,
+                },
+            };
+            let flow = match event {
+                WatchEvent::Key(key) => self.on_key(&key)?,
+                WatchEvent::Saved(path) => {
+                    self.on_saved(&path);
+                    Flow::Go
+                }
+                WatchEvent::Check { run, news } if run == self.runs => {
+                    self.on_news(news)?;
+                    Flow::Go
+                }
+                // From a check cancelled since.
+                WatchEvent::Check { .. } => Flow::Go,
+                WatchEvent::InputClosed => Flow::Quit,
+            };
+            if flow == Flow::Quit {
+                break;
+            }
+        }
+        self.stop_check();
+        self.screen.bye(&self.session.printer.lines(|u| u.watch_bye, &[]));
+        Ok(())
+    }
+
+    fn exercise(&self) -> &'env Exercise {
+        &self.session.catalogue.exercises[self.watched]
+    }
+
+    fn on_key(&mut self, key: &Key) -> Result<Flow> {
+        if self.list.is_some() {
+            return self.on_list_key(key);
+        }
+        let Some(command) = key.command() else { return Ok(Flow::Go) };
+        let printer = &self.session.printer;
+        match command {
+            Command::Quit => return Ok(Flow::Quit),
+            Command::Check => self.start_check()?,
+            Command::Hint => {
+                let text = hint::text(self.session, Some(&self.exercise().id), false, None)?;
+                self.refresh_footer()?;
+                self.screen.note(text);
+            }
+            Command::List if self.options.interactive => self.open_list()?,
+            Command::List => {
+                let text = render_list(printer, &self.session.catalogue, &self.session.state()?);
+                self.screen.note(text);
+            }
+            Command::Next => match self.next_exercise()? {
+                Some(next) => self.watch(next)?,
+                None => self.screen.note(printer.lines(|u| u.watch_no_next, &[("id", &self.exercise().id)])),
+            },
+            Command::Previous => match self.watched.checked_sub(1) {
+                Some(previous) => self.watch(previous)?,
+                None => self.screen.note(printer.lines(|u| u.watch_no_previous, &[("id", &self.exercise().id)])),
+            },
+        }
+        Ok(Flow::Go)
+    }
+
+    /// A save of the watched file checks it once the save has settled; anything else in the
+    /// folder is no business of the screen.
+    fn on_saved(&mut self, path: &Path) {
+        let watched = self.session.workspace.exercise_file(self.exercise());
+        if path.file_name().is_none() || path.file_name() != watched.file_name() {
+            return;
+        }
+        if self.list.is_some() {
+            self.stale = true;
+        } else {
+            self.recheck_at = Some(Instant::now() + DEBOUNCE);
+        }
+    }
+
+    fn on_news(&mut self, news: News) -> Result<()> {
+        match news {
+            News::Status(status) => {
+                let text = self.status_text(status);
+                self.screen.status(text);
+            }
+            News::Done(done) => {
+                if let Some(check) = self.check.take() {
+                    check.join();
+                }
+                if let Some(finished) = done? {
+                    self.show(finished)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn status_text(&self, status: Status) -> String {
+        let printer = &self.session.printer;
+        match status {
+            Status::WaitingForLock => printer.label(|u| u.waiting_for_lock),
+            Status::Compiling { first_build } => {
+                let mut text = printer.label(|u| u.watch_compiling).replace("{file}", &self.exercise().file);
+                if first_build {
+                    text = format!("{text}\n{}", printer.lines(|u| u.first_build, &[]));
+                }
+                text
+            }
+            Status::WaitingForCargo => printer.label(|u| u.waiting_for_cargo),
+            Status::Running => format!("{}…", printer.label(|u| u.running_checks)),
+        }
+    }
+
+    /// Shows a finished check; after a pass, announces the end of the course, moves on
+    /// (`--auto-advance`) or says that `n` moves on.
+    fn show(&mut self, finished: Finished) -> Result<()> {
+        let exercise = self.exercise();
+        let printer = &self.session.printer;
+        let copy = runner::harness::learner_copy_in(&self.session.workspace.private_dir(), exercise);
+        let absolute = copy.to_string_lossy().into_owned();
+        let files = FileNames { absolute: &absolute, shown: &exercise.file };
+        let report = render(printer, &finished.outcome, &exercise.id, exercise.todo, &files);
+        let mut verdict: Vec<String> = check::verdict(printer, exercise, &finished.outcome).into_iter().collect();
+        if finished.outcome.passed() {
+            if finished.completed_now {
+                // Once: only the check that made the last missing exercise pass says it.
+                verdict.push(printer.lines(|u| u.course_complete, &[]).green().bold().to_string());
+            } else if let Some(next) = self.next_not_passed()? {
+                let next_id = &self.session.catalogue.exercises[next].id;
+                if self.options.auto_advance {
+                    verdict.push(printer.lines(|u| u.watch_moving_on, &[("id", next_id)]));
+                    self.top = verdict;
+                    self.watched = next;
+                    return self.start_check();
+                }
+                verdict.push(printer.lines(|u| u.watch_press_next, &[("id", next_id)]).cyan().to_string());
+            } else if finished.all_done {
+                verdict.push(printer.lines(|u| u.all_done, &[]));
+            }
+        }
+        self.refresh_footer()?;
+        self.screen.finish(report, verdict);
+        Ok(())
+    }
+
+    /// Watches exercise number `index` and checks it.
+    fn watch(&mut self, index: usize) -> Result<()> {
+        self.watched = index;
+        self.top.clear();
+        self.start_check()
+    }
+
+    /// Cancels the running check, if any, and starts a new one of the watched exercise.
+    fn start_check(&mut self) -> Result<()> {
+        self.stop_check();
+        self.recheck_at = None;
+        self.stale = false;
+        self.runs += 1;
+        let exercise = self.exercise();
+        let printer = &self.session.printer;
+        let name = title(printer, &exercise.title_zh, &exercise.title_en);
+        let header = format!("{} {} · {name}", printer.label(|u| u.checking), exercise.id).bold().to_string();
+        self.refresh_footer()?;
+        self.screen.begin(std::mem::take(&mut self.top), header);
+        self.check =
+            Some(worker::start(self.scope, self.session, self.limits, self.watched, self.runs, self.sender.clone()));
+        Ok(())
+    }
+
+    fn stop_check(&mut self) {
+        if let Some(check) = self.check.take() {
+            check.stop();
+        }
+    }
+
+    /// The progress bar and the keys, from the progress as it is now.
+    fn refresh_footer(&mut self) -> Result<()> {
+        let printer = &self.session.printer;
+        let state = self.session.state()?;
+        let bar = progress_bar(printer, &self.session.catalogue, &state);
+        let file = &self.exercise().file;
+        let keys = if self.options.interactive {
+            printer.lines(|u| u.watch_banner, &[("file", file)])
+        } else {
+            printer.lines(|u| u.watch_manual_banner, &[("file", file)])
+        };
+        self.screen.set_footer(format!("{bar}\n{}", keys.cyan()));
+        Ok(())
+    }
+
+    /// The first exercise after the watched one (going round) not passed yet.
+    fn next_not_passed(&self) -> Result<Option<usize>> {
+        let state = self.session.state()?;
+        let exercises = &self.session.catalogue.exercises;
+        let count = exercises.len();
+        Ok((1..count)
+            .map(|step| (self.watched + step) % count)
+            .find(|&i| state.of(&exercises[i].id).status != ExerciseStatus::Passed))
+    }
+
+    /// Where `n` goes: the next exercise not passed yet; when all are, simply the next one.
+    fn next_exercise(&self) -> Result<Option<usize>> {
+        let following = Some(self.watched + 1).filter(|&i| i < self.session.catalogue.exercises.len());
+        Ok(self.next_not_passed()?.or(following))
+    }
+
+    fn open_list(&mut self) -> Result<()> {
+        // The list covers the screen, and a reset from it needs the check lock.
+        if let Some(check) = self.check.take() {
+            check.stop();
+            self.stale = true;
+        }
+        if self.recheck_at.take().is_some() {
+            self.stale = true;
+        }
+        self.list = Some(ListView::at(self.watched));
+        self.draw_list()
+    }
+
+    fn draw_list(&self) -> Result<()> {
+        if let Some(list) = &self.list {
+            self.screen.show_instead(&list.render(self.session)?);
+        }
+        Ok(())
+    }
+
+    fn on_list_key(&mut self, key: &Key) -> Result<Flow> {
+        let session = self.session;
+        let Some(list) = self.list.as_mut() else { return Ok(Flow::Go) };
+        let declined = || session.printer.lines(|u| u.reset_declined, &[]);
+        match list.key(key, session.catalogue.exercises.len(), declined) {
+            Action::Nothing => {}
+            Action::Redraw => self.draw_list()?,
+            Action::Watch(index) => {
+                self.list = None;
+                self.watch(index)?;
+            }
+            Action::Reset(index) => {
+                self.reset(index)?;
+                self.draw_list()?;
+            }
+            Action::Back => {
+                self.list = None;
+                if self.stale {
+                    self.start_check()?;
+                } else {
+                    self.refresh_footer()?;
+                    self.screen.redraw();
+                }
+            }
+            Action::Quit => return Ok(Flow::Quit),
+        }
+        Ok(Flow::Go)
+    }
+
+    /// `tutor reset`'s own work (backup, stub, progress, under the check lock), confirmed in
+    /// the list.
+    fn reset(&mut self, index: usize) -> Result<()> {
+        let session = self.session;
+        let exercise = session.catalogue.exercises.get(index).context("no exercise under the cursor")?;
+        let printer = &session.printer;
+        let backup = reset::restore_stub(session, exercise, &mut || {
+            eprintln!("{}", printer.lines(|u| u.waiting_for_lock, &[]).dimmed());
+        })?;
+        let mut message = Vec::new();
+        if let Some(backup) = backup {
+            message.push(printer.lines(|u| u.reset_backup, &[("backup", &backup)]));
+        }
+        message.push(
+            printer.lines(|u| u.reset_done, &[("file", &exercise.file), ("id", &exercise.id)]).green().to_string(),
+        );
+        if let Some(list) = self.list.as_mut() {
+            list.told(message);
+        }
+        if index == self.watched {
+            self.stale = true;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Watch<'_, '_> {
+    fn drop(&mut self) {
+        // On an error the scope still waits for the worker: make that wait short.
+        if let Some(check) = &self.check {
+            check.cancel();
+        }
+    }
+}

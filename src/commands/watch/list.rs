@@ -1,0 +1,158 @@
+//! The watch's interactive list: the course list with a cursor. Arrow keys or `j`/`k` move it,
+//! Enter watches the exercise under it, `r` resets that exercise once the learner has typed the
+//! confirmation word, Esc or `q` go back. This holds only the list's own state; the event loop
+//! does what it asks.
+
+use anyhow::Result;
+use colored::Colorize;
+
+use super::keys::Key;
+use crate::commands::reset::CONFIRMATION;
+use crate::commands::Session;
+use crate::render::list::render_with_cursor;
+
+/// Longest confirmation kept: the word is short, anything longer is not it.
+const MAX_TYPED: usize = 32;
+
+/// The list's state.
+pub struct ListView {
+    cursor: usize,
+    /// What the learner has typed at the reset prompt, while it is open.
+    typing: Option<String>,
+    /// Lines under the list (what the last reset did).
+    message: Vec<String>,
+}
+
+/// What a key in the list asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Draw the list again.
+    Redraw,
+    /// Nothing changed.
+    Nothing,
+    /// Watch exercise number `n`.
+    Watch(usize),
+    /// Reset exercise number `n` (confirmed).
+    Reset(usize),
+    /// Back to the watch.
+    Back,
+    /// Stop watching (Ctrl-C).
+    Quit,
+}
+
+impl ListView {
+    /// The list with its cursor on exercise number `cursor`.
+    pub fn at(cursor: usize) -> ListView {
+        ListView { cursor, typing: None, message: Vec::new() }
+    }
+
+    /// Applies `key`; `count` is the number of exercises.
+    pub fn key(&mut self, key: &Key, count: usize, declined: impl FnOnce() -> String) -> Action {
+        if key == &Key::Interrupt {
+            return Action::Quit;
+        }
+        if let Some(typed) = &mut self.typing {
+            match key {
+                Key::Char(c) if typed.chars().count() < MAX_TYPED => typed.push(*c),
+                Key::Backspace => {
+                    typed.pop();
+                }
+                Key::Enter => {
+                    let confirmed = typed.trim().eq_ignore_ascii_case(CONFIRMATION);
+                    self.typing = None;
+                    if confirmed {
+                        return Action::Reset(self.cursor);
+                    }
+                    self.message = vec![declined()];
+                }
+                Key::Esc => {
+                    self.typing = None;
+                    self.message = vec![declined()];
+                }
+                _ => return Action::Nothing,
+            }
+            return Action::Redraw;
+        }
+        match key {
+            Key::Up | Key::Char('k') if self.cursor > 0 => self.cursor -= 1,
+            Key::Down | Key::Char('j') if self.cursor + 1 < count => self.cursor += 1,
+            Key::Enter => return Action::Watch(self.cursor),
+            Key::Char('r') => {
+                self.typing = Some(String::new());
+                self.message.clear();
+            }
+            Key::Esc | Key::Char('q') => return Action::Back,
+            _ => return Action::Nothing,
+        }
+        Action::Redraw
+    }
+
+    /// Shows what a reset did.
+    pub fn told(&mut self, message: Vec<String>) {
+        self.message = message;
+    }
+
+    /// The list, its message, and the keys or the prompt.
+    pub fn render(&self, session: &Session) -> Result<String> {
+        let printer = &session.printer;
+        let state = session.state()?;
+        let mut text = render_with_cursor(printer, &session.catalogue, &state, Some(self.cursor));
+        text.push('\n');
+        for line in &self.message {
+            text.push_str(&format!("{line}\n"));
+        }
+        match (&self.typing, session.catalogue.exercises.get(self.cursor)) {
+            (Some(typed), Some(exercise)) => {
+                let prompt = printer.lines(|u| u.reset_prompt, &[("file", &exercise.file)]);
+                let keys = printer.label(|u| u.watch_confirm_keys);
+                text.push_str(&format!("{prompt}\n{}\n> {typed}", keys.dimmed()));
+            }
+            _ => text.push_str(&format!("{}\n", printer.lines(|u| u.watch_list_keys, &[]).cyan())),
+        }
+        Ok(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no() -> String {
+        "Nothing changed.".into()
+    }
+
+    #[test]
+    fn moves_within_the_list_and_picks_an_exercise() {
+        let mut list = ListView::at(0);
+        assert_eq!(list.key(&Key::Up, 3, no), Action::Nothing);
+        assert_eq!(list.key(&Key::Down, 3, no), Action::Redraw);
+        assert_eq!(list.key(&Key::Char('j'), 3, no), Action::Redraw);
+        assert_eq!(list.key(&Key::Char('j'), 3, no), Action::Nothing);
+        assert_eq!(list.key(&Key::Char('k'), 3, no), Action::Redraw);
+        assert_eq!(list.key(&Key::Enter, 3, no), Action::Watch(1));
+        assert_eq!(list.key(&Key::Char('q'), 3, no), Action::Back);
+    }
+
+    #[test]
+    fn resets_only_after_the_typed_word() {
+        let mut list = ListView::at(1);
+        list.key(&Key::Char('r'), 3, no);
+        for c in "rest".chars() {
+            list.key(&Key::Char(c), 3, no);
+        }
+        // `q` is typed, not a way out, while the prompt is open.
+        list.key(&Key::Char('q'), 3, no);
+        assert_eq!(list.key(&Key::Enter, 3, no), Action::Redraw);
+        assert_eq!(list.message, vec![no()]);
+        list.key(&Key::Char('r'), 3, no);
+        for c in "resex".chars() {
+            list.key(&Key::Char(c), 3, no);
+        }
+        list.key(&Key::Backspace, 3, no);
+        list.key(&Key::Char('t'), 3, no);
+        assert_eq!(list.key(&Key::Enter, 3, no), Action::Reset(1));
+        list.key(&Key::Char('r'), 3, no);
+        assert_eq!(list.key(&Key::Esc, 3, no), Action::Redraw);
+        assert_eq!(list.key(&Key::Interrupt, 3, no), Action::Quit);
+    }
+}
