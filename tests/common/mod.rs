@@ -13,6 +13,31 @@ pub fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A harness `target/` folder with the dependencies built, made once (per test build, guarded by
+/// a lock across the test binaries that run at the same time).
+fn warm_target() -> &'static Path {
+    static WARM: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    WARM.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("warm-course");
+        std::fs::create_dir_all(&dir).unwrap();
+        let lock = std::fs::File::create(dir.with_extension("lock")).unwrap();
+        lock.lock().unwrap();
+        let target = dir.join(".tutor/harness/target");
+        if !target.join("debug").is_dir() {
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            let built = Command::new(env!("CARGO_BIN_EXE_tutor"))
+                .args(["init", "--force", "."])
+                .current_dir(&dir)
+                .stdin(Stdio::null())
+                .output()
+                .expect("tutor init runs");
+            assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+        }
+        target
+    })
+}
+
 /// The catalogue's exercises, in order: (id, TODO number).
 pub fn exercises() -> Vec<(String, i64)> {
     let text = std::fs::read_to_string(repo().join("exercises/info.toml")).expect("the catalogue");
@@ -36,7 +61,19 @@ pub struct Course {
 }
 
 impl Course {
+    /// A course folder whose grading harness already has its dependencies built (copied from one
+    /// built once for all tests: a cold build takes many seconds on a small machine).
     pub fn new(name: &str) -> Course {
+        let course = Course::cold(name);
+        let target = course.root.join(".tutor/harness");
+        std::fs::create_dir_all(&target).unwrap();
+        let copied = Command::new("cp").arg("-a").arg(warm_target()).arg(&target).status().expect("cp runs");
+        assert!(copied.success(), "copying the warm harness");
+        course
+    }
+
+    /// A course folder whose harness has never been built (for what happens on a first build).
+    pub fn cold(name: &str) -> Course {
         let root = std::env::temp_dir().join(format!("tutor-e2e-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(root.join("exercises")).unwrap();
