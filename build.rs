@@ -40,7 +40,7 @@ fn main() {
             let m = module(name);
             let _ = writeln!(
                 code,
-                "#[path = {:?}]\n#[allow(dead_code, unused_imports)]\nmod {m};\ntutor_kit::graded_subject!({w}, {m}::RMSNorm);",
+                "#[path = {:?}]\n#[allow(dead_code, unused_imports, clippy::all)]\nmod {m};\ntutor_kit::graded_subject!({w}, {m}::RMSNorm);",
                 path.to_string_lossy(),
                 w = camel(&m)
             );

@@ -211,7 +211,7 @@ fn dependencies(printer: &Printer, workspace: &Workspace, catalogue: &Catalogue)
         Ok(process::run(command, Duration::from_secs(120), cargo::MEMORY_LIMIT)?)
     });
     match fetched {
-        Ok((ending, _)) if ending == process::Ending::Exited(0) => {
+        Ok((process::Ending::Exited(0), _)) => {
             Finding { what, ok: true, detail: printer.label(|u| u.doctor_deps_fetched), fix: None }
         }
         Ok((_, output)) => Finding {

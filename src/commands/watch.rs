@@ -19,6 +19,7 @@ use notify::{EventKind, RecursiveMode, Watcher};
 use super::{check::check_one, hint, list, Session};
 use crate::cli::Limits;
 use crate::course::Exercise;
+use crate::render::check::Detail;
 use crate::runner::CheckOptions;
 
 /// Saves arrive as bursts of events (write, chmod, rename …): wait for this much quiet.
@@ -42,7 +43,7 @@ enum WatchEvent {
 }
 
 /// Runs the watch loop until `q`, Ctrl-C or the end of input.
-pub fn run(session: &Session, manual: bool, limits: &Limits) -> Result<ExitCode> {
+pub fn run(session: &Session, manual: bool, limits: &Limits, detail: Detail) -> Result<ExitCode> {
     let interactive = !manual && std::io::stdin().is_terminal();
     let options = CheckOptions::from_limits(limits, session.printer.color);
     let (sender, events) = mpsc::channel();
@@ -58,7 +59,7 @@ pub fn run(session: &Session, manual: bool, limits: &Limits) -> Result<ExitCode>
 
     let mut exercise = session.exercise(None)?;
     let mut raw = RawMode::default();
-    exercise = check_and_advance(session, exercise, &options)?;
+    exercise = check_and_advance(session, exercise, &options, detail)?;
     loop {
         banner(session, exercise, interactive);
         raw.set(interactive)?;
@@ -84,9 +85,9 @@ pub fn run(session: &Session, manual: bool, limits: &Limits) -> Result<ExitCode>
             Action::Next => {
                 let position = session.catalogue.exercises.iter().position(|e| e.id == exercise.id).unwrap_or(0);
                 exercise = &session.catalogue.exercises[(position + 1) % session.catalogue.exercises.len()];
-                exercise = check_and_advance(session, exercise, &options)?;
+                exercise = check_and_advance(session, exercise, &options, detail)?;
             }
-            Action::Rerun => exercise = check_and_advance(session, exercise, &options)?,
+            Action::Rerun => exercise = check_and_advance(session, exercise, &options, detail)?,
         }
     }
     raw.set(false)?;
@@ -95,8 +96,13 @@ pub fn run(session: &Session, manual: bool, limits: &Limits) -> Result<ExitCode>
 }
 
 /// Checks `exercise`; when it passes, announces and checks the next exercise not yet done.
-fn check_and_advance<'a>(session: &'a Session, exercise: &'a Exercise, options: &CheckOptions) -> Result<&'a Exercise> {
-    let checked = check_one(session, exercise, options)?;
+fn check_and_advance<'a>(
+    session: &'a Session,
+    exercise: &'a Exercise,
+    options: &CheckOptions,
+    detail: Detail,
+) -> Result<&'a Exercise> {
+    let checked = check_one(session, exercise, options, detail)?;
     if !checked.passed {
         return Ok(exercise);
     }
@@ -104,7 +110,7 @@ fn check_and_advance<'a>(session: &'a Session, exercise: &'a Exercise, options: 
         Some(next) if next.id != exercise.id => {
             println!();
             session.printer.say(|u| u.watch_moving_on, &[("id", &next.id)]);
-            check_one(session, next, options)?;
+            check_one(session, next, options, detail)?;
             Ok(next)
         }
         Some(_) => Ok(exercise),
