@@ -2,9 +2,10 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Arg, ArgAction, CommandFactory, Parser, Subcommand};
 
-use crate::text::LangChoice;
+use crate::course::lesson::Language;
+use crate::text::{self, LangChoice, Ui};
 
 /// A course runner for the building blocks of large language models: edit an exercise, check
 /// it, ask for hints. 大模型基础模块的练习课程：编辑练习、检查、获取提示。
@@ -41,6 +42,9 @@ pub enum Command {
         /// Check every exercise. 检查全部练习。
         #[arg(long, conflicts_with = "exercise")]
         all: bool,
+        /// Show every case in full. 完整显示每个用例。
+        #[arg(long)]
+        verbose: bool,
         #[command(flatten)]
         limits: Limits,
     },
@@ -90,6 +94,9 @@ pub enum Command {
         /// Move on as soon as an exercise passes, without waiting for `n`. 通过后自动进入下一个练习。
         #[arg(long)]
         auto_advance: bool,
+        /// Show every case in full. 完整显示每个用例。
+        #[arg(long)]
+        verbose: bool,
         #[command(flatten)]
         limits: Limits,
     },
@@ -111,16 +118,157 @@ pub enum Command {
     },
 }
 
+/// Seconds the graded code may run by default.
+const DEFAULT_TIMEOUT: u64 = 10;
+/// Seconds compiling the learner's file may take by default.
+const DEFAULT_BUILD_TIMEOUT: u64 = 60;
+
 /// How a check is bounded, and which random inputs it draws.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Limits {
     /// Seconds the graded code may run, all cases together, before it is stopped. 运行时限（秒）。
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub timeout: u64,
     /// Seconds compiling your file may take before it is stopped. 编译时限（秒）。
-    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    #[arg(long, default_value_t = DEFAULT_BUILD_TIMEOUT, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub build_timeout: u64,
     /// Repeat the random inputs of an earlier check (its seed is printed). 复现某次检查的随机输入。
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+}
+
+/// The command line with its help in the chosen languages: every `about` and `help` string,
+/// the headings of the help page, and the help and version flags. clap's usage line keeps its
+/// own placeholders (`[OPTIONS]`, `<EXERCISE>`): clap gives no way to translate them.
+pub fn localized(choice: LangChoice) -> clap::Command {
+    let say_with = |pick: fn(&Ui) -> &'static str, default: u64| -> String {
+        let values: [(&str, &dyn std::fmt::Display); 1] = [("default", &default)];
+        choice.languages().iter().map(|&l| text::fill(pick(text::ui(l)), &values)).collect::<Vec<_>>().join(" ")
+    };
+    let say = |pick: fn(&Ui) -> &'static str| say_with(pick, 0);
+    let heading = |pick: fn(&Ui) -> &'static str| -> String {
+        choice.languages().iter().map(|&l| pick(text::ui(l))).collect::<Vec<_>>().join(" / ")
+    };
+    let template = format!(
+        "{{about-with-newline}}\n{}: {{usage}}\n\n{{all-args}}{{after-help}}",
+        heading(|u| u.cli_usage_heading)
+    );
+    let (options, arguments) = (heading(|u| u.cli_options_heading), heading(|u| u.cli_arguments_heading));
+    let help = Arg::new("help").short('h').long("help").action(ArgAction::Help).global(true).help(say(|u| u.cli_help));
+    let limits = |c: clap::Command| {
+        // The defaults are in the sentences: clap would add them in English.
+        c.mut_arg("timeout", |a| a.help(say_with(|u| u.cli_timeout, DEFAULT_TIMEOUT)).hide_default_value(true))
+            .mut_arg("build_timeout", |a| {
+                a.help(say_with(|u| u.cli_build_timeout, DEFAULT_BUILD_TIMEOUT)).hide_default_value(true)
+            })
+            .mut_arg("seed", |a| a.help(say(|u| u.cli_seed)))
+            .mut_arg("verbose", |a| a.help(say(|u| u.cli_verbose)))
+    };
+    let exercise = |c: clap::Command, pick: fn(&Ui) -> &'static str| c.mut_arg("exercise", |a| a.help(say(pick)));
+    let yes = |c: clap::Command| c.mut_arg("yes", |a| a.help(say(|u| u.cli_yes)));
+    let command = <Cli as CommandFactory>::command()
+        .about(say(|u| u.cli_about))
+        // The sentence names the values: clap would list them with English descriptions.
+        .mut_arg("lang", |a| a.help(say(|u| u.cli_lang)).hide_possible_values(true))
+        .mut_arg("workspace", |a| a.help(say(|u| u.cli_workspace)))
+        .mut_arg("no_color", |a| a.help(say(|u| u.cli_no_color)))
+        .mut_subcommand("list", |s| s.about(say(|u| u.cli_list)))
+        .mut_subcommand("check", |s| {
+            limits(exercise(s.about(say(|u| u.cli_check)), |u| u.cli_exercise_or_current))
+                .mut_arg("all", |a| a.help(say(|u| u.cli_check_all)))
+        })
+        .mut_subcommand("hint", |s| {
+            exercise(s.about(say(|u| u.cli_hint)), |u| u.cli_exercise_or_current)
+                .mut_arg("all", |a| a.help(say(|u| u.cli_hint_all)))
+                .mut_arg("level", |a| a.help(say(|u| u.cli_hint_level)))
+        })
+        .mut_subcommand("reveal", |s| yes(exercise(s.about(say(|u| u.cli_reveal)), |u| u.cli_exercise_or_current)))
+        .mut_subcommand("lesson", |s| exercise(s.about(say(|u| u.cli_lesson)), |u| u.cli_exercise))
+        .mut_subcommand("init", |s| {
+            s.about(say(|u| u.cli_init))
+                .mut_arg("dir", |a| a.help(say(|u| u.cli_init_dir)))
+                .mut_arg("force", |a| a.help(say(|u| u.cli_init_force)))
+                .mut_arg("no_build", |a| a.help(say(|u| u.cli_init_no_build)))
+        })
+        .mut_subcommand("watch", |s| {
+            limits(s.about(say(|u| u.cli_watch))).mut_arg("manual", |a| a.help(say(|u| u.cli_watch_manual)))
+        })
+        .mut_subcommand("reset", |s| yes(exercise(s.about(say(|u| u.cli_reset)), |u| u.cli_exercise)))
+        .mut_subcommand("doctor", |s| s.about(say(|u| u.cli_doctor)))
+        .mut_subcommand("completions", |s| {
+            s.about(say(|u| u.cli_completions)).mut_arg("shell", |a| a.help(say(|u| u.cli_shell)))
+        })
+        .subcommand_help_heading(heading(|u| u.cli_commands_heading))
+        .disable_help_flag(true)
+        .disable_version_flag(true)
+        .arg(help)
+        .arg(Arg::new("version").short('V').long("version").action(ArgAction::Version).help(say(|u| u.cli_version)))
+        .mut_subcommands(|s| s.disable_help_flag(true).help_template(template.clone()))
+        .help_template(template.clone());
+    let command = with_headings(command, &options, &arguments);
+    // The `help` subcommand exists only once clap has built the command.
+    let mut command = command.mut_subcommands(|s| with_headings(s, &options, &arguments));
+    command.build();
+    command.mut_subcommand("help", |s| s.about(say(|u| u.cli_help_command)))
+}
+
+/// Puts a command's options and positional arguments under headings in the chosen languages.
+fn with_headings(command: clap::Command, options: &str, arguments: &str) -> clap::Command {
+    let (options, arguments) = (options.to_string(), arguments.to_string());
+    command.mut_args(move |a| {
+        let heading = if a.is_positional() { arguments.clone() } else { options.clone() };
+        a.help_heading(heading)
+    })
+}
+
+/// The language asked for on the command line (`--lang zh`, `--lang=zh`), read before clap so
+/// that clap's help and errors can be in it.
+pub fn lang_in_args(args: &[std::ffi::OsString]) -> Option<LangChoice> {
+    let words: Vec<&str> = args.iter().filter_map(|a| a.to_str()).take_while(|a| *a != "--").collect();
+    let value = words.iter().enumerate().find_map(|(i, word)| match word.strip_prefix("--lang") {
+        Some("") => words.get(i + 1).copied(),
+        Some(rest) => rest.strip_prefix('='),
+        None => None,
+    })?;
+    <LangChoice as clap::ValueEnum>::from_str(value, true).ok()
+}
+
+/// clap's error in the chosen languages: clap's own words for English, ours for Chinese.
+pub fn describe_error(error: &clap::Error, choice: LangChoice) -> String {
+    choice
+        .languages()
+        .iter()
+        .map(|&language| match language {
+            Language::En => error.render().to_string().trim_end().to_string(),
+            Language::Zh => chinese_error(error, text::ui(Language::Zh)),
+        })
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+/// What went wrong on the command line, in Chinese, from the context clap gives.
+fn chinese_error(error: &clap::Error, ui: &Ui) -> String {
+    use clap::error::{ContextKind, ErrorKind};
+    let context = |kind| error.get(kind).map(|v| v.to_string()).unwrap_or_default();
+    let (value, arg) = (context(ContextKind::InvalidValue), context(ContextKind::InvalidArg));
+    let line = match error.kind() {
+        ErrorKind::UnknownArgument => text::fill(ui.cli_error_unknown_argument, &[("value", &arg)]),
+        ErrorKind::InvalidSubcommand => {
+            text::fill(ui.cli_error_unknown_command, &[("value", &context(ContextKind::InvalidSubcommand))])
+        }
+        ErrorKind::InvalidValue | ErrorKind::ValueValidation => {
+            let mut line = text::fill(ui.cli_error_invalid_value, &[("value", &value), ("arg", &arg)]);
+            let possible = context(ContextKind::ValidValue);
+            if !possible.is_empty() {
+                line = format!("{line}；{}", text::fill(ui.cli_error_possible_values, &[("values", &possible)]));
+            }
+            line
+        }
+        ErrorKind::MissingRequiredArgument => text::fill(ui.cli_error_missing, &[("arg", &arg)]),
+        ErrorKind::ArgumentConflict => {
+            text::fill(ui.cli_error_conflict, &[("arg", &arg), ("other", &context(ContextKind::PriorArg))])
+        }
+        _ => ui.cli_error_other.to_string(),
+    };
+    format!("{}：{line}\n{}", ui.error, text::fill(ui.cli_error_more, &[]))
 }

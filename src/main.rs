@@ -5,6 +5,7 @@ mod commands;
 mod course;
 mod errors;
 mod fsutil;
+mod invocation;
 mod progress;
 mod render;
 mod runner;
@@ -14,8 +15,6 @@ mod workspace;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 use crate::course::lesson::Language;
 use crate::render::Printer;
 use crate::text::LangChoice;
@@ -23,13 +22,39 @@ use crate::text::LangChoice;
 fn main() -> ExitCode {
     restore_default_sigpipe();
     install_panic_hook();
-    let cli = cli::Cli::parse();
-    let printer = Printer::new(cli.lang.unwrap_or_else(LangChoice::from_env), cli.no_color);
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let asked = cli::lang_in_args(&args).unwrap_or_else(LangChoice::from_env);
+    let cli = match parse(asked, args) {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
+    let printer = Printer::new(cli.lang.unwrap_or(asked), cli.no_color);
     match commands::run(cli, printer.clone()) {
         Ok(code) => code,
         Err(error) => {
             errors::report(&printer, &error);
             ExitCode::from(2)
+        }
+    }
+}
+
+/// Reads the command line with clap's help and errors in the languages asked for; help and
+/// version end the program here (exit 0), a usage error too (exit 2).
+fn parse(choice: LangChoice, args: Vec<std::ffi::OsString>) -> Result<cli::Cli, ExitCode> {
+    use clap::error::ErrorKind;
+    let matches = cli::localized(choice).try_get_matches_from(args);
+    let error = match matches.and_then(|m| <cli::Cli as clap::FromArgMatches>::from_arg_matches(&m)) {
+        Ok(cli) => return Ok(cli),
+        Err(error) => error,
+    };
+    match error.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = error.print();
+            Err(ExitCode::SUCCESS)
+        }
+        _ => {
+            eprintln!("{}", cli::describe_error(&error, choice));
+            Err(ExitCode::from(2))
         }
     }
 }

@@ -21,7 +21,11 @@ fn a_learner_session_from_stub_to_solution() {
     course.tutor(&[]).expect(0).shows("Next: edit exercises/01-weight.rs");
 
     // The stub fails, naming its TODO.
-    course.tutor(&["check", "02-norm"]).expect(1).shows("TODO 2 is not written yet").shows("02-norm is not done yet");
+    course
+        .tutor(&["check", "02-norm"])
+        .expect(1)
+        .shows("TODO 2 is not written yet")
+        .shows("cases pass · next: `tutor hint 02-norm`");
     assert!(course.state().contains("failing"), "{}", course.state());
 
     // Editing the harness's copy of the kit changes nothing: it is rewritten before every check.

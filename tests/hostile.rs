@@ -116,7 +116,9 @@ fn every_hostile_file_gets_a_verdict_and_leaves_nothing_running() {
         let exercise =
             fixture.header("exercise").unwrap_or_else(|| panic!("{}: no `//! exercise:` line", fixture.name));
         course.write_exercise(exercise, &fill(fixture.source, &course));
-        let mut args = vec!["check", exercise];
+        // Every case in full: what a hostile file does to a case later than the first failure is
+        // part of what is checked.
+        let mut args = vec!["check", exercise, "--verbose"];
         args.extend(headers(fixture.source, "args").iter().flat_map(|a| a.split_whitespace()));
         let started = Instant::now();
         let run = course.tutor(&args);

@@ -1049,8 +1049,15 @@ fn the_readme_walk_through_shows_the_numbers_a_check_prints() {
     let x = row::<f32>(&[1e-3, -1e-3, 1e-3, -1e-3]);
     let expected = reference::rms_normalize(&x, 1e-6).expect("valid").mapv(f64::from);
     let actual = wrong_norm(&x, 1e-6, "eps-outside-sqrt", "root-plus-eps").mapv(f64::from);
-    let failure = tutor_grade::checks::assert_close("norm(x)", "float32", &actual, &expected, 1e-6, 1e-5)
-        .expect_err("eps outside the root fails");
+    let failure = tutor_grade::checks::assert_close(
+        &tutor_grade::text::code("norm(x)"),
+        "float32",
+        &actual,
+        &expected,
+        1e-6,
+        1e-5,
+    )
+    .expect_err("eps outside the root fails");
     let m = failure.mismatch.expect("the numbers");
     let readme = include_str!("../README.md");
     let lines = [

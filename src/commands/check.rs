@@ -9,20 +9,20 @@ use colored::Colorize;
 use super::Session;
 use crate::cli::Limits;
 use crate::course::Exercise;
-use crate::render::check::{render, FileNames};
+use crate::render::check::{render, Detail, FileNames};
 use crate::render::list::current;
 use crate::render::progress_line::ProgressLine;
 use crate::render::{title, Printer};
-use crate::runner::{self, CheckEvent, CheckOptions, CheckOutcome};
+use crate::runner::{self, CheckEvent, CheckOptions};
 
 /// Checks one exercise (or all); exit 0 when every check passed, 1 otherwise.
-pub fn run(session: &Session, name: Option<&str>, all: bool, limits: &Limits) -> Result<ExitCode> {
+pub fn run(session: &Session, name: Option<&str>, all: bool, limits: &Limits, detail: Detail) -> Result<ExitCode> {
     let selected: Vec<&Exercise> =
         if all { session.catalogue.exercises.iter().collect() } else { vec![session.exercise(name)?] };
     let options = CheckOptions::from_limits(limits, session.printer.color);
     let mut every_one_passed = true;
     for exercise in &selected {
-        let checked = check_one(session, exercise, &options)?;
+        let checked = check_one(session, exercise, &options, detail)?;
         every_one_passed &= checked.passed;
         if checked.passed && !all {
             tell_what_is_next(&session.printer, exercise, checked.current);
@@ -39,11 +39,17 @@ pub struct Checked<'a> {
     pub current: Option<&'a Exercise>,
 }
 
-/// Checks one exercise, prints the verdict and records it.
-pub fn check_one<'a>(session: &'a Session, exercise: &Exercise, options: &CheckOptions) -> Result<Checked<'a>> {
+/// Checks one exercise, prints the verdict (as much of it as `detail` asks) and records it.
+pub fn check_one<'a>(
+    session: &'a Session,
+    exercise: &Exercise,
+    options: &CheckOptions,
+    detail: Detail,
+) -> Result<Checked<'a>> {
     let printer = &session.printer;
     let name = title(printer, &exercise.title_zh, &exercise.title_en);
-    println!("{}", format!("{} {} · {name}", printer.label(|u| u.checking), exercise.id).bold());
+    let heading = format!("{} {} · {name}", printer.label(|u| u.checking), exercise.id);
+    println!("{}", crate::render::wrap::wrap(&heading, "", "  ", printer.width()).bold());
     let _ = std::io::stdout().flush();
 
     let first_build = !runner::harness::is_built(&session.workspace.private_dir());
@@ -66,7 +72,7 @@ pub fn check_one<'a>(session: &'a Session, exercise: &Exercise, options: &CheckO
     let copy = runner::harness::learner_copy_in(&session.workspace.private_dir(), exercise);
     let absolute = copy.to_string_lossy().into_owned();
     let files = FileNames { absolute: &absolute, shown: &exercise.file };
-    print!("{}", render(printer, &outcome, &exercise.id, exercise.todo, &files));
+    print!("{}", render(printer, &outcome, &exercise.id, exercise.todo, &files, detail));
 
     let passed = outcome.passed();
     let current = session.update(|state| {
@@ -84,14 +90,9 @@ pub fn check_one<'a>(session: &'a Session, exercise: &Exercise, options: &CheckO
 
 /// The line under a report: passed, or how many cases fail (nothing when the program was not
 /// graded: the report said why).
-pub fn verdict(printer: &Printer, exercise: &Exercise, outcome: &CheckOutcome) -> Option<String> {
-    if outcome.passed() {
-        return Some(printer.lines(|u| u.passed_all, &[("id", &exercise.id)]).green().bold().to_string());
-    }
-    let CheckOutcome::Graded { report, .. } = outcome else { return None };
-    let failed = report.cases.iter().filter(|c| c.status != tutor_grade::report::Status::Passed).count();
-    let total = report.cases.len();
-    Some(printer.lines(|u| u.not_passed_yet, &[("id", &exercise.id), ("failed", &failed), ("total", &total)]))
+pub fn verdict(printer: &Printer, exercise: &Exercise, outcome: &runner::CheckOutcome) -> Option<String> {
+    // A failed graded check already ends on its summary line, which says what to run next.
+    outcome.passed().then(|| printer.lines(|u| u.passed_all, &[("id", &exercise.id)]).green().bold().to_string())
 }
 
 fn tell_what_is_next(printer: &Printer, done: &Exercise, current: Option<&Exercise>) {

@@ -19,6 +19,7 @@ use crate::cli::{Cli, Command};
 use crate::course::{Catalogue, Exercise};
 use crate::errors::CliError;
 use crate::progress::{ProgressStore, Recovered, State, Unreadable};
+use crate::render::check::Detail;
 use crate::render::{list::current, Printer};
 use crate::text;
 use crate::workspace::Workspace;
@@ -111,11 +112,15 @@ pub fn run(cli: Cli, printer: Printer) -> Result<ExitCode> {
     match cli.command {
         None => list::run(&session, true),
         Some(Command::List) => list::run(&session, false),
-        Some(Command::Check { exercise, all, limits }) => check::run(&session, exercise.as_deref(), all, &limits),
+        Some(Command::Check { exercise, all, limits, verbose }) => {
+            check::run(&session, exercise.as_deref(), all, &limits, Detail::from_flag(verbose))
+        }
         Some(Command::Hint { exercise, all, level }) => hint::run(&session, exercise.as_deref(), all, level),
         Some(Command::Reveal { exercise, yes }) => reveal::run(&session, exercise.as_deref(), yes),
         Some(Command::Lesson { exercise }) => lesson::run(&session, exercise.as_deref()),
-        Some(Command::Watch { manual, auto_advance, limits }) => watch::run(&session, manual, auto_advance, &limits),
+        Some(Command::Watch { manual, auto_advance, verbose, limits }) => {
+            watch::run(&session, manual, auto_advance, &limits, Detail::from_flag(verbose))
+        }
         Some(Command::Reset { exercise, yes }) => reset::run(&session, &exercise, yes),
         Some(Command::Init { .. } | Command::Doctor | Command::Completions { .. }) => Ok(ExitCode::SUCCESS),
     }

@@ -1,14 +1,19 @@
 //! Rendering a check: each contract and case, mismatches in the style of
-//! `torch.testing.assert_close`, and what to do next.
+//! `torch.testing.assert_close`, rustc's messages with the course's notes, and the summary.
+//!
+//! The report is compact unless asked otherwise, so that one mistake fits a screen: contracts
+//! with their counts, the first failing case in full, every other failure on one line, each named
+//! mistake once, and a summary that says what to run next. Prose is wrapped to the terminal;
+//! the side-by-side tables are not (their columns must stay aligned).
 
 use colored::Colorize;
 use tutor_grade::checks::{is_close, unravel};
 use tutor_grade::mistakes::{self, Mistake};
 use tutor_grade::report::{CaseResult, Contract, Mismatch, Report, Status};
 use tutor_grade::text::contract_title;
-use unicode_width::UnicodeWidthStr;
 
-use super::Printer;
+use super::wrap::{self, width};
+use super::{compile_note, Printer};
 use crate::runner::{Captured, CheckOutcome, Diagnostic, Refusal};
 
 /// Paths to show instead of the absolute ones the harness sees.
@@ -19,55 +24,90 @@ pub struct FileNames<'a> {
     pub shown: &'a str,
 }
 
-/// Renders everything a check found (not the "what next" lines, see [`next_steps`]).
-pub fn render(printer: &Printer, outcome: &CheckOutcome, id: &str, todo: u32, files: &FileNames) -> String {
-    let mut out = String::new();
+/// How much of a graded report to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// One screen: the first failure in full, every other one on a line, passes counted.
+    Compact,
+    /// Every case in full (`--verbose`).
+    Verbose,
+}
+
+impl Detail {
+    /// Verbose when `--verbose` was given.
+    pub fn from_flag(verbose: bool) -> Detail {
+        if verbose {
+            Detail::Verbose
+        } else {
+            Detail::Compact
+        }
+    }
+}
+
+/// The rows of terminal a compact report aims to fit, with the "Checking …" line above it.
+pub const SCREEN_ROWS: usize = 40;
+
+/// Rows kept for the "Checking …" line printed before the report.
+const HEADER_ROWS: usize = 2;
+
+/// Rows of a side-by-side table a compact report shows.
+const COMPACT_TABLE_ROWS: usize = 6;
+
+/// Indentation of a case's message and numbers under its title.
+const BODY_INDENT: usize = 6;
+
+/// Renders everything a check found, ending with the summary line.
+pub fn render(
+    printer: &Printer,
+    outcome: &CheckOutcome,
+    id: &str,
+    todo: u32,
+    files: &FileNames,
+    detail: Detail,
+) -> String {
+    let columns = printer.width();
     let file = files.shown;
-    match outcome {
+    let para = |text: String| format!("{}\n", wrap::indented(&text, 0, columns));
+    let out = match outcome {
         CheckOutcome::Graded { report, output, warnings, timed_out } => {
-            out.push_str(&render_diagnostics(warnings));
-            out.push_str(&render_report(printer, report, files));
+            let before = render_diagnostics(printer, warnings, columns);
+            let mut after = String::new();
+            after.push_str(&render_mistakes(printer, report, columns));
             if report.cases.iter().any(|c| c.status == Status::NotDone) {
-                out.push_str(&format!(
-                    "\n{}\n",
-                    printer.lines(|u| u.todo_not_done, &[("todo", &todo), ("file", &file)]).yellow()
-                ));
+                let line = printer.lines(|u| u.todo_not_done, &[("todo", &todo), ("file", &file)]);
+                after.push_str(&format!("\n{}", para(line).yellow()));
             }
             if let Some(limit) = timed_out {
                 let secs = format!("{:.0}", limit.as_secs_f64());
-                out.push_str(&format!("\n{}\n", printer.lines(|u| u.timed_out, &[("secs", &secs)]).red()));
+                after.push_str(&format!("\n{}", para(printer.lines(|u| u.timed_out, &[("secs", &secs)])).red()));
             }
-            out.push_str(&render_output(printer, output));
-            out.push_str(&format!(
-                "{}\n",
-                printer.lines(|u| u.seed_line, &[("seed", &report.seed), ("id", &id)]).dimmed()
-            ));
+            after.push_str(&render_output(printer, output));
+            // Repeating the random inputs is for digging in, not for the first look.
+            if detail == Detail::Verbose {
+                let seed = printer.lines(|u| u.seed_line, &[("seed", &report.seed), ("id", &id)]);
+                after.push_str(&format!("\n{}", para(seed).dimmed()));
+            }
+            after.push_str(&format!("\n{}", render_summary(printer, report, id, columns)));
+            let blocks = report_blocks(printer, report, files, detail, columns);
+            fit_to_screen(printer, &before, blocks, &after, id, columns)
         }
         CheckOutcome::CompileFailed { diagnostics } => {
-            out.push_str(&format!("{}\n\n", printer.lines(|u| u.does_not_compile, &[("file", &file)]).red().bold()));
-            out.push_str(&render_diagnostics(diagnostics));
-            out.push_str(&format!("{}\n", printer.lines(|u| u.fix_and_retry, &[("id", &id)])));
+            let mut out = format!("{}\n", para(printer.lines(|u| u.does_not_compile, &[("file", &file)])).red().bold());
+            out.push_str(&render_diagnostics(printer, diagnostics, columns));
+            out.push_str(&para(printer.lines(|u| u.fix_and_retry, &[("id", &id)])));
+            out
         }
         CheckOutcome::BuildTimedOut { limit } => {
             let secs = format!("{:.0}", limit.as_secs_f64());
-            out.push_str(&format!(
-                "{}\n",
-                printer.lines(|u| u.build_timed_out, &[("file", &file), ("secs", &secs)]).red()
-            ));
+            para(printer.lines(|u| u.build_timed_out, &[("file", &file), ("secs", &secs)])).red().to_string()
         }
         CheckOutcome::CompilerDied { detail } => {
-            out.push_str(&format!(
-                "{}\n",
-                printer.lines(|u| u.compiler_died, &[("file", &file), ("detail", detail)]).red()
-            ));
+            para(printer.lines(|u| u.compiler_died, &[("file", &file), ("detail", detail)])).red().to_string()
         }
         CheckOutcome::ForeignSources { files: foreign } => {
             let names: Vec<String> = foreign.iter().map(|p| p.display().to_string()).collect();
             let names = names.join(", ");
-            out.push_str(&format!(
-                "{}\n",
-                printer.lines(|u| u.foreign_sources, &[("file", &file), ("files", &names)]).red()
-            ));
+            para(printer.lines(|u| u.foreign_sources, &[("file", &file), ("files", &names)])).red().to_string()
         }
         CheckOutcome::Refused(refusal) => {
             let max = crate::runner::learner_file::MAX_BYTES;
@@ -80,60 +120,167 @@ pub fn render(printer: &Printer, outcome: &CheckOutcome, id: &str, todo: u32, fi
                 }
                 Refusal::NotText => printer.lines(|u| u.file_not_text, &[("file", &file)]),
             };
-            out.push_str(&format!("{}\n", line.red()));
+            let mut out = para(line).red().to_string();
             if matches!(refusal, Refusal::Missing | Refusal::Empty) {
-                out.push_str(&format!("{}\n", printer.lines(|u| u.restore_stub, &[("id", &id), ("file", &file)])));
-            }
-        }
-    }
-    out.replace(files.absolute, files.shown)
-}
-
-fn render_report(printer: &Printer, report: &Report, files: &FileNames) -> String {
-    let mut out = String::new();
-    for contract in Contract::ALL {
-        let cases: Vec<&CaseResult> = report.cases.iter().filter(|c| c.contract == contract).collect();
-        if cases.is_empty() {
-            continue;
-        }
-        out.push_str(&format!("\n{}\n", printer.bi_label(&contract_title(contract.id())).bold()));
-        for case in cases {
-            out.push_str(&render_case(printer, case, files));
-        }
-    }
-    // Each named mistake once, with the hint about it, after the cases it explains.
-    let named: Vec<&Mistake> = report.mistakes.iter().filter_map(|id| mistakes::find(id)).collect();
-    if !named.is_empty() {
-        out.push('\n');
-        for mistake in named {
-            out.push_str(&format!("{}\n", named_mistake(printer, mistake).yellow()));
-        }
-    }
-    let passed = report.cases.iter().filter(|c| c.status == Status::Passed).count();
-    let total = report.cases.len();
-    out.push_str(&format!(
-        "\n{}\n",
-        printer.lines(|u| u.summary, &[("passed", &passed), ("total", &total)]).replace('\n', " · ").bold()
-    ));
-    out
-}
-
-fn render_case(printer: &Printer, case: &CaseResult, files: &FileNames) -> String {
-    let title = printer.bi_label(&case.title);
-    match case.status {
-        Status::Passed => format!("  {} {title}\n", format!("✓ {}", printer.label(|u| u.case_passed)).green()),
-        Status::NotDone => format!("  {} {title}\n", format!("… {}", printer.label(|u| u.case_not_done)).yellow()),
-        Status::Failed => {
-            let mut out = format!("  {} {title}\n", format!("✗ {}", printer.label(|u| u.case_failed)).red().bold());
-            if let Some(message) = &case.message {
-                out.push_str(&indent(&printer.bi_lines(message).replace(files.absolute, files.shown), 6));
-            }
-            if let Some(mismatch) = &case.mismatch {
-                out.push_str(&indent(&render_mismatch(printer, mismatch), 6));
+                out.push_str(&para(printer.lines(|u| u.restore_stub, &[("id", &id), ("file", &file)])));
             }
             out
         }
+    };
+    out.replace(files.absolute, files.shown)
+}
+
+/// A piece of the report: shown whatever the length, or only while the screen has room.
+enum Block {
+    Always(String),
+    IfRoom(String),
+}
+
+/// The contracts and their cases: in full when verbose; else the first failure in full and
+/// the other failures as one-liners that give way when the screen is full.
+fn report_blocks(printer: &Printer, report: &Report, files: &FileNames, detail: Detail, columns: usize) -> Vec<Block> {
+    let first_failure = report.cases.iter().position(|c| c.status == Status::Failed);
+    let mut blocks = Vec::new();
+    for contract in Contract::ALL {
+        let cases: Vec<(usize, &CaseResult)> =
+            report.cases.iter().enumerate().filter(|(_, c)| c.contract == contract).collect();
+        if cases.is_empty() {
+            continue;
+        }
+        let only: Vec<&CaseResult> = cases.iter().map(|(_, c)| *c).collect();
+        // A compact report keeps its contracts together; a verbose one sets each apart.
+        let gap = if detail == Detail::Verbose || blocks.is_empty() { "\n" } else { "" };
+        blocks.push(Block::Always(format!("{gap}{}\n", contract_header(printer, contract, &only, columns))));
+        for (at, case) in cases {
+            let full = detail == Detail::Verbose || Some(at) == first_failure;
+            if full {
+                blocks.push(Block::Always(render_case(printer, case, files, detail, columns)));
+            } else if case.status == Status::Failed {
+                blocks.push(Block::IfRoom(format!("{}\n", one_line(printer, case, columns))));
+            }
+        }
     }
+    blocks
+}
+
+/// Puts the report together, dropping the one-liners that do not fit on the screen (counted in a
+/// line of their own, which says how to see them).
+fn fit_to_screen(printer: &Printer, before: &str, blocks: Vec<Block>, after: &str, id: &str, columns: usize) -> String {
+    let rows_of = |text: &str| wrap::rows(text, columns);
+    let fixed: usize = rows_of(before)
+        + rows_of(after)
+        + blocks.iter().map(|b| if let Block::Always(text) = b { rows_of(text) } else { 0 }).sum::<usize>();
+    let optional: usize = blocks.iter().map(|b| if let Block::IfRoom(text) = b { rows_of(text) } else { 0 }).sum();
+    let budget = SCREEN_ROWS - HEADER_ROWS;
+    let all_fit = fixed + optional <= budget;
+    let dropped_line = |n: usize| {
+        let line = printer.lines(|u| u.more_failures, &[("n", &n), ("id", &id)]);
+        format!("{}\n", wrap::indented(&line, 2, columns)).dimmed().to_string()
+    };
+    let mut room = budget.saturating_sub(fixed + if all_fit { 0 } else { rows_of(&dropped_line(99)) });
+    let mut dropped = 0;
+    let mut out = before.to_string();
+    for block in blocks {
+        match block {
+            Block::Always(text) => out.push_str(&text),
+            Block::IfRoom(text) if dropped == 0 && rows_of(&text) <= room => {
+                room -= rows_of(&text);
+                out.push_str(&text);
+            }
+            Block::IfRoom(_) => dropped += 1,
+        }
+    }
+    if dropped > 0 {
+        out.push_str(&dropped_line(dropped));
+    }
+    out.push_str(after);
+    out
+}
+
+/// `✓ Parameter contract · 5/5`: the contract, how many of its cases pass, and a mark for the
+/// whole (✓ all pass, ✗ one fails, … a TODO is not written yet).
+fn contract_header(printer: &Printer, contract: Contract, cases: &[&CaseResult], columns: usize) -> String {
+    let passed = cases.iter().filter(|c| c.status == Status::Passed).count();
+    let failed = cases.iter().any(|c| c.status == Status::Failed);
+    let mark = if passed == cases.len() {
+        "✓".green()
+    } else if failed {
+        "✗".red()
+    } else {
+        "…".yellow()
+    };
+    let title = printer.bi_label(&contract_title(contract.id()));
+    let line = format!("{title} · {passed}/{}", cases.len());
+    format!("{mark} {}", wrap::wrap(&line, "", "  ", columns.saturating_sub(2)).bold())
+}
+
+/// A failed case on one line: its title (shortened if need be) and its greatest difference, or
+/// the first line of its message.
+fn one_line(printer: &Printer, case: &CaseResult, columns: usize) -> String {
+    let detail = match (&case.mismatch, &case.message) {
+        (Some(m), _) => format!("{} {}", printer.label(|u| u.greatest_difference), number(m.max_abs)),
+        (None, Some(message)) => printer
+            .languages()
+            .iter()
+            .map(|&l| super::pick_bi(message, l).lines().next().unwrap_or_default().to_string())
+            .collect::<Vec<_>>()
+            .join(" / "),
+        (None, None) => String::new(),
+    };
+    let prefix = "  ✗ ";
+    let title = printer.bi_label(&case.title);
+    let room = columns.saturating_sub(width(prefix) + 3 + width(&detail)).max(12);
+    let line = wrap::truncate(&format!("{} · {detail}", wrap::truncate(&title, room)), columns - width(prefix));
+    format!("{}{line}", prefix.red())
+}
+
+/// One case in full: its title, and for a failure its message and numbers.
+fn render_case(printer: &Printer, case: &CaseResult, files: &FileNames, detail: Detail, columns: usize) -> String {
+    let (mark, color): (String, fn(&str) -> colored::ColoredString) = match case.status {
+        Status::Passed => (format!("✓ {}", printer.label(|u| u.case_passed)), |s| s.green()),
+        Status::NotDone => (format!("… {}", printer.label(|u| u.case_not_done)), |s| s.yellow()),
+        Status::Failed => (format!("✗ {}", printer.label(|u| u.case_failed)), |s| s.red().bold()),
+    };
+    let prefix = format!("  {mark} ");
+    let hang = " ".repeat(width(&prefix));
+    let title = wrap::wrap(&printer.bi_label(&case.title), &prefix, &hang, columns);
+    let mut out = format!("{}\n", title.replacen(&prefix, &format!("  {} ", color(&mark)), 1));
+    if case.status == Status::Failed {
+        if let Some(message) = &case.message {
+            let message = printer.bi_lines(message).replace(files.absolute, files.shown);
+            out.push_str(&format!("{}\n", wrap::indented(&message, BODY_INDENT, columns)));
+        }
+        if let Some(mismatch) = &case.mismatch {
+            out.push_str(&render_mismatch(printer, mismatch, detail, columns));
+        }
+    }
+    out
+}
+
+/// Each named mistake once, with the hint about it, after the cases it explains.
+fn render_mistakes(printer: &Printer, report: &Report, columns: usize) -> String {
+    let named: Vec<&Mistake> = report.mistakes.iter().filter_map(|id| mistakes::find(id)).collect();
+    if named.is_empty() {
+        return String::new();
+    }
+    let lines: Vec<String> = named
+        .iter()
+        .map(|m| format!("{}\n", wrap::indented(&named_mistake(printer, m), 0, columns).yellow()))
+        .collect();
+    format!("\n{}", lines.concat())
+}
+
+/// The last line: how many cases pass and, after a failure, what to run next.
+fn render_summary(printer: &Printer, report: &Report, id: &str, columns: usize) -> String {
+    let passed = report.cases.iter().filter(|c| c.status == Status::Passed).count();
+    let total = report.cases.len();
+    let values: [(&str, &dyn std::fmt::Display); 3] = [("passed", &passed), ("total", &total), ("id", &id)];
+    let line = if report.all_passed() {
+        printer.lines(|u| u.summary, &values).replace('\n', " · ")
+    } else {
+        printer.lines(|u| u.summary_next, &values)
+    };
+    format!("{}\n", wrap::indented(&line, 0, columns).bold())
 }
 
 /// Names the known mistake the wrong answer matches, in each language, with the hint about it.
@@ -147,56 +294,87 @@ fn named_mistake(printer: &Printer, mistake: &Mistake) -> String {
 }
 
 /// The `assert_close`-style block: count, greatest differences and where, then (for small
-/// tensors) expected and actual side by side with the differing elements marked.
-fn render_mismatch(printer: &Printer, m: &Mismatch) -> String {
+/// tensors) expected and actual side by side with the differing elements marked; a compact
+/// report shows the first rows of a long table.
+fn render_mismatch(printer: &Printer, m: &Mismatch, detail: Detail, columns: usize) -> String {
     let percent = if m.total == 0 { 0.0 } else { 100.0 * m.mismatched as f64 / m.total as f64 };
+    let pad = " ".repeat(BODY_INDENT);
+    let hang = " ".repeat(BODY_INDENT + 2);
+    let stat = |text: String| format!("{}\n", wrap::wrap(&text, &pad, &hang, columns));
     let mut out = String::new();
-    out.push_str(
-        &printer.lines(
+    out.push_str(&stat(
+        printer.lines(
             |u| u.mismatched_elements,
             &[("k", &m.mismatched), ("n", &m.total), ("p", &format!("{percent:.1}"))],
         ),
-    );
-    out.push('\n');
-    out.push_str(&printer.lines(
+    ));
+    out.push_str(&stat(printer.lines(
         |u| u.greatest_abs,
         &[("value", &number(m.max_abs)), ("index", &index(&m.max_abs_at)), ("tol", &number(m.atol))],
-    ));
-    out.push('\n');
-    out.push_str(&printer.lines(
+    )));
+    out.push_str(&stat(printer.lines(
         |u| u.greatest_rel,
         &[("value", &number(m.max_rel)), ("index", &index(&m.max_rel_at)), ("tol", &number(m.rtol))],
+    )));
+    if m.expected.is_empty() || m.expected.len() != m.actual.len() {
+        return out;
+    }
+    let shape = format!("{:?}", m.shape);
+    let heading = printer.per_language(|ui, language| {
+        let what = super::pick_bi(&m.what, language);
+        let values: [(&str, &dyn std::fmt::Display); 3] = [("what", &what), ("dtype", &m.dtype), ("shape", &shape)];
+        crate::text::fill(ui.side_by_side, &values)
+    });
+    out.push_str(&stat(heading.replace('\n', " · ")));
+    out.push_str(&format!(
+        "{pad}  {} {} {}\n",
+        pad_right(&printer.label(|u| u.index), 14),
+        pad_left(&printer.label(|u| u.expected), 14),
+        pad_left(&printer.label(|u| u.actual), 14)
     ));
-    out.push('\n');
-    if !m.expected.is_empty() && m.expected.len() == m.actual.len() {
-        let shape = format!("{:?}", m.shape);
-        out.push_str(
-            &printer
-                .lines(|u| u.side_by_side, &[("what", &m.what), ("dtype", &m.dtype), ("shape", &shape)])
-                .replace('\n', " · "),
-        );
-        out.push('\n');
-        out.push_str(&format!(
-            "  {} {} {}\n",
-            pad_right(&printer.label(|u| u.index), 14),
-            pad_left(&printer.label(|u| u.expected), 14),
-            pad_left(&printer.label(|u| u.actual), 14)
-        ));
-        for (flat, (&e, &a)) in m.expected.iter().zip(&m.actual).enumerate() {
-            let row = format!("  {:<14} {:>14} {:>14}", index(&unravel(flat, &m.shape)), number(e), number(a));
-            let differs = !is_close(a, e, m.atol, m.rtol);
-            if differs {
-                out.push_str(&format!("{}  ←\n", row.red().bold()));
-            } else {
-                out.push_str(&format!("{row}\n"));
-            }
+    let rows = shown_rows(m, detail);
+    for (flat, (&e, &a)) in m.expected.iter().zip(&m.actual).enumerate().skip(rows.start).take(rows.len()) {
+        let row = format!("{pad}  {:<14} {:>14} {:>14}", index(&unravel(flat, &m.shape)), number(e), number(a));
+        if is_close(a, e, m.atol, m.rtol) {
+            out.push_str(&format!("{row}\n"));
+        } else {
+            out.push_str(&format!("{}  ←\n", row.red().bold()));
         }
+    }
+    let hidden = m.expected.len() - rows.len();
+    if hidden > 0 {
+        out.push_str(&format!("{pad}  {}\n", printer.inline(|u| u.more_rows, &[("n", &hidden)]).dimmed()));
     }
     out
 }
 
-fn render_diagnostics(diagnostics: &[Diagnostic]) -> String {
-    diagnostics.iter().map(|d| format!("{}\n\n", d.rendered.trim_end())).collect()
+/// The rows of the side-by-side table to show: all of them when verbose; else a few, from just
+/// before the first element that differs.
+fn shown_rows(m: &Mismatch, detail: Detail) -> std::ops::Range<usize> {
+    let len = m.expected.len();
+    if detail == Detail::Verbose || len <= COMPACT_TABLE_ROWS {
+        return 0..len;
+    }
+    let differs = |i: &usize| !is_close(m.actual[*i], m.expected[*i], m.atol, m.rtol);
+    let first = (0..len).find(differs).unwrap_or(0);
+    let start = first.saturating_sub(1).min(len - COMPACT_TABLE_ROWS);
+    start..start + COMPACT_TABLE_ROWS
+}
+
+/// rustc's messages as rustc renders them (never re-wrapped: they draw the code), each known
+/// kind of error followed once by the course's note about it.
+fn render_diagnostics(printer: &Printer, diagnostics: &[Diagnostic], columns: usize) -> String {
+    let mut noted = Vec::new();
+    let mut out = String::new();
+    for diagnostic in diagnostics {
+        out.push_str(&format!("{}\n\n", diagnostic.rendered.trim_end()));
+        if let Some(note) = compile_note::note_for(diagnostic).filter(|n| !noted.contains(n)) {
+            let text = compile_note::render(printer, &note);
+            out.push_str(&format!("{}\n\n", wrap::wrap(&text, "", "  ", columns).cyan()));
+            noted.push(note);
+        }
+    }
+    out
 }
 
 fn render_output(printer: &Printer, output: &Captured) -> String {
@@ -217,12 +395,12 @@ fn render_output(printer: &Printer, output: &Captured) -> String {
 }
 
 /// Pads to a display width (a CJK character takes two columns).
-fn pad_right(text: &str, width: usize) -> String {
-    format!("{text}{}", " ".repeat(width.saturating_sub(text.width())))
+fn pad_right(text: &str, columns: usize) -> String {
+    format!("{text}{}", " ".repeat(columns.saturating_sub(width(text))))
 }
 
-fn pad_left(text: &str, width: usize) -> String {
-    format!("{}{text}", " ".repeat(width.saturating_sub(text.width())))
+fn pad_left(text: &str, columns: usize) -> String {
+    format!("{}{text}", " ".repeat(columns.saturating_sub(width(text))))
 }
 
 fn indent(text: &str, by: usize) -> String {
@@ -261,6 +439,23 @@ fn index(at: &[usize]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_compact_table_starts_just_before_the_first_difference() {
+        let mismatch = |actual: Vec<f64>| Mismatch {
+            expected: vec![1.0; actual.len()],
+            actual,
+            atol: 1e-6,
+            rtol: 1e-5,
+            ..Mismatch::default()
+        };
+        let late = mismatch([vec![1.0; 9], vec![2.0; 3], vec![1.0; 4]].concat());
+        assert_eq!(shown_rows(&late, Detail::Compact), 8..14);
+        assert_eq!(shown_rows(&late, Detail::Verbose), 0..16);
+        let at_the_end = mismatch([vec![1.0; 15], vec![2.0]].concat());
+        assert_eq!(shown_rows(&at_the_end, Detail::Compact), 10..16);
+        assert_eq!(shown_rows(&mismatch(vec![2.0; 4]), Detail::Compact), 0..4);
+    }
 
     #[test]
     fn numbers_read_naturally() {

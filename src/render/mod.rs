@@ -1,10 +1,12 @@
 //! Terminal output: language selection, colour, and the renderings of each command.
 
 pub mod check;
+pub mod compile_note;
 pub mod list;
 pub mod markdown;
 pub mod pager;
 pub mod progress_line;
+pub mod wrap;
 
 use std::io::IsTerminal;
 
@@ -58,6 +60,16 @@ impl Printer {
     /// A kit sentence in the chosen languages, on one line.
     pub fn bi_label(&self, bi: &Bi) -> String {
         self.languages().iter().map(|l| pick_bi(bi, *l)).collect::<Vec<_>>().join(" / ")
+    }
+
+    /// A sentence from the UI text, filled in, languages joined on one line.
+    pub fn inline(&self, pick: fn(&Ui) -> &'static str, values: &[(&str, &dyn std::fmt::Display)]) -> String {
+        self.languages().iter().map(|&l| text::fill(pick(text::ui(l)), values)).collect::<Vec<_>>().join(" / ")
+    }
+
+    /// The width to wrap text to, asked afresh (a terminal may have been resized).
+    pub fn width(&self) -> usize {
+        wrap::terminal_width()
     }
 
     /// Prints [`Printer::lines`].

@@ -25,12 +25,36 @@ pub const MEMORY_LIMIT: u64 = 16 << 30;
 const DEPENDENCY_BUDGET: Duration = Duration::from_secs(900);
 
 /// A rustc message worth showing to the learner.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Diagnostic {
     /// `error`, `warning`, …
     pub level: String,
+    /// The error code, such as `E0277`, when rustc gives one.
+    pub code: Option<String>,
+    /// The one-line message, such as "cannot divide `T` by `f32`".
+    pub message: String,
+    /// The plain text of its labels and notes ("expected `f32`, found type parameter `T`" …),
+    /// for recognising it (the rendering may carry colour).
+    pub details: Vec<String>,
     /// rustc's own rendering, with the learner's file shown by its workspace path.
     pub rendered: String,
+}
+
+impl Diagnostic {
+    /// Reads a diagnostic from the `message` of cargo's `compiler-message`, showing
+    /// `learner` (the harness's copy) as `shown_as`.
+    fn from_json(inner: &Value, learner: &str, shown_as: &str) -> Diagnostic {
+        let text = |v: &Value| v.as_str().unwrap_or("").to_string();
+        let labels = inner["spans"].as_array().into_iter().flatten().map(|s| text(&s["label"]));
+        let children = inner["children"].as_array().into_iter().flatten().map(|c| text(&c["message"]));
+        Diagnostic {
+            level: text(&inner["level"]),
+            code: inner["code"]["code"].as_str().map(str::to_string),
+            message: text(&inner["message"]),
+            details: labels.chain(children).filter(|t| !t.is_empty()).collect(),
+            rendered: text(&inner["rendered"]).replace(learner, shown_as),
+        }
+    }
 }
 
 /// What happened while building.
@@ -293,17 +317,16 @@ pub fn build(
             }
             Some("compiler-message") => {
                 let inner = &message["message"];
-                let level = inner["level"].as_str().unwrap_or("").to_string();
-                let rendered = inner["rendered"].as_str().unwrap_or("").replace(&learner, shown_as);
+                let diagnostic = Diagnostic::from_json(inner, &learner, shown_as);
                 let spans = inner["spans"].as_array();
                 let about_learner =
                     spans.is_some_and(|spans| spans.iter().any(|s| s["file_name"].as_str() == Some(learner.as_str())));
                 if about_learner {
-                    diagnostics.push(Diagnostic { level, rendered });
-                } else if level == "error" {
+                    diagnostics.push(diagnostic);
+                } else if diagnostic.level == "error" {
                     // An error outside the learner's file (in the kit or the generated binary) is
                     // still the reason the build failed: keep it for when nothing else explains it.
-                    other_errors.push(Diagnostic { level, rendered });
+                    other_errors.push(diagnostic);
                 }
             }
             _ => {}

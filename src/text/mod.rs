@@ -47,9 +47,10 @@ pub fn ui(language: Language) -> &'static Ui {
     }
 }
 
-/// Replaces each `{name}` in `template` with its value.
+/// Replaces each `{name}` in `template` with its value, and `{tutor}` (the start of every command
+/// tutor suggests) with what the learner types to run tutor (see [`crate::invocation`]).
 pub fn fill(template: &str, values: &[(&str, &dyn std::fmt::Display)]) -> String {
-    let mut out = template.to_string();
+    let mut out = template.replace("{tutor}", crate::invocation::launcher().prefix());
     for (name, value) in values {
         out = out.replace(&format!("{{{name}}}"), &value.to_string());
     }
@@ -96,7 +97,6 @@ pub struct Ui {
     pub passed_all: &'static str,
     pub next_exercise: &'static str,
     pub course_complete: &'static str,
-    pub not_passed_yet: &'static str,
     pub todo_not_done: &'static str,
     pub timed_out: &'static str,
     pub build_timed_out: &'static str,
@@ -184,4 +184,56 @@ pub struct Ui {
     pub watch_no_previous: &'static str,
     pub watch_list_keys: &'static str,
     pub watch_confirm_keys: &'static str,
+    // Failure output (issue 10).
+    pub greatest_difference: &'static str,
+    pub more_failures: &'static str,
+    pub more_rows: &'static str,
+    pub summary_next: &'static str,
+    pub note_mixed_float: &'static str,
+    pub note_missing_import: &'static str,
+    pub note_vec_for_array: &'static str,
+    pub cli_about: &'static str,
+    pub cli_lang: &'static str,
+    pub cli_workspace: &'static str,
+    pub cli_no_color: &'static str,
+    pub cli_help: &'static str,
+    pub cli_version: &'static str,
+    pub cli_exercise: &'static str,
+    pub cli_exercise_or_current: &'static str,
+    pub cli_yes: &'static str,
+    pub cli_list: &'static str,
+    pub cli_check: &'static str,
+    pub cli_check_all: &'static str,
+    pub cli_verbose: &'static str,
+    pub cli_hint: &'static str,
+    pub cli_hint_all: &'static str,
+    pub cli_hint_level: &'static str,
+    pub cli_reveal: &'static str,
+    pub cli_lesson: &'static str,
+    pub cli_init: &'static str,
+    pub cli_init_dir: &'static str,
+    pub cli_init_force: &'static str,
+    pub cli_init_no_build: &'static str,
+    pub cli_watch: &'static str,
+    pub cli_watch_manual: &'static str,
+    pub cli_reset: &'static str,
+    pub cli_doctor: &'static str,
+    pub cli_completions: &'static str,
+    pub cli_shell: &'static str,
+    pub cli_timeout: &'static str,
+    pub cli_build_timeout: &'static str,
+    pub cli_seed: &'static str,
+    pub cli_help_command: &'static str,
+    pub cli_usage_heading: &'static str,
+    pub cli_commands_heading: &'static str,
+    pub cli_options_heading: &'static str,
+    pub cli_arguments_heading: &'static str,
+    pub cli_error_unknown_argument: &'static str,
+    pub cli_error_unknown_command: &'static str,
+    pub cli_error_invalid_value: &'static str,
+    pub cli_error_possible_values: &'static str,
+    pub cli_error_missing: &'static str,
+    pub cli_error_conflict: &'static str,
+    pub cli_error_other: &'static str,
+    pub cli_error_more: &'static str,
 }

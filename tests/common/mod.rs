@@ -84,14 +84,22 @@ impl Course {
         Course { root }
     }
 
-    /// Runs `tutor ARGS` in the workspace, English only, no colour, no terminal.
+    /// Runs `tutor ARGS` in the workspace, English only, no colour, no terminal, and wide: a
+    /// test that looks for a sentence finds it on one line (the layout has tests of its own, in
+    /// `report_output.rs`).
     pub fn tutor(&self, args: &[&str]) -> Run {
         self.tutor_with(args, |_| {})
     }
 
     pub fn tutor_with(&self, args: &[&str], adjust: impl FnOnce(&mut Command)) -> Run {
         let mut command = Command::new(env!("CARGO_BIN_EXE_tutor"));
-        command.args(args).current_dir(&self.root).env("TUTOR_LANG", "en").env("NO_COLOR", "1").stdin(Stdio::null());
+        command
+            .args(args)
+            .current_dir(&self.root)
+            .env("TUTOR_LANG", "en")
+            .env("NO_COLOR", "1")
+            .env("COLUMNS", "1000")
+            .stdin(Stdio::null());
         adjust(&mut command);
         Run::from(command.output().expect("the tutor binary runs"))
     }

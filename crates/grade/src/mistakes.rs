@@ -55,9 +55,9 @@ mistakes! {
     "wrong-axis", "02-norm", 2,
         "统计量沿错误的轴计算（第一维而不是最后一维）", "statistics along the wrong axis (the first, not the last)";
     "whole-tensor", "02-norm", 2,
-        "统计量取自整个张量，把不同 token 混在了一起", "statistics over the whole tensor, mixing tokens together";
+        "统计量取自整个张量，把不同词元混在了一起", "statistics over the whole tensor, mixing tokens together";
     "rows-mixed", "02-norm", 2,
-        "一行的结果随其他行改变：统计量把不同 token 混在了一起", "one row's result changes when another row changes: the statistics mix tokens";
+        "一行的结果随其他行改变：统计量把不同词元混在了一起", "one row's result changes when another row changes: the statistics mix tokens";
     "keepdim-forgotten", "02-norm", 2,
         "求均值后没有把这一维放回（缺少 `insert_axis`）：[..., D] 与 [...] 无法正确广播", "the reduced axis is not put back (no `insert_axis`): [..., D] and [...] do not broadcast as meant";
     "rank-assumed", "02-norm", 2,

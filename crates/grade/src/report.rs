@@ -52,8 +52,9 @@ impl Status {
 /// A numeric comparison that failed, in the spirit of `torch.testing.assert_close`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Mismatch {
-    /// What was compared, for example `norm(x)` or `weight.grad`.
-    pub what: String,
+    /// What was compared, for example `norm(x)` or `weight.grad`, in each language (a code name
+    /// reads the same in both; a description such as "dx against central differences" does not).
+    pub what: Bi,
     /// The dtype of the compared values.
     pub dtype: String,
     /// Shape of the compared tensor.

@@ -82,12 +82,38 @@ pub(crate) fn panicked(message: &str) -> Bi {
     Bi::new(format!("代码 panic：{message}"), format!("your code panicked: {message}"))
 }
 
-pub(crate) fn new_failed(what: &str, error: &str) -> Bi {
-    Bi::new(format!("{what} 返回了错误：{error}"), format!("{what} returned an error: {error}"))
+pub(crate) fn new_failed(what: &Bi, error: &Bi) -> Bi {
+    Bi::new(format!("{} 返回了错误：{}", what.zh, error.zh), format!("{} returned an error: {}", what.en, error.en))
 }
 
-pub(crate) fn expected_error(what: &str) -> Bi {
-    Bi::new(format!("{what} 应返回 Err，却返回了 Ok"), format!("{what} should return Err but returned Ok"))
+pub(crate) fn expected_error(what: &Bi) -> Bi {
+    Bi::new(format!("{} 应返回 Err，却返回了 Ok", what.zh), format!("{} should return Err but returned Ok", what.en))
+}
+
+/// A piece of code (`norm(x)`, `weight.grad`): it reads the same in every language.
+pub fn code(name: &str) -> Bi {
+    Bi::new(name, name)
+}
+
+/// A call on an input whose last axis is not `hidden`, for example `norm(x)` on `[2, 5]`.
+pub(crate) fn call_on_wrong_width(call: &str, shape: &[usize], hidden: usize) -> Bi {
+    Bi::new(
+        format!("x.shape = {}、hidden_size = {hidden} 时的 {call}", self::shape(shape)),
+        format!("{call} with x.shape = {}, hidden_size = {hidden}", self::shape(shape)),
+    )
+}
+
+/// A call on a 0-d input.
+pub(crate) fn call_on_0d(call: &str) -> Bi {
+    Bi::new(format!("零维 x 上的 {call}"), format!("{call} with a 0-d x"))
+}
+
+/// A gradient from `backward` held against central differences of the learner's `forward`.
+pub(crate) fn against_central_differences(gradient: &str) -> Bi {
+    Bi::new(
+        format!("{gradient}（backward 对照 forward 的中心差分）"),
+        format!("{gradient} (backward vs. central differences of forward)"),
+    )
 }
 
 pub(crate) fn weight_shape(found: &[usize], hidden: usize) -> Bi {
@@ -136,21 +162,21 @@ pub(crate) fn no_weight_gradient() -> Bi {
     Bi::new("backward 之后 weight.grad 仍为 None", "weight.grad is still None after backward")
 }
 
-pub(crate) fn not_finite(what: &str) -> Bi {
+pub(crate) fn not_finite(what: &Bi) -> Bi {
     Bi::new(
-        format!("{what} 含有 NaN 或无穷大：零向量也必须得到有限结果（eps 在平方根内部）"),
-        format!("{what} holds NaN or infinity: a zero vector must stay finite (eps goes inside the square root)"),
+        format!("{} 含有 NaN 或无穷大：零向量也必须得到有限结果（eps 在平方根内部）", what.zh),
+        format!("{} holds NaN or infinity: a zero vector must stay finite (eps goes inside the square root)", what.en),
     )
 }
 
-pub(crate) fn differs(what: &str) -> Bi {
-    Bi::new(format!("{what} 与参考结果不一致"), format!("{what} differs from the reference"))
+pub(crate) fn differs(what: &Bi) -> Bi {
+    Bi::new(format!("{} 与参考结果不一致", what.zh), format!("{} differs from the reference", what.en))
 }
 
-pub(crate) fn wrong_shape(what: &str, expected: &[usize], found: &[usize]) -> Bi {
+pub(crate) fn wrong_shape(what: &Bi, expected: &[usize], found: &[usize]) -> Bi {
     Bi::new(
-        format!("{what} 的形状是 {}，应为 {}", shape(found), shape(expected)),
-        format!("{what} has shape {}, expected {}", shape(found), shape(expected)),
+        format!("{} 的形状是 {}，应为 {}", what.zh, shape(found), shape(expected)),
+        format!("{} has shape {}, expected {}", what.en, shape(found), shape(expected)),
     )
 }
 

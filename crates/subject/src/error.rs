@@ -19,15 +19,22 @@ pub enum NormError {
     ShapeMismatch { expected: Vec<usize>, found: Vec<usize> },
 }
 
-impl fmt::Display for NormError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let message = match self {
+impl NormError {
+    /// What went wrong, in each language (the grader shows only the languages the learner chose).
+    pub fn text(&self) -> text::Bi {
+        match self {
             NormError::ZeroHiddenSize => text::error_zero_hidden(),
             NormError::BadEps(eps) => text::error_bad_eps(*eps),
             NormError::NoAxis => text::error_no_axis(),
             NormError::HiddenSizeMismatch { expected, found } => text::error_hidden_mismatch(*expected, *found),
             NormError::ShapeMismatch { expected, found } => text::error_shape_mismatch(expected, found),
-        };
+        }
+    }
+}
+
+impl fmt::Display for NormError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = self.text();
         write!(f, "{} / {}", message.en, message.zh)
     }
 }

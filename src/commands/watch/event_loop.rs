@@ -21,7 +21,7 @@ use crate::cli::Limits;
 use crate::commands::{check, hint, reset, Session};
 use crate::course::Exercise;
 use crate::progress::ExerciseStatus;
-use crate::render::check::{render, FileNames};
+use crate::render::check::{render, Detail, FileNames};
 use crate::render::list::{progress_bar, render as render_list};
 use crate::render::title;
 use crate::runner;
@@ -36,6 +36,8 @@ pub struct Options {
     pub interactive: bool,
     /// Move on after a pass without waiting for `n`.
     pub auto_advance: bool,
+    /// How much of each report to show (`--verbose`).
+    pub detail: Detail,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -228,7 +230,7 @@ impl<'scope, 'env> Watch<'scope, 'env> {
         let copy = runner::harness::learner_copy_in(&self.session.workspace.private_dir(), exercise);
         let absolute = copy.to_string_lossy().into_owned();
         let files = FileNames { absolute: &absolute, shown: &exercise.file };
-        let report = render(printer, &finished.outcome, &exercise.id, exercise.todo, &files);
+        let report = render(printer, &finished.outcome, &exercise.id, exercise.todo, &files, self.options.detail);
         let mut verdict: Vec<String> = check::verdict(printer, exercise, &finished.outcome).into_iter().collect();
         if finished.outcome.passed() {
             if finished.completed_now {

@@ -31,6 +31,7 @@ use notify::{EventKind, RecursiveMode, Watcher};
 
 use super::Session;
 use crate::cli::Limits;
+use crate::render::check::Detail;
 use crate::runner::process;
 
 /// Everything the watch waits for, from the key reader, the file watcher and the check worker.
@@ -46,7 +47,7 @@ pub(crate) enum WatchEvent {
 }
 
 /// Runs the watch until `q`, Ctrl-C or the end of input.
-pub fn run(session: &Session, manual: bool, auto_advance: bool, limits: &Limits) -> Result<ExitCode> {
+pub fn run(session: &Session, manual: bool, auto_advance: bool, limits: &Limits, detail: Detail) -> Result<ExitCode> {
     let interactive = !manual && std::io::stdin().is_terminal();
     // Before the terminal changes, so that a SIGTERM finds the handler that gives it back.
     process::install_interrupt_handlers();
@@ -68,7 +69,7 @@ pub fn run(session: &Session, manual: bool, auto_advance: bool, limits: &Limits)
 
     let first = session.exercise(None)?;
     let first = session.catalogue.exercises.iter().position(|e| e.id == first.id).unwrap_or(0);
-    let options = event_loop::Options { interactive, auto_advance };
+    let options = event_loop::Options { interactive, auto_advance, detail };
     std::thread::scope(|scope| event_loop::Watch::new(session, limits, options, scope, sender, first).run(&events))?;
     Ok(ExitCode::SUCCESS)
 }

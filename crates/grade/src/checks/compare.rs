@@ -6,7 +6,7 @@ use ndarray::ArrayD;
 
 use super::Failure;
 use crate::report::Mismatch;
-use crate::text;
+use crate::text::{self, Bi};
 
 /// Tensors up to this many elements are carried whole, to be shown side by side.
 const SHOWN_WHOLE: usize = 64;
@@ -14,7 +14,7 @@ const SHOWN_WHOLE: usize = 64;
 /// Compares `actual` with `expected`; on a difference returns a failure with the full mismatch
 /// statistics (count, greatest absolute and relative difference and where, the tolerance).
 pub fn assert_close(
-    what: &str,
+    what: &Bi,
     dtype: &str,
     actual: &ArrayD<f64>,
     expected: &ArrayD<f64>,
@@ -26,7 +26,7 @@ pub fn assert_close(
     }
     let shape = actual.shape().to_vec();
     let mut mismatch = Mismatch {
-        what: what.to_string(),
+        what: what.clone(),
         dtype: dtype.to_string(),
         shape: shape.clone(),
         total: actual.len(),
@@ -114,7 +114,7 @@ mod tests {
     fn reports_count_worst_element_and_index() {
         let expected = array![[1.0, 2.0], [3.0, 4.0]].into_dyn();
         let actual = array![[1.0, 2.5], [3.0, f64::NAN]].into_dyn();
-        let failure = assert_close("y", "float32", &actual, &expected, 1e-6, 1e-5).unwrap_err();
+        let failure = assert_close(&text::code("y"), "float32", &actual, &expected, 1e-6, 1e-5).unwrap_err();
         let m = failure.mismatch.unwrap();
         assert_eq!((m.mismatched, m.total), (2, 4));
         assert_eq!(m.max_abs_at, vec![1, 1]);
@@ -126,18 +126,18 @@ mod tests {
     fn tolerance_is_absolute_plus_relative_and_nan_matches_nan() {
         let expected = array![100.0, f64::NAN, f64::INFINITY].into_dyn();
         let within = array![100.0 + 1e-3 - 1e-9, f64::NAN, f64::INFINITY].into_dyn();
-        assert!(assert_close("y", "float32", &within, &expected, 0.0, 1e-5).is_ok());
+        assert!(assert_close(&text::code("y"), "float32", &within, &expected, 0.0, 1e-5).is_ok());
         let outside = array![100.0 + 2e-3, f64::NAN, f64::INFINITY].into_dyn();
-        assert!(assert_close("y", "float32", &outside, &expected, 0.0, 1e-5).is_err());
+        assert!(assert_close(&text::code("y"), "float32", &outside, &expected, 0.0, 1e-5).is_err());
         let wrong_inf = array![100.0, f64::NAN, f64::NEG_INFINITY].into_dyn();
-        assert!(assert_close("y", "float32", &wrong_inf, &expected, 0.0, 1e-5).is_err());
+        assert!(assert_close(&text::code("y"), "float32", &wrong_inf, &expected, 0.0, 1e-5).is_err());
     }
 
     #[test]
     fn a_shape_difference_is_its_own_failure() {
         let a = ArrayD::<f64>::zeros(IxDyn(&[2, 2]));
         let b = ArrayD::<f64>::zeros(IxDyn(&[4]));
-        let failure = assert_close("y", "float32", &a, &b, 0.0, 0.0).unwrap_err();
+        let failure = assert_close(&text::code("y"), "float32", &a, &b, 0.0, 0.0).unwrap_err();
         assert!(failure.mismatch.is_none());
         assert!(failure.message.en.contains("[2, 2]"), "{}", failure.message.en);
         assert_eq!(unravel(5, &[2, 3]), vec![1, 2]);

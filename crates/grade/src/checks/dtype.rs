@@ -76,11 +76,11 @@ fn forward_matches<T: Element + HalfBits>(
     eps: f32,
     (atol, rtol): (f64, f64),
 ) -> Outcome {
-    let actual = call("forward(x)", norm.forward(x))?.mapv(T::to_f64);
+    let actual = call(&text::code("forward(x)"), norm.forward(x))?.mapv(T::to_f64);
     let expected = reference::forward(x, eps, weight).expect("test inputs are valid").mapv(T::to_f64);
     let candidates = mistakes::wrong_forwards(x, eps, weight);
     run.observe(Observation::by_tolerance(run.case(), &actual, &expected, candidates, atol, rtol));
-    assert_close("forward(x)", T::NAME, &actual, &expected, atol, rtol)
+    assert_close(&text::code("forward(x)"), T::NAME, &actual, &expected, atol, rtol)
 }
 
 fn seeded_forward<T: Element + HalfBits>(run: &Run, shape: &[usize], salt: u64, tolerance: (f64, f64)) -> Outcome {
@@ -119,7 +119,7 @@ fn rounds_once<T: Element + HalfBits>(run: &Run, salt: u64, tolerance: (f64, f64
     let exact: fn(f32) -> f32 = |w| T::from_f32(w).to_f32();
     let (norm, weight) = weighted(run, SHAPE[1], 1e-6, salt, Some(exact))?;
     let x: ArrayD<T> = run.rng(salt + 100).normal_array(&SHAPE);
-    let actual = call("forward(x)", norm.forward(&x))?;
+    let actual = call(&text::code("forward(x)"), norm.forward(&x))?;
     let expected = reference::forward(&x, 1e-6, &weight).expect("test inputs are valid");
     let candidates = mistakes::wrong_forwards(&x, 1e-6, &weight);
     // The rounding message is for a forward that is right but for its rounding: its output must
@@ -134,9 +134,9 @@ fn rounds_once<T: Element + HalfBits>(run: &Run, salt: u64, tolerance: (f64, f64
     run.observe(Observation::by_bits(run.case(), &actual, &expected, candidates, 1.0 - ALLOWED_SHARE));
     // A forward that is wrong for another reason fails as such: rounding is not its problem.
     let (atol, rtol) = tolerance;
-    assert_close("forward(x)", T::NAME, &actual.mapv(T::to_f64), &expected.mapv(T::to_f64), atol, rtol)?;
+    assert_close(&text::code("forward(x)"), T::NAME, &actual.mapv(T::to_f64), &expected.mapv(T::to_f64), atol, rtol)?;
     let Err(mut failure) =
-        assert_close("forward(x)", T::NAME, &actual.mapv(T::to_f64), &expected.mapv(T::to_f64), 0.0, 0.0)
+        assert_close(&text::code("forward(x)"), T::NAME, &actual.mapv(T::to_f64), &expected.mapv(T::to_f64), 0.0, 0.0)
     else {
         return Ok(());
     };
@@ -202,7 +202,7 @@ fn forward_edge_inputs(run: &Run) -> Outcome {
     }
     let wrong_width = ArrayD::<f32>::zeros(IxDyn(&[2, 5]));
     if norm.forward(&wrong_width).is_ok() {
-        return Err(Failure::new(text::expected_error("forward(x) with x.shape = [2, 5], hidden_size = 4")));
+        return Err(Failure::new(text::expected_error(&text::call_on_wrong_width("forward(x)", &[2, 5], 4))));
     }
     Ok(())
 }
@@ -212,13 +212,17 @@ fn backward_edge_inputs(run: &Run) -> Outcome {
         let grad_out: ArrayD<f32> = run.rng(19 + i as u64).normal_array(x.shape());
         let (mut norm, weight) = weighted(run, 4, 1e-6, 18, None)?;
         norm.clear_grad();
-        let dx = call("backward(x, grad_out)", norm.backward(&x, &grad_out))?;
+        let dx = call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
         compare_gradients(run, &*norm, &weight, (&x, &grad_out), &dx, 1e-6, (1e-5, 1e-4))?;
     }
     let (mut norm, _) = weighted(run, 4, 1e-6, 18, None)?;
     let wrong_width = ArrayD::<f32>::zeros(IxDyn(&[2, 5]));
     if norm.backward(&wrong_width, &wrong_width).is_ok() {
-        return Err(Failure::new(text::expected_error("backward(x, grad_out) with x.shape = [2, 5], hidden_size = 4")));
+        return Err(Failure::new(text::expected_error(&text::call_on_wrong_width(
+            "backward(x, grad_out)",
+            &[2, 5],
+            4,
+        ))));
     }
     Ok(())
 }
@@ -247,11 +251,11 @@ fn compare_gradients<T: Element>(
         let dw = dw.clone().into_dyn().mapv(f64::from);
         run.observe(Observation::by_tolerance(run.case(), &dw, &dw_expected, dw_candidates, atol, rtol));
     }
-    assert_close("dx", T::NAME, &dx, &dx_expected, atol, rtol)?;
+    assert_close(&text::code("dx"), T::NAME, &dx, &dx_expected, atol, rtol)?;
     let Some(dw) = after.grad.clone() else {
         return Err(no_gradient(&after));
     };
-    assert_close("weight.grad", "float32", &dw.into_dyn().mapv(f64::from), &dw_expected, atol, rtol)
+    assert_close(&text::code("weight.grad"), "float32", &dw.into_dyn().mapv(f64::from), &dw_expected, atol, rtol)
 }
 
 /// Runs the learner's backward on seeded data and compares with the f64 oracle.
@@ -262,7 +266,7 @@ fn backward_matches_oracle<T: Element>(run: &Run, shape: &[usize], salt: u64, to
     let mut rng = run.rng(salt + 200);
     let x: ArrayD<T> = rng.normal_array(shape);
     let grad_out: ArrayD<T> = rng.normal_array(shape);
-    let dx = call("backward(x, grad_out)", norm.backward(&x, &grad_out))?;
+    let dx = call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
     compare_gradients(run, &*norm, &weight, (&x, &grad_out), &dx, 1e-5, tolerance)
 }
 
@@ -287,7 +291,7 @@ fn forward_gradient_check(run: &Run) -> Outcome {
     let x: ArrayD<f64> = rng.normal_array(&shape);
     let grad_out: ArrayD<f64> = rng.normal_array(&shape);
     let loss = |norm: &dyn Layer, x: &ArrayD<f64>| -> Result<f64, Failure> {
-        Ok((call("forward(x)", norm.forward(x))? * &grad_out).sum())
+        Ok((call(&text::code("forward(x)"), norm.forward(x))? * &grad_out).sum())
     };
 
     let mut dx_numeric = ArrayD::zeros(x.raw_dim());
@@ -314,14 +318,14 @@ fn forward_gradient_check(run: &Run) -> Outcome {
         *slot = (up - down) / f64::from(w_up - w_down);
     }
 
-    let dx = call("backward(x, grad_out)", norm.backward(&x, &grad_out))?;
-    assert_close("dx (backward vs. central differences of forward)", "float64", &dx, &dx_numeric, ATOL, RTOL)?;
+    let dx = call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
+    assert_close(&text::against_central_differences("dx"), "float64", &dx, &dx_numeric, ATOL, RTOL)?;
     let after = norm.weight();
     let Some(dw) = after.grad.clone() else {
         return Err(no_gradient(&after));
     };
     assert_close(
-        "weight.grad (backward vs. central differences of forward)",
+        &text::against_central_differences("weight.grad"),
         "float64",
         &dw.into_dyn().mapv(f64::from),
         &dw_numeric,

@@ -85,7 +85,7 @@ impl<'a> Run<'a> {
     /// Builds a layer, turning an `Err` from `new` into a failure.
     fn build(&self, hidden_size: usize, eps: f32) -> Result<Box<dyn Layer + '_>, Failure> {
         self.subject.build(hidden_size, eps).map_err(|e| {
-            Failure::new(text::new_failed(&format!("RMSNorm::new({hidden_size}, {eps:e})"), &e.to_string()))
+            Failure::new(text::new_failed(&text::code(&format!("RMSNorm::new({hidden_size}, {eps:e})")), &e.text()))
         })
     }
 }
@@ -273,6 +273,6 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Unwraps a call's result, turning an unexpected `Err` into a failure.
-fn call<V>(what: &str, result: Result<V, NormError>) -> Result<V, Failure> {
-    result.map_err(|e| Failure::new(text::new_failed(what, &e.to_string())))
+fn call<V>(what: &Bi, result: Result<V, NormError>) -> Result<V, Failure> {
+    result.map_err(|e| Failure::new(text::new_failed(what, &e.text())))
 }

@@ -60,10 +60,10 @@ pub fn cases() -> Vec<Case> {
 pub(super) fn norm_matches_reference<T: Element>(run: &Run, x: &ArrayD<T>, eps: f32) -> Outcome {
     let hidden = *x.shape().last().expect("test inputs have a last axis");
     let norm = run.build(hidden, eps)?;
-    let actual = super::call("norm(x)", norm.norm(x))?.mapv(f64::from);
+    let actual = super::call(&text::code("norm(x)"), norm.norm(x))?.mapv(f64::from);
     let expected = reference::rms_normalize(x, eps).expect("test inputs are valid").mapv(f64::from);
     run.observe(Observation::by_tolerance(run.case(), &actual, &expected, mistakes::wrong_norms(x, eps), ATOL, RTOL));
-    assert_close("norm(x)", T::NAME, &actual, &expected, ATOL, RTOL)
+    assert_close(&text::code("norm(x)"), T::NAME, &actual, &expected, ATOL, RTOL)
 }
 
 fn tutorial_case(run: &Run) -> Outcome {
@@ -72,7 +72,7 @@ fn tutorial_case(run: &Run) -> Outcome {
         // The zero row is the point of this case: say so when it is what went wrong.
         let non_finite = failure.mismatch.as_ref().is_some_and(|m| m.actual.iter().any(|v| !v.is_finite()));
         if non_finite {
-            failure.message = text::not_finite("norm(x)");
+            failure.message = text::not_finite(&text::code("norm(x)"));
         }
         failure
     })
@@ -146,14 +146,14 @@ fn rejects_bad_input(run: &Run) -> Outcome {
     let norm = run.build(4, 1e-6)?;
     let wrong_width = ArrayD::<f32>::zeros(IxDyn(&[2, 5]));
     if norm.norm(&wrong_width).is_ok() {
-        return Err(Failure::new(text::expected_error("norm(x) with x.shape = [2, 5], hidden_size = 4")));
+        return Err(Failure::new(text::expected_error(&text::call_on_wrong_width("norm(x)", &[2, 5], 4))));
     }
     let scalar = ArrayD::<f32>::zeros(IxDyn(&[]));
     if norm.norm(&scalar).is_ok() {
-        return Err(Failure::new(text::expected_error("norm(x) with a 0-d x")));
+        return Err(Failure::new(text::expected_error(&text::call_on_0d("norm(x)"))));
     }
     if norm.forward(&wrong_width).is_ok() {
-        return Err(Failure::new(text::expected_error("forward(x) with x.shape = [2, 5], hidden_size = 4")));
+        return Err(Failure::new(text::expected_error(&text::call_on_wrong_width("forward(x)", &[2, 5], 4))));
     }
     Ok(())
 }

@@ -67,7 +67,7 @@ pub(super) fn eps_changed(asked: f32, kept: f32) -> Failure {
 fn rejects_bad_config(run: &Run) -> Outcome {
     for (hidden, eps) in [(0, 1e-6), (4, -1e-6), (4, f32::NAN), (4, f32::INFINITY)] {
         if run.subject.build(hidden, eps).is_ok() {
-            return Err(Failure::new(text::expected_error(&format!("RMSNorm::new({hidden}, {eps:e})"))));
+            return Err(Failure::new(text::expected_error(&text::code(&format!("RMSNorm::new({hidden}, {eps:e})")))));
         }
     }
     Ok(())
@@ -83,9 +83,9 @@ fn weight_gets_gradient(run: &Run) -> Outcome {
     let hidden = 3;
     let mut norm = run.build(hidden, 1e-6)?;
     let (x, _) = sample();
-    let y = call("forward(x)", norm.forward(&x))?;
+    let y = call(&text::code("forward(x)"), norm.forward(&x))?;
     let grad_out = y.mapv(|_| 1.0f32);
-    call("backward(x, grad_out)", norm.backward(&x, &grad_out))?;
+    call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
     let weight = norm.weight();
     if !weight.requires_grad {
         return Err(frozen());
@@ -93,7 +93,7 @@ fn weight_gets_gradient(run: &Run) -> Outcome {
     match &weight.grad {
         None => Err(Failure::new(text::no_weight_gradient())),
         Some(grad) if grad.shape() != [hidden] => {
-            Err(Failure::new(text::wrong_shape("weight.grad", &[hidden], grad.shape())))
+            Err(Failure::new(text::wrong_shape(&text::code("weight.grad"), &[hidden], grad.shape())))
         }
         Some(_) => Ok(()),
     }
@@ -105,9 +105,9 @@ fn gradient_starts_empty(run: &Run) -> Outcome {
         return Err(Failure::new(text::gradient_preset(&format!("{grad}"))).with_mistake(Some("gradient-preset")));
     }
     let (x, g) = sample();
-    call("backward(x, grad_out)", norm.backward(&x, &g))?;
+    call(&text::code("backward(x, grad_out)"), norm.backward(&x, &g))?;
     let once = norm.weight().grad;
-    call("backward(x, grad_out)", norm.backward(&x, &g))?;
+    call(&text::code("backward(x, grad_out)"), norm.backward(&x, &g))?;
     let twice = norm.weight().grad;
     match (once, twice) {
         (Some(once), Some(twice)) if once.mapv(|v| v * 2.0) == twice => Ok(()),
