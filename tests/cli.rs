@@ -61,10 +61,14 @@ fn a_learner_session_from_stub_to_solution() {
     // The random inputs: printed, and the same seed repeats a run exactly.
     let wrong = std::fs::read_to_string(common::repo().join("tests/mistakes/running-sum-across-rows.rs")).unwrap();
     course.write_exercise("02-norm", &wrong);
-    let first = course.tutor(&["check", "02", "--seed", "42"]);
+    let first = course.tutor(&["check", "02", "--seed", "42", "--verbose"]);
     first.expect(1).shows("--seed 42");
-    assert_eq!(first.stdout, course.tutor(&["check", "02", "--seed", "42"]).stdout, "the same seed, another result");
-    let other = course.tutor(&["check", "02", "--seed", "43"]);
+    assert_eq!(
+        first.stdout,
+        course.tutor(&["check", "02", "--seed", "42", "--verbose"]).stdout,
+        "the same seed, another result"
+    );
+    let other = course.tutor(&["check", "02", "--seed", "43", "--verbose"]);
     assert_ne!(first.stdout.replace("42", "43"), other.stdout, "the seed does not change the inputs");
     course.write_exercise("02-norm", &Course::solution("02-norm"));
 

@@ -152,7 +152,7 @@ fn after_a_pass_the_watch_waits_for_n_and_p_goes_back() {
 
     watch.send("n");
     let at = watch.wait_for("Checking 02-norm", now, KEY);
-    let at = watch.wait_for("02-norm is not done yet", at, CHECK);
+    let at = watch.wait_for("cases pass · next: `tutor hint 02-norm`", at, CHECK);
     let at = watch.wait_for("Watching exercises/02-norm.rs", at, KEY);
     watch.send("p");
     let at = watch.wait_for("Checking 01-weight", at, KEY);
@@ -168,7 +168,7 @@ fn after_a_pass_the_watch_waits_for_n_and_p_goes_back() {
     let mut watch = course.watch("--auto-advance");
     let at = watch.wait_for("On to 02-norm.", 0, CHECK);
     let at = watch.wait_for("Checking 02-norm", at, KEY);
-    watch.wait_for("02-norm is not done yet", at, CHECK);
+    watch.wait_for("cases pass · next: `tutor hint 02-norm`", at, CHECK);
     let last = screen(watch.seen()).to_string();
     assert!(last.starts_with("01-weight passes every check"), "{last}");
 
@@ -187,7 +187,7 @@ fn the_list_moves_watches_another_exercise_and_resets_after_a_typed_confirmation
     let mine = format!("{}\n// my attempt\n", Course::stub("02-norm"));
     std::fs::write(course.file("02-norm"), &mine).unwrap();
     let mut watch = course.watch("");
-    let at = watch.wait_for("01-weight is not done yet", 0, CHECK);
+    let at = watch.wait_for("cases pass · next: `tutor hint 01-weight`", 0, CHECK);
     let at = watch.wait_for("Watching exercises/01-weight.rs", at, KEY);
 
     // The cursor starts on the watched exercise; arrows and j/k move it.
@@ -203,7 +203,7 @@ fn the_list_moves_watches_another_exercise_and_resets_after_a_typed_confirmation
     // Enter watches it.
     watch.send("\r");
     let at = watch.wait_for("Checking 02-norm", at, KEY);
-    let at = watch.wait_for("02-norm is not done yet", at, CHECK);
+    let at = watch.wait_for("cases pass · next: `tutor hint 02-norm`", at, CHECK);
     let at = watch.wait_for("Watching exercises/02-norm.rs", at, KEY);
 
     // `r` asks for the word; anything else changes nothing.
@@ -304,7 +304,7 @@ fn the_end_of_the_course_is_announced_once_whichever_exercise_passes_last() {
         course.pass(id);
     }
     let mut watch = course.watch("");
-    let at = watch.wait_for("02-norm is not done yet", 0, CHECK);
+    let at = watch.wait_for("cases pass · next: `tutor hint 02-norm`", 0, CHECK);
     let at = watch.wait_for("Watching exercises/02-norm.rs", at, KEY);
     let quiet = watch.collect_for(Duration::from_millis(500));
 

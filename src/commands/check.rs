@@ -81,9 +81,8 @@ pub fn check_one<'a>(
     })?;
     drop(lock);
 
-    println!();
     if let Some(verdict) = verdict(printer, exercise, &outcome) {
-        println!("{verdict}");
+        println!("\n{verdict}");
     }
     Ok(Checked { passed, current })
 }
