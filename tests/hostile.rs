@@ -4,8 +4,9 @@
 //!
 //! Most files in `tests/hostile/` describe themselves: `//! exercise:` (graded as), `//! args:`
 //! (extra flags), `//! shows:` / `//! hides:` (what the output must and must not hold), and
-//! `{{WORKSPACE}}` / `{{FIFO}}` placeholders filled in here. The attacks that need choreography
-//! (a killed tutor, a held cargo lock, timestamps, a planted build script) are scripted below.
+//! `{{WORKSPACE}}` (the course folder) / `{{FIFO}}` (a FIFO the build may read) placeholders
+//! filled in here. The attacks that need choreography (a killed tutor, a held cargo lock,
+//! timestamps, a planted build script) are scripted below.
 
 mod common;
 
@@ -75,11 +76,15 @@ fn headers<'a>(source: &'a str, key: &str) -> Vec<&'a str> {
     source.lines().filter_map(|l| l.strip_prefix(&prefix)).map(str::trim).collect()
 }
 
+/// Where the FIFO of `{{FIFO}}` is: beneath the harness's `target/`, which the build may read
+/// (it may read nothing else of the course folder, so a FIFO there would only be refused).
+fn fifo(course: &Course) -> std::path::PathBuf {
+    course.root.join(".tutor/harness/target/fifo")
+}
+
 /// Fills the placeholders of a hostile file in.
 fn fill(source: &str, course: &Course) -> String {
-    source
-        .replace("{{WORKSPACE}}", course.root.to_str().unwrap())
-        .replace("{{FIFO}}", course.root.join("fifo").to_str().unwrap())
+    source.replace("{{WORKSPACE}}", course.root.to_str().unwrap()).replace("{{FIFO}}", fifo(course).to_str().unwrap())
 }
 
 /// Starts `tutor ARGS` in the course without waiting for it, its output discarded.
@@ -108,7 +113,8 @@ fn every_hostile_file_gets_a_verdict_and_leaves_nothing_running() {
     // A repository clone has solutions/ beside the exercises: the attacks go for it.
     std::fs::create_dir_all(course.root.join("solutions")).unwrap();
     std::fs::write(course.root.join("solutions/02-norm.rs"), Course::solution("02-norm")).unwrap();
-    make_fifo(&course.root.join("fifo"));
+    // After the first check, which made the harness's target/.
+    make_fifo(&fifo(&course));
     let _ = std::fs::remove_file("/tmp/tutor-hostile-write-marker");
 
     assert!(HOSTILE.len() >= 25, "{} hostile files", HOSTILE.len());

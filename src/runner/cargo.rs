@@ -4,6 +4,13 @@
 //! `include_bytes!` of a FIFO) or to eat memory. So cargo runs as its own process group under an
 //! address-space limit, killed on a time limit and whenever tutor goes away, from a neutral
 //! working folder so that no `.cargo/config.toml` of the course folder is read.
+//!
+//! Compiling can also read any file the compiler may open, and `.incbin` in `global_asm!` does
+//! so without a trace in the dep-info. So every build runs in a Landlock domain
+//! ([`Confinement::for_build`]) that lets it read the system, the toolchain and the harness
+//! only, and write beneath the harness's `target/` only: a learner's file that embeds the
+//! progress file or a solution fails to compile. The dependencies, which may need downloading,
+//! are built in a domain that may write beneath `CARGO_HOME` too, never with the learner's file.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -14,7 +21,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use serde_json::Value;
 
+use super::confine::{self, Confinement};
 use super::process::{Cancel, Group};
+use crate::errors::OnFile;
 
 /// Address space cargo and rustc may use together: plenty for this harness (rustc reserves far
 /// more than it touches), and a bound on a compile-time allocation gone wild.
@@ -162,19 +171,40 @@ struct CargoRun {
     kit_built: bool,
 }
 
-/// Runs `cargo build ARGS --message-format …` on the harness, handing every JSON message to
-/// `on_message`, counting freshly compiled crates as progress, and enforcing `timeout` on
-/// everything after the kit (the dependencies have their own, generous budget). `cancel` kills
-/// cargo and its compilers from another thread.
+/// What a build may compile, and so what its confinement allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// The kit and its dependencies only: tutor's code and pinned crates, which cargo may have
+    /// to download (writes beneath `CARGO_HOME` allowed).
+    Dependencies,
+    /// A build that compiles the learner's file: writes beneath the harness's `target/` only.
+    Learner,
+}
+
+/// Runs `cargo build ARGS --message-format …` on the harness, confined for `stage`, handing
+/// every JSON message to `on_message`, counting freshly compiled crates as progress, and
+/// enforcing `timeout` on everything after the kit (the dependencies have their own, generous
+/// budget). `cancel` kills cargo and its compilers from another thread.
 fn run_cargo(
     manifest: &Path,
     args: &[&str],
+    stage: Stage,
     color: bool,
     timeout: Duration,
     cancel: Option<&Cancel>,
     on_event: &mut dyn FnMut(BuildEvent),
     on_message: &mut dyn FnMut(&Value),
 ) -> Result<CargoRun> {
+    let harness = manifest.parent().context("the harness manifest is in a folder")?;
+    let target = harness.join("target");
+    // The build's temporary files (the linker driver's, build scripts') go inside target/, the
+    // one place it may write; the folder must exist before the Landlock rules name it.
+    let temp = confine::build_temp_dir(harness);
+    std::fs::create_dir_all(&temp).with_context(|| OnFile::write(&temp))?;
+    let confinement = match stage {
+        Stage::Dependencies => Confinement::for_dependencies(harness),
+        Stage::Learner => Confinement::for_build(harness),
+    };
     let format = if color { "json-diagnostic-rendered-ansi" } else { "json" };
     let mut command = cargo_command();
     command
@@ -182,11 +212,17 @@ fn run_cargo(
         .args(args)
         .args(["--message-format", format, "--manifest-path"])
         .arg(manifest)
+        // Named, so that no `build.target-dir` of cargo's settings sends the output where the
+        // build may not write (and where `foreign_sources` would not look).
+        .arg("--target-dir")
+        .arg(&target)
+        .env("TMPDIR", &temp)
         .env("CARGO_TERM_COLOR", "never")
         .env("CARGO_TERM_PROGRESS_WHEN", "never")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    confinement.apply_to(&mut command);
     let mut group = match Group::spawn_cancellable(&mut command, MEMORY_LIMIT, cancel) {
         Ok(group) => group,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(CargoError::Missing.into()),
@@ -285,7 +321,8 @@ fn run_cargo(
 /// Builds the harness library (the kit and its dependencies), so that later checks only compile
 /// the learner's file.
 pub fn build_library(manifest: &Path, on_event: &mut dyn FnMut(BuildEvent)) -> Result<()> {
-    let run = run_cargo(manifest, &["--package", "tutor_kit"], false, DEPENDENCY_BUDGET, None, on_event, &mut |_| {})?;
+    let args = ["--package", "tutor_kit"];
+    let run = run_cargo(manifest, &args, Stage::Dependencies, false, DEPENDENCY_BUDGET, None, on_event, &mut |_| {})?;
     if run.success {
         Ok(())
     } else {
@@ -295,6 +332,11 @@ pub fn build_library(manifest: &Path, on_event: &mut dyn FnMut(BuildEvent)) -> R
 
 /// Builds binary `bin` of the harness at `manifest`. Messages about `learner_copy` are shown
 /// with `shown_as` (the learner's path inside the workspace) in its place.
+///
+/// The build is confined as the learner's ([`Stage::Learner`]): it may not write beneath
+/// `CARGO_HOME`. If it fails before the kit is ready (crates to download or to unpack again
+/// after cargo's cache cleaning), the dependencies are built on their own, with the rights that
+/// needs, and the learner's build is tried once more.
 #[allow(clippy::too_many_arguments)]
 pub fn build(
     manifest: &Path,
@@ -306,52 +348,95 @@ pub fn build(
     cancel: &Cancel,
     on_event: &mut dyn FnMut(BuildEvent),
 ) -> Result<Built> {
+    let place = Place { manifest, bin, learner_copy, shown_as };
+    match build_once(&place, color, timeout, cancel, on_event)? {
+        Attempt::Built(built) => Ok(built),
+        Attempt::DependenciesFailed(_) => {
+            build_library(manifest, on_event)?;
+            match build_once(&place, color, timeout, cancel, on_event)? {
+                Attempt::Built(built) => Ok(built),
+                Attempt::DependenciesFailed(stderr) => Err(CargoError::Failed(stderr).into()),
+            }
+        }
+    }
+}
+
+/// How one confined build of the learner's binary went.
+enum Attempt {
+    /// It got as far as the learner's file (or failed on it).
+    Built(Built),
+    /// It failed before the kit was ready, so not on the learner's file; what cargo said.
+    DependenciesFailed(String),
+}
+
+/// What a learner build compiles, and how its file is shown.
+struct Place<'a> {
+    manifest: &'a Path,
+    bin: &'a str,
+    learner_copy: &'a Path,
+    shown_as: &'a str,
+}
+
+/// One build of binary `bin`, confined as the learner's; see [`build`].
+fn build_once(
+    place: &Place,
+    color: bool,
+    timeout: Duration,
+    cancel: &Cancel,
+    on_event: &mut dyn FnMut(BuildEvent),
+) -> Result<Attempt> {
+    let Place { manifest, bin, learner_copy, shown_as } = *place;
     let learner = learner_copy.to_string_lossy().into_owned();
     let mut diagnostics = Vec::new();
     let mut other_errors = Vec::new();
     let mut executable = None;
-    let run = run_cargo(manifest, &["--bin", bin], color, timeout, Some(cancel), on_event, &mut |message| {
-        match message["reason"].as_str() {
-            Some("compiler-artifact") if message["target"]["name"].as_str() == Some(bin) => {
-                executable = message["executable"].as_str().map(PathBuf::from);
-            }
-            Some("compiler-message") => {
-                let inner = &message["message"];
-                let diagnostic = Diagnostic::from_json(inner, &learner, shown_as);
-                let spans = inner["spans"].as_array();
-                let about_learner =
-                    spans.is_some_and(|spans| spans.iter().any(|s| s["file_name"].as_str() == Some(learner.as_str())));
-                if about_learner {
-                    diagnostics.push(diagnostic);
-                } else if diagnostic.level == "error" {
-                    // An error outside the learner's file (in the kit or the generated binary) is
-                    // still the reason the build failed: keep it for when nothing else explains it.
-                    other_errors.push(diagnostic);
+    let run =
+        run_cargo(manifest, &["--bin", bin], Stage::Learner, color, timeout, Some(cancel), on_event, &mut |message| {
+            match message["reason"].as_str() {
+                Some("compiler-artifact") if message["target"]["name"].as_str() == Some(bin) => {
+                    executable = message["executable"].as_str().map(PathBuf::from);
                 }
+                Some("compiler-message") => {
+                    let inner = &message["message"];
+                    let diagnostic = Diagnostic::from_json(inner, &learner, shown_as);
+                    let spans = inner["spans"].as_array();
+                    let about_learner = spans
+                        .is_some_and(|spans| spans.iter().any(|s| s["file_name"].as_str() == Some(learner.as_str())));
+                    if about_learner {
+                        diagnostics.push(diagnostic);
+                    } else if diagnostic.level == "error" {
+                        // An error outside the learner's file (in the kit or the generated binary) is
+                        // still the reason the build failed: keep it for when nothing else explains it.
+                        other_errors.push(diagnostic);
+                    }
+                }
+                _ => {}
             }
-            _ => {}
-        }
-    })?;
+        })?;
 
     if run.learner_timed_out {
-        return Ok(Built::TimedOut { limit: timeout });
+        return Ok(Attempt::Built(Built::TimedOut { limit: timeout }));
     }
     if run.success {
         let executable =
             executable.ok_or_else(|| CargoError::Failed(format!("no executable for {bin} was reported")))?;
-        return Ok(Built::Ok { executable, warnings: diagnostics });
+        return Ok(Attempt::Built(Built::Ok { executable, warnings: diagnostics }));
+    }
+    if !run.kit_built {
+        // The learner's file is compiled only once the kit is: whatever failed was before it.
+        return Ok(Attempt::DependenciesFailed(run.stderr.trim().to_string()));
     }
     let learner_errors = diagnostics.iter().any(|d| d.level == "error");
     if learner_errors || !other_errors.is_empty() {
         if !learner_errors {
             diagnostics.extend(other_errors);
         }
-        return Ok(Built::CompileErrors(diagnostics));
+        return Ok(Attempt::Built(Built::CompileErrors(diagnostics)));
     }
     // No message, yet the learner's binary failed to compile after the kit was built: rustc itself
     // died on the learner's code (a compile-time allocation over the limit, a crash).
-    if run.kit_built && run.stderr.contains(&format!("(bin \"{bin}\")")) {
-        return Ok(Built::CompilerDied { detail: compiler_death(&run.stderr) });
+    if run.stderr.contains(&format!("(bin \"{bin}\")")) {
+        return Ok(Attempt::Built(Built::CompilerDied { detail: compiler_death(&run.stderr) }));
     }
     Err(CargoError::Failed(run.stderr.trim().to_string()).into())
 }

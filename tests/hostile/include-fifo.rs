@@ -1,4 +1,5 @@
-//! A hostile exercise file: includes a FIFO at compile time, whose read never ends.
+//! A hostile exercise file: includes a FIFO at compile time, whose read never ends. The FIFO
+//! is in the harness's `target/`, one of the few places outside the system the build may read.
 //! exercise: 02-norm
 //! args: --build-timeout 5
 //! shows: took more than 5 s and was stopped

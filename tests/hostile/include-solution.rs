@@ -1,6 +1,9 @@
-//! A hostile exercise file: includes the reference solution's text at compile time.
+//! A hostile exercise file: includes the reference solution's text at compile time. The build
+//! may not read the workspace, so rustc cannot open it.
 //! exercise: 02-norm
-//! shows: pulls other files into the build
+//! shows: exercises/02-norm.rs does not compile
+//! shows: couldn't read
+//! shows: Permission denied
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};

@@ -1,7 +1,8 @@
-//! A hostile exercise file: re-exports the reference solution, pulled in at compile time.
+//! A hostile exercise file: re-exports the reference solution, pulled in at compile time. The
+//! build may not read the workspace, so rustc cannot open it.
 //! exercise: 02-norm
-//! shows: pulls other files into the build
-//! shows: solutions/02-norm.rs
+//! shows: exercises/02-norm.rs does not compile
+//! shows: solutions/02-norm.rs`: Permission denied
 
 #[path = "{{WORKSPACE}}/solutions/02-norm.rs"]
 mod solution;

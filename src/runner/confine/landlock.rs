@@ -1,4 +1,5 @@
-//! The Landlock ruleset for the subject, built in the parent with the landlock crate.
+//! The Landlock rulesets for the subject and for the build, made in the parent with the landlock
+//! crate.
 //!
 //! The crate's `RulesetCreated` gives up its descriptor (`Option<OwnedFd>`), so the rules are
 //! added with the crate and only `landlock_restrict_self` is called by hand, in the child (its
@@ -12,9 +13,11 @@ use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
 
 use ::landlock::{
-    Access, AccessFs, AccessNet, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr, Scope, ABI,
+    Access, AccessFs, AccessNet, BitFlags, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr, Scope, ABI,
 };
 use anyhow::{Context, Result};
+
+use super::toolchain::Toolchain;
 
 /// The ABI whose rights are asked for, the newest one tested here. An older kernel gets the
 /// subset it knows (the crate's best-effort mode); a newer one is never asked for rights this
@@ -24,6 +27,22 @@ const TARGET: ABI = ABI::V6;
 /// Folders the subject may read beneath: the system's libraries and settings, and the kernel's
 /// views of the process. Not the home folder, `/tmp` or the course workspace.
 const READABLE: [&str; 8] = ["/usr", "/lib", "/lib32", "/lib64", "/etc", "/proc", "/dev", "/sys"];
+
+/// The system folders a build may read beneath, each with whether it may also run programs
+/// from there (the compilers, linkers and loaders). As for the subject, not the home folder,
+/// `/tmp` or the course workspace.
+const BUILD_SYSTEM: [(&str, bool); 10] = [
+    ("/usr", true),
+    ("/lib", true),
+    ("/lib32", true),
+    ("/lib64", true),
+    ("/bin", true),
+    ("/sbin", true),
+    ("/etc", false),
+    ("/proc", false),
+    ("/dev", false),
+    ("/sys", false),
+];
 
 /// The Landlock ABI version of the running kernel, `None` without Landlock.
 pub(super) fn abi() -> Option<u32> {
@@ -66,6 +85,50 @@ pub(super) fn ruleset(executable: &Path) -> Result<OwnedFd> {
     if let Some(loader) = elf_interpreter(executable) {
         if let Ok(fd) = PathFd::new(&loader) {
             ruleset = ruleset.add_rule(PathBeneath::new(fd, run))?;
+        }
+    }
+    Option::<OwnedFd>::from(ruleset).context("the kernel gave no Landlock ruleset")
+}
+
+/// A ruleset for a cargo build of the harness at `harness`: it handles every file-system right
+/// (not the network: a first build downloads crates) and grants
+/// - reading beneath the system folders, the harness, and the toolchain's folders;
+/// - running programs beneath the system's program folders, the toolchain's folders, and the
+///   harness's `target/` (dependencies' build scripts are built and run there);
+/// - every right beneath the harness's `target/`, and writing to `/dev/null`;
+/// - with `downloads`, every right beneath `CARGO_HOME` too (the registry's index, downloaded
+///   crates and their unpacked sources, cargo's lock on them).
+///
+/// `target/` must exist: a rule names an open folder.
+pub(super) fn build_ruleset(harness: &Path, toolchain: &Toolchain, downloads: bool) -> Result<OwnedFd> {
+    let all = AccessFs::from_all(TARGET);
+    let read = AccessFs::ReadFile | AccessFs::ReadDir;
+    let run = read | AccessFs::Execute;
+    let mut rules: Vec<(&Path, BitFlags<AccessFs>, bool)> = Vec::new();
+    for (folder, programs) in BUILD_SYSTEM {
+        rules.push((Path::new(folder), if programs { run } else { read }, false));
+    }
+    rules.push((harness, read, true));
+    let target = harness.join("target");
+    rules.push((&target, all, true));
+    let toolchain_folders = toolchain.rustup_home.iter().chain(&toolchain.elsewhere);
+    for folder in toolchain_folders {
+        rules.push((folder, run, false));
+    }
+    if let Some(cargo_home) = &toolchain.cargo_home {
+        rules.push((cargo_home, if downloads { all } else { run }, false));
+    }
+    // Where tools send what they do not want kept; it keeps nothing.
+    rules.push((Path::new("/dev/null"), AccessFs::ReadFile | AccessFs::WriteFile | AccessFs::Truncate, false));
+
+    let mut ruleset = Ruleset::default().handle_access(all)?.create()?;
+    for (path, access, required) in rules {
+        match PathFd::new(path) {
+            Ok(fd) => ruleset = ruleset.add_rule(PathBeneath::new(fd, access))?,
+            // A folder this system lacks (no /lib32, no rustup) is simply not granted; the
+            // harness and its target are the build's own and must be there.
+            Err(e) if required => return Err(e).with_context(|| format!("opening {}", path.display())),
+            Err(_) => {}
         }
     }
     Option::<OwnedFd>::from(ruleset).context("the kernel gave no Landlock ruleset")

@@ -5,8 +5,9 @@
 //! - a Landlock domain (`landlock.rs`): reads only beneath the system folders (`/usr`, `/lib*`,
 //!   `/etc`, `/proc`, `/dev`, `/sys`), execution only of the subject itself and its dynamic
 //!   loader, no file-system writes at all, no TCP, and no signals to processes outside it;
-//! - seccomp filters (`seccomp.rs`): no new processes (threads still work), no opening for
-//!   writing, no file-system changes, no sockets, no ptrace.
+//! - seccomp filters (`seccomp.rs`): no new processes (threads still work), no becoming another
+//!   program (`execveat`, `memfd_create`), no opening for writing, no file-system changes, no
+//!   sockets, no ptrace.
 //!
 //! The two layers overlap on purpose: seccomp works on kernels without Landlock, and Landlock
 //! checks paths, which seccomp cannot.
@@ -16,6 +17,13 @@
 //! multi-threaded parent must not allocate or take locks. A kernel without some feature gets
 //! what it has: nothing here fails a spawn for lack of support ([`support`] says what is there).
 //! On other systems the module compiles and confines nothing.
+//!
+//! The build of the learner's file is confined too ([`Confinement::for_build`]): compiling can
+//! read any file the compiler can open (`include_str!`, `#[path]`, and `.incbin` in
+//! `global_asm!`, which no dep-info lists), so cargo, rustc, the linker and build scripts get a
+//! Landlock domain of their own. They may read only the system folders, the harness and the
+//! toolchain, and write only beneath the harness's `target/`. No seccomp there: cargo must start
+//! rustc, and rustc the linker.
 
 #[cfg(target_os = "linux")]
 mod landlock;
@@ -23,9 +31,15 @@ mod landlock;
 mod seccomp;
 #[cfg(all(test, target_os = "linux"))]
 mod tests;
+#[cfg(target_os = "linux")]
+mod toolchain;
 
 use std::path::Path;
 use std::process::Command;
+
+/// The gap of a kernel whose Landlock (ABI 1) refuses every link and rename from one folder to
+/// another, which cargo makes all the time: its builds are not confined.
+const BUILDS_NEED_ABI_2: &str = "landlock for builds (ABI 2: linking and renaming across folders)";
 
 /// What this kernel lets tutor confine a graded program with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +72,9 @@ impl Support {
         match self.landlock_abi {
             None => missing.push("landlock (file system, network and signal confinement)"),
             Some(abi) => {
+                if abi < 2 {
+                    missing.push(BUILDS_NEED_ABI_2);
+                }
                 if abi < 4 {
                     missing.push("landlock network rules (ABI 4)");
                 }
@@ -134,6 +151,60 @@ impl Confinement {
         }
     }
 
+    /// Builds the confinement for a cargo build of the learner's file in the harness at
+    /// `harness`: reads beneath the system folders, the harness and the toolchain
+    /// (`CARGO_HOME`, `RUSTUP_HOME`, a sysroot elsewhere), writes beneath `harness/target`
+    /// only. `harness/target` must exist: the rules name open folders.
+    ///
+    /// Never fails, as [`prepare`](Confinement::prepare) never does: without Landlock (or
+    /// with Landlock ABI 1, which forbids the renames across folders cargo makes) the build is
+    /// not confined, and [`gaps`](Confinement::gaps) says so.
+    pub fn for_build(harness: &Path) -> Confinement {
+        Confinement::building(harness, false)
+    }
+
+    /// As [`for_build`](Confinement::for_build), for the build of the harness's dependencies
+    /// alone (never the learner's file): writes beneath `CARGO_HOME` are allowed too, as cargo
+    /// may have to download and unpack crates.
+    pub fn for_dependencies(harness: &Path) -> Confinement {
+        Confinement::building(harness, true)
+    }
+
+    fn building(harness: &Path, downloads: bool) -> Confinement {
+        let support = support();
+        let mut gaps = Vec::new();
+        #[cfg(target_os = "linux")]
+        let ruleset = match support.landlock_abi {
+            None => {
+                gaps.push("landlock (file system confinement of the build)");
+                None
+            }
+            Some(abi) if abi < 2 => {
+                gaps.push(BUILDS_NEED_ABI_2);
+                None
+            }
+            Some(_) => {
+                // cargo runs from the temporary folder (`cargo::cargo_command`): relative
+                // homes are relative to it.
+                let toolchain = toolchain::find(&std::env::temp_dir());
+                match landlock::build_ruleset(harness, &toolchain, downloads) {
+                    Ok(fd) => Some(fd),
+                    Err(_) => {
+                        gaps.push("landlock ruleset for the build (could not be built)");
+                        None
+                    }
+                }
+            }
+        };
+        #[cfg(not(target_os = "linux"))]
+        let _ = (harness, downloads, support, &mut gaps);
+        Confinement {
+            #[cfg(target_os = "linux")]
+            prepared: std::sync::Arc::new(Prepared { ruleset, filters: Vec::new() }),
+            gaps,
+        }
+    }
+
     /// The protections this confinement lacks (kernel support missing, or a part that could
     /// not be built); empty when it is complete.
     pub fn gaps(&self) -> &[&'static str] {
@@ -164,6 +235,13 @@ impl Confinement {
             let _ = command;
         }
     }
+}
+
+/// The temporary folder of a build of the harness at `harness` (its `TMPDIR`): inside
+/// `target/`, the one place the build may write, so that the linker driver's and build
+/// scripts' temporary files are allowed and go away with `cargo clean`.
+pub fn build_temp_dir(harness: &Path) -> std::path::PathBuf {
+    harness.join("target").join("tmp")
 }
 
 /// In the child: no new privileges, then Landlock, then seccomp. Seccomp comes last: its

@@ -122,7 +122,8 @@ fn any_bit(arg: u8, bits: &[libc::c_int]) -> Result<Vec<SeccompRule>, BackendErr
         .collect()
 }
 
-/// EPERM: new processes, changes to the file system, tracing, and ways around the rest.
+/// EPERM: new processes and other programs, changes to the file system, tracing, and ways
+/// around the rest.
 fn refused_eperm() -> Result<Rules, BackendError> {
     let mut rules = always(&[
         libc::SYS_ptrace,
@@ -152,6 +153,11 @@ fn refused_eperm() -> Result<Rules, BackendError> {
         libc::SYS_umount2,
         libc::SYS_pivot_root,
         libc::SYS_chroot,
+        // The program's own start is an execve; these two would let it become another
+        // program: one read from anywhere it may read, or carried inside itself (`.incbin`)
+        // and written to a file in memory, which no Landlock rule names.
+        libc::SYS_execveat,
+        libc::SYS_memfd_create,
     ]);
     // The older calls that x86-64 keeps; newer ports have only the *at forms and clone.
     #[cfg(target_arch = "x86_64")]

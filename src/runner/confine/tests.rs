@@ -12,7 +12,7 @@ const PYTHON: &str = "/usr/bin/python3";
 
 /// Tries each thing in turn and prints `name: ok`, or `name: ERRNO` for the refusal. Run as
 /// `python3 -I -c PROBE TEMP_DIR [exec]`; `exec` (last, since it replaces the process when it
-/// works) tries to execute another program.
+/// works) tries to execute another program, through a descriptor and by path.
 const PROBE: &str = r#"
 import errno, os, socket, subprocess, sys, threading
 tmp = sys.argv[1]
@@ -52,7 +52,10 @@ attempt("thread", thread)
 attempt("read-etc", lambda: open("/etc/hostname").read())
 attempt("read-usr", lambda: os.listdir("/usr/lib"))
 attempt("signal-parent", lambda: os.kill(os.getppid(), 0))
+attempt("memfd", lambda: os.close(os.memfd_create("probe")))
 if "exec" in sys.argv[2:]:
+    # A descriptor as the path: fexecve, that is execveat(fd, "", AT_EMPTY_PATH).
+    attempt("execveat", lambda: os.execve(os.open("/bin/true", os.O_RDONLY), ["true"], {}))
     attempt("exec", lambda: os.execv("/bin/true", ["true"]))
 "#;
 
@@ -132,6 +135,7 @@ fn the_probe_sees_success_when_unconfined() {
         "read-etc",
         "read-usr",
         "signal-parent",
+        "memfd",
     ] {
         assert_eq!(results.get(name).map(String::as_str), Some("ok"), "{name} in {results:?}");
     }
@@ -161,6 +165,9 @@ fn a_confined_program_can_read_the_system_and_start_threads_but_nothing_else() {
         assert_eq!(result("mkdir"), "EPERM", "{results:?}");
         assert_eq!(result("unlink"), "EPERM", "{results:?}");
         assert_eq!(result("socket"), "EACCES", "{results:?}");
+        // No becoming another program, not even one carried in memory.
+        assert_eq!(result("memfd"), "EPERM", "{results:?}");
+        assert_eq!(result("execveat"), "EPERM", "{results:?}");
     } else {
         eprintln!("note: no seccomp on this kernel; process, file and socket call checks skipped");
     }
@@ -212,6 +219,7 @@ fn missing_names_what_the_kernel_lacks() {
     assert_eq!(
         Support { landlock_abi: Some(1), seccomp: false }.missing(),
         [
+            "landlock for builds (ABI 2: linking and renaming across folders)",
             "landlock network rules (ABI 4)",
             "landlock signal scoping (ABI 6)",
             "seccomp (no new processes, no writes, no sockets)"
@@ -238,4 +246,122 @@ fn finds_the_dynamic_loader() {
     let loader = landlock::elf_interpreter(Path::new(PYTHON)).expect("python3 is dynamically linked");
     assert!(loader.is_absolute() && loader.exists(), "{}", loader.display());
     assert_eq!(landlock::elf_interpreter(Path::new("/etc/hostname")), None);
+}
+
+/// Tries each step of a build's file access in a shell and prints `name: ok` or
+/// `name: refused`. Run as `sh -c BUILD_PROBE sh HARNESS OUTSIDE`.
+const BUILD_PROBE: &str = r#"
+harness=$1 outside=$2
+try() {
+    name=$1
+    shift
+    if "$@" >/dev/null 2>&1; then echo "$name: ok"; else echo "$name: refused"; fi
+}
+try read-harness cat "$harness/exercises/own.rs"
+try read-outside cat "$outside/secret.txt"
+try read-system cat /etc/passwd
+try write-target sh -c 'echo built > "$1"' sh "$harness/target/debug/out.txt"
+try temp-file sh -c 'echo temporary > "$1"' sh "$harness/target/tmp/cc.res"
+try write-harness sh -c 'echo planted > "$1"' sh "$harness/build.rs"
+try write-outside sh -c 'echo leaked > "$1"' sh "$outside/leaked.txt"
+try run-from-target "$harness/target/debug/build-script"
+try run-outside "$outside/tool"
+"#;
+
+/// A harness folder (`exercises/own.rs`, `target/debug/build-script`) inside a temporary
+/// folder that also holds `secret.txt` and a program `tool` outside it.
+fn build_probe(tmp: &TempDir, confined: bool) -> BTreeMap<String, String> {
+    let harness = tmp.0.join("harness");
+    std::fs::create_dir_all(harness.join("exercises")).expect("creating the harness");
+    std::fs::create_dir_all(harness.join("target/debug")).expect("creating target/debug");
+    std::fs::create_dir_all(build_temp_dir(&harness)).expect("creating target/tmp");
+    std::fs::write(harness.join("exercises/own.rs"), "// the learner's copy\n").expect("writing the copy");
+    std::fs::copy("/bin/true", harness.join("target/debug/build-script")).expect("copying /bin/true");
+    std::fs::copy("/bin/true", tmp.0.join("tool")).expect("copying /bin/true");
+    let mut command = Command::new("/bin/sh");
+    command.args(["-c", BUILD_PROBE, "sh"]).arg(&harness).arg(&tmp.0);
+    if confined {
+        let confinement = Confinement::for_build(&harness);
+        assert_eq!(confinement.gaps(), &[] as &[&str], "the build's rules could not be built");
+        confinement.apply_to(&mut command);
+    }
+    let done = run(command);
+    assert_eq!(done.ending, Ending::Exited(0), "the probe failed: {}", shown(&done));
+    let lines = done.output.stdout.lines();
+    lines
+        .filter_map(|line| line.split_once(": "))
+        .map(|(name, result)| (name.to_string(), result.to_string()))
+        .collect()
+}
+
+/// Whether this kernel confines builds (Landlock ABI 2 or later); says why not otherwise.
+fn builds_are_confined() -> bool {
+    match support().landlock_abi {
+        Some(abi) if abi >= 2 => true,
+        other => {
+            eprintln!("note: Landlock ABI {other:?}; build confinement checks skipped");
+            false
+        }
+    }
+}
+
+#[test]
+fn a_confined_build_reads_the_harness_and_writes_its_target_only() {
+    let tmp = TempDir::new("build");
+    // The control: every step works unconfined.
+    let free = build_probe(&tmp, false);
+    assert!(free.len() == 9 && free.values().all(|result| result == "ok"), "control: {free:?}");
+    for leftover in ["harness/build.rs", "leaked.txt", "harness/target/debug/out.txt"] {
+        std::fs::remove_file(tmp.0.join(leftover)).expect("removing what the control wrote");
+    }
+    if !builds_are_confined() {
+        return;
+    }
+    let toolchain = toolchain::find(&std::env::temp_dir());
+    let folders = toolchain.cargo_home.iter().chain(&toolchain.rustup_home).chain(&toolchain.elsewhere);
+    for folder in folders {
+        assert!(!tmp.0.starts_with(folder), "{} is in the toolchain's {}", tmp.0.display(), folder.display());
+    }
+
+    let results = build_probe(&tmp, true);
+    let result = |name: &str| results.get(name).map(String::as_str).unwrap_or("missing");
+    for allowed in ["read-harness", "read-system", "write-target", "temp-file", "run-from-target"] {
+        assert_eq!(result(allowed), "ok", "{allowed} in {results:?}");
+    }
+    for refused in ["read-outside", "write-harness", "write-outside", "run-outside"] {
+        assert_eq!(result(refused), "refused", "{refused} in {results:?}");
+    }
+    assert!(tmp.0.join("harness/target/debug/out.txt").exists());
+    assert!(!tmp.0.join("harness/build.rs").exists());
+    assert!(!tmp.0.join("leaked.txt").exists());
+}
+
+#[test]
+fn a_confined_build_can_run_the_toolchain() {
+    if !builds_are_confined() {
+        return;
+    }
+    let tmp = TempDir::new("toolchain");
+    let harness = tmp.0.join("harness");
+    std::fs::create_dir_all(harness.join("target")).expect("creating the harness");
+    // Through rustup's proxy when there is one, as cargo is run: the folders found for the
+    // build must hold every program and library that takes.
+    let mut command = Command::new("rustc");
+    command.args(["--print", "sysroot"]).current_dir(std::env::temp_dir());
+    Confinement::for_build(&harness).apply_to(&mut command);
+    let done = run(command);
+    assert_eq!(done.ending, Ending::Exited(0), "{}", shown(&done));
+    assert!(Path::new(done.output.stdout.trim()).join("lib/rustlib").is_dir(), "{}", shown(&done));
+}
+
+#[test]
+fn for_build_degrades_instead_of_failing() {
+    // No target/ to name: the rules cannot be built, and that is reported, not fatal.
+    let missing = Confinement::for_build(Path::new("/nonexistent/harness"));
+    match support().landlock_abi {
+        Some(abi) if abi >= 2 => {
+            assert_eq!(missing.gaps(), ["landlock ruleset for the build (could not be built)"]);
+        }
+        _ => assert_eq!(missing.gaps().len(), 1, "{:?}", missing.gaps()),
+    }
 }
