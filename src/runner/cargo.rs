@@ -185,6 +185,7 @@ enum Stage {
 /// every JSON message to `on_message`, counting freshly compiled crates as progress, and
 /// enforcing `timeout` on everything after the kit (the dependencies have their own, generous
 /// budget). `cancel` kills cargo and its compilers from another thread.
+#[allow(clippy::too_many_arguments)]
 fn run_cargo(
     manifest: &Path,
     args: &[&str],
