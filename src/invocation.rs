@@ -41,10 +41,12 @@ pub fn launcher() -> Launcher {
 /// built binary in some other folder passes those variables on too, and gets `tutor`.
 fn detect(env: &dyn Fn(&str) -> Option<PathBuf>, exe: Option<&Path>, here: Option<&Path>) -> Launcher {
     let Some(here) = here else { return Launcher::Installed };
+    // Inside the clone, but not inside its build output, where tests keep courses of their own.
+    let inside = |clone: &PathBuf| here.starts_with(clone) && !here.starts_with(clone.join("target"));
     let by_cargo = env("CARGO_MANIFEST_DIR")
         .filter(|_| env("CARGO_PKG_NAME").is_some_and(|name| name == Path::new("tutor")))
-        .filter(|clone| here.starts_with(clone));
-    let by_build = exe.and_then(clone_of_build).filter(|clone| here.starts_with(clone));
+        .filter(inside);
+    let by_build = exe.and_then(clone_of_build).filter(inside);
     if by_cargo.is_some() || by_build.is_some() {
         Launcher::CargoRun
     } else {
@@ -96,6 +98,8 @@ mod tests {
         assert_eq!(clone_of_build(&exe).as_deref(), Some(clone));
         assert_eq!(detect(&env_of(&[]), Some(&exe), Some(clone)), Launcher::CargoRun);
         assert_eq!(detect(&env_of(&[]), Some(&exe), Some(Path::new("/tmp"))), Launcher::Installed);
+        // A course a test keeps in the build output is not the clone's own course.
+        assert_eq!(detect(&env_of(&[]), Some(&exe), Some(&clone.join("target/tmp/course"))), Launcher::Installed);
         assert_eq!(clone_of_build(Path::new("/usr/local/bin/tutor")), None);
         assert_eq!(Launcher::CargoRun.prefix(), "cargo run --");
     }
