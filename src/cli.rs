@@ -45,6 +45,9 @@ pub enum Command {
         /// Show every case in full. 完整显示每个用例。
         #[arg(long)]
         verbose: bool,
+        /// `text` for people, `json` for classrooms and CI (docs/check-report.schema.json).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
         #[command(flatten)]
         limits: Limits,
     },
@@ -123,6 +126,15 @@ const DEFAULT_TIMEOUT: u64 = 10;
 /// Seconds compiling the learner's file may take by default.
 const DEFAULT_BUILD_TIMEOUT: u64 = 60;
 
+/// How `tutor check` reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// For people: the report on the terminal.
+    Text,
+    /// For classrooms and CI: one JSON document on stdout.
+    Json,
+}
+
 /// How a check is bounded, and which random inputs it draws.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Limits {
@@ -176,6 +188,7 @@ pub fn localized(choice: LangChoice) -> clap::Command {
         .mut_subcommand("check", |s| {
             limits(exercise(s.about(say(|u| u.cli_check)), |u| u.cli_exercise_or_current))
                 .mut_arg("all", |a| a.help(say(|u| u.cli_check_all)))
+                .mut_arg("format", |a| a.help(say(|u| u.cli_format)).hide_possible_values(true))
         })
         .mut_subcommand("hint", |s| {
             exercise(s.about(say(|u| u.cli_hint)), |u| u.cli_exercise_or_current)
@@ -191,7 +204,9 @@ pub fn localized(choice: LangChoice) -> clap::Command {
                 .mut_arg("no_build", |a| a.help(say(|u| u.cli_init_no_build)))
         })
         .mut_subcommand("watch", |s| {
-            limits(s.about(say(|u| u.cli_watch))).mut_arg("manual", |a| a.help(say(|u| u.cli_watch_manual)))
+            limits(s.about(say(|u| u.cli_watch)))
+                .mut_arg("manual", |a| a.help(say(|u| u.cli_watch_manual)))
+                .mut_arg("auto_advance", |a| a.help(say(|u| u.cli_auto_advance)))
         })
         .mut_subcommand("reset", |s| yes(exercise(s.about(say(|u| u.cli_reset)), |u| u.cli_exercise)))
         .mut_subcommand("doctor", |s| s.about(say(|u| u.cli_doctor)))

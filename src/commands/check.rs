@@ -10,6 +10,7 @@ use super::Session;
 use crate::cli::Limits;
 use crate::course::Exercise;
 use crate::render::check::{render, Detail, FileNames};
+use crate::render::json;
 use crate::render::list::current;
 use crate::render::progress_line::ProgressLine;
 use crate::render::{title, Printer};
@@ -56,35 +57,88 @@ pub fn check_one<'a>(
     if first_build {
         eprintln!("{}", printer.lines(|u| u.first_build, &[]).dimmed());
     }
-    let mut progress = ProgressLine::new();
-    // Held until the verdict is recorded, so that a `tutor reset` waits for it (see
-    // `runner::CheckLock`).
-    let outcome = runner::lock_checks(&session.workspace, &mut || progress.event(printer, CheckEvent::Waiting))
-        .and_then(|lock| {
-            runner::check(&session.workspace, &session.catalogue, exercise, options, &lock, &mut |e| {
-                progress.event(printer, e)
-            })
-            .map(|outcome| (lock, outcome))
-        });
-    progress.clear();
-    let (lock, outcome) = outcome?;
+    // Events and the report share the status line: the report clears it first.
+    let progress = std::cell::RefCell::new(ProgressLine::new());
+    let graded = grade(session, exercise, options, &mut |e| progress.borrow_mut().event(printer, e), |outcome| {
+        progress.borrow_mut().clear();
+        let files = shown_files(session, exercise);
+        print!("{}", render(printer, outcome, &exercise.id, exercise.todo, &files.as_names(), detail));
+    });
+    progress.borrow_mut().clear();
+    let (outcome, current) = graded?;
+    if let Some(verdict) = verdict(printer, exercise, &outcome) {
+        println!("\n{verdict}");
+    }
+    Ok(Checked { passed: outcome.passed(), current })
+}
 
-    let copy = runner::harness::learner_copy_in(&session.workspace.private_dir(), exercise);
-    let absolute = copy.to_string_lossy().into_owned();
-    let files = FileNames { absolute: &absolute, shown: &exercise.file };
-    print!("{}", render(printer, &outcome, &exercise.id, exercise.todo, &files, detail));
-
+/// Checks one exercise under the workspace's check lock, shows the outcome with `show`, and
+/// records the verdict before the lock is let go (so that a `tutor reset` waits for it, see
+/// `runner::CheckLock`). Returns the outcome and the first exercise not yet passed.
+fn grade<'a>(
+    session: &'a Session,
+    exercise: &Exercise,
+    options: &CheckOptions,
+    on_event: &mut dyn FnMut(CheckEvent),
+    show: impl FnOnce(&runner::CheckOutcome),
+) -> Result<(runner::CheckOutcome, Option<&'a Exercise>)> {
+    let lock = runner::lock_checks(&session.workspace, &mut || on_event(CheckEvent::Waiting))?;
+    let outcome = runner::check(&session.workspace, &session.catalogue, exercise, options, &lock, on_event)?;
+    show(&outcome);
     let passed = outcome.passed();
     let current = session.update(|state| {
         state.exercises.entry(exercise.id.clone()).or_default().record_check(passed);
         current(&session.catalogue, state)
     })?;
     drop(lock);
+    Ok((outcome, current))
+}
 
-    if let Some(verdict) = verdict(printer, exercise, &outcome) {
-        println!("\n{verdict}");
+/// The harness's copy of the learner's file and the name to show in its place.
+struct ShownFiles {
+    absolute: String,
+    shown: String,
+}
+
+impl ShownFiles {
+    fn as_names(&self) -> FileNames<'_> {
+        FileNames { absolute: &self.absolute, shown: &self.shown }
     }
-    Ok(Checked { passed, current })
+}
+
+fn shown_files(session: &Session, exercise: &Exercise) -> ShownFiles {
+    let copy = runner::harness::learner_copy_in(&session.workspace.private_dir(), exercise);
+    ShownFiles { absolute: copy.to_string_lossy().into_owned(), shown: exercise.file.clone() }
+}
+
+/// `tutor check --format json`: grades the exercises quietly, records each verdict, and writes
+/// one JSON document on stdout (see `render::json`); exit codes as for the text report.
+pub fn run_json(session: &Session, name: Option<&str>, all: bool, limits: &Limits) -> Result<ExitCode> {
+    let selected: Vec<&Exercise> =
+        if all { session.catalogue.exercises.iter().collect() } else { vec![session.exercise(name)?] };
+    let options = CheckOptions::from_limits(limits, false);
+    let mut outcomes = Vec::new();
+    for exercise in &selected {
+        let (outcome, _) = grade(session, exercise, &options, &mut |_| {}, |_| {})?;
+        // What tutor would print, plain: the message of an exercise that could not be graded.
+        let printed = render(
+            &session.printer,
+            &outcome,
+            &exercise.id,
+            exercise.todo,
+            &shown_files(session, exercise).as_names(),
+            Detail::Verbose,
+        );
+        outcomes.push((exercise.id.as_str(), outcome, json::plain(&printed)));
+    }
+    let checked: Vec<json::Checked> = outcomes
+        .iter()
+        .map(|(exercise, outcome, printed)| json::Checked { exercise, outcome, printed: printed.clone() })
+        .collect();
+    let document = json::document(&checked);
+    println!("{}", serde_json::to_string_pretty(&document)?);
+    let every_one_passed = outcomes.iter().all(|(_, outcome, _)| outcome.passed());
+    Ok(if every_one_passed { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 /// The line under a report: passed, or how many cases fail (nothing when the program was not

@@ -112,7 +112,10 @@ pub fn run(cli: Cli, printer: Printer) -> Result<ExitCode> {
     match cli.command {
         None => list::run(&session, true),
         Some(Command::List) => list::run(&session, false),
-        Some(Command::Check { exercise, all, limits, verbose }) => {
+        Some(Command::Check { exercise, all, limits, verbose: _, format: crate::cli::Format::Json }) => {
+            check::run_json(&session, exercise.as_deref(), all, &limits)
+        }
+        Some(Command::Check { exercise, all, limits, verbose, format: crate::cli::Format::Text }) => {
             check::run(&session, exercise.as_deref(), all, &limits, Detail::from_flag(verbose))
         }
         Some(Command::Hint { exercise, all, level }) => hint::run(&session, exercise.as_deref(), all, level),

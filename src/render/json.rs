@@ -39,7 +39,8 @@ pub fn document(checked: &[Checked]) -> Value {
                 let passed = report.cases.iter().filter(|c| c.status == Status::Passed).count();
                 entry.insert("passed".into(), json!(passed));
                 entry.insert("total".into(), json!(report.cases.len()));
-                let named: Vec<Value> = report.mistakes.iter().filter_map(|id| mistakes::find(id)).map(mistake).collect();
+                let named: Vec<Value> =
+                    report.mistakes.iter().filter_map(|id| mistakes::find(id)).map(mistake).collect();
                 entry.insert("mistakes".into(), Value::Array(named));
             }
             _ => {
@@ -63,6 +64,21 @@ pub fn document(checked: &[Checked]) -> Value {
         "tests": tests,
         "exercises": exercises,
     })
+}
+
+/// `text` without terminal colour codes.
+pub fn plain(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_escape = false;
+    for c in text.chars() {
+        match (in_escape, c) {
+            (false, '\u{1b}') => in_escape = true,
+            (true, c) if c.is_ascii_alphabetic() => in_escape = false,
+            (true, _) => {}
+            (false, c) => out.push(c),
+        }
+    }
+    out
 }
 
 fn status_of(outcome: &CheckOutcome) -> &'static str {
@@ -112,7 +128,7 @@ fn test(case: &CaseResult, exercise: &str) -> Value {
         entry.insert(
             "mismatch".into(),
             json!({
-                "what": m.what, "dtype": m.dtype, "shape": m.shape,
+                "what": bilingual(&m.what), "dtype": m.dtype, "shape": m.shape,
                 "mismatched": m.mismatched, "total": m.total,
                 "max_abs": number(m.max_abs), "max_rel": number(m.max_rel),
                 "atol": m.atol, "rtol": m.rtol,

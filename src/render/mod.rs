@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod compile_note;
+pub mod json;
 pub mod list;
 pub mod markdown;
 pub mod pager;

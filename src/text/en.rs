@@ -149,6 +149,8 @@ pub const UI: Ui = Ui {
     cli_check: "Compile and grade an exercise (default: the current one).",
     cli_check_all: "Check every exercise.",
     cli_verbose: "Show every case in full (by default a failure shows the first failing case in full and the others on one line each).",
+    cli_format: "How to report: `text` (the default) for people, `json` for classrooms and CI, one document on stdout (schema: docs/check-report.schema.json).",
+    cli_auto_advance: "Move on as soon as an exercise passes, without waiting for `n`.",
     cli_hint: "The next hint for an exercise.",
     cli_hint_all: "Every hint level at once.",
     cli_hint_level: "One hint level again (it must have been reached, or be the next).",

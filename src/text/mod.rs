@@ -205,6 +205,8 @@ pub struct Ui {
     pub cli_check: &'static str,
     pub cli_check_all: &'static str,
     pub cli_verbose: &'static str,
+    pub cli_format: &'static str,
+    pub cli_auto_advance: &'static str,
     pub cli_hint: &'static str,
     pub cli_hint_all: &'static str,
     pub cli_hint_level: &'static str,

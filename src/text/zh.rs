@@ -149,6 +149,8 @@ pub const UI: Ui = Ui {
     cli_check: "编译并评分一个练习（默认：当前练习）。",
     cli_check_all: "检查全部练习。",
     cli_verbose: "完整显示每个用例（默认只完整显示第一个失败的用例，其余每个一行）。",
+    cli_format: "报告格式：`text`（默认）给人看，`json` 给课堂与 CI，在标准输出写出一份文档（结构见 docs/check-report.schema.json）。",
+    cli_auto_advance: "练习通过后立即进入下一个，不等待按 `n`。",
     cli_hint: "显示下一条提示。",
     cli_hint_all: "一次显示全部提示。",
     cli_hint_level: "再看某一级提示（必须已看过，或是下一级）。",
