@@ -188,7 +188,9 @@ pub fn localized(choice: LangChoice) -> clap::Command {
         .mut_subcommand("check", |s| {
             limits(exercise(s.about(say(|u| u.cli_check)), |u| u.cli_exercise_or_current))
                 .mut_arg("all", |a| a.help(say(|u| u.cli_check_all)))
-                .mut_arg("format", |a| a.help(say(|u| u.cli_format)).hide_possible_values(true))
+                .mut_arg("format", |a| {
+                    a.help(say(|u| u.cli_format)).hide_possible_values(true).hide_default_value(true)
+                })
         })
         .mut_subcommand("hint", |s| {
             exercise(s.about(say(|u| u.cli_hint)), |u| u.cli_exercise_or_current)

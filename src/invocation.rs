@@ -25,6 +25,15 @@ impl Launcher {
     }
 }
 
+/// Course text (lessons, hints, explanations) with its commands written the way the learner
+/// started tutor: each `` `tutor `` becomes `` `cargo run -- `` in a clone.
+pub fn course_text(text: &str) -> String {
+    match launcher() {
+        Launcher::Installed => text.to_string(),
+        launcher => text.replace("`tutor ", &format!("`{} ", launcher.prefix())),
+    }
+}
+
 /// The way this process was started, found once.
 pub fn launcher() -> Launcher {
     static FOUND: OnceLock<Launcher> = OnceLock::new();

@@ -154,6 +154,9 @@ fn suggested_commands_match_how_tutor_was_started() {
         .shows("下一步：`cargo run -- hint 02-norm`")
         .shows("`cargo run -- hint 02-norm --level 2`")
         .hides("`tutor ");
+    // The course's own text (lessons, hints) follows too.
+    cargo_run(&["lesson", "01"], "en").expect(0).shows("`cargo run -- check 01-weight`").hides("`tutor ");
+    course.tutor(&["lesson", "01"]).expect(0).shows("`tutor check 01-weight`");
 }
 
 /// Words of four letters or more that may stand in Chinese output: code a learner types or reads
@@ -233,4 +236,47 @@ fn clap_speaks_the_chosen_language() {
     zh(&["check", "--timeout", "0"]).expect(2).shows("不是 --timeout").hides("invalid value");
     course.tutor(&["frobnicate"]).expect(2).shows("unrecognized subcommand").hides("没有");
     course.tutor(&["--help"]).expect(0).shows("Usage").hides("用法");
+}
+
+/// `tutor check 02-norm` on a pseudo-terminal of `columns` × 60 (util-linux `script`), with no
+/// `COLUMNS` to go by: the width must come from the terminal itself. Returns what it printed.
+fn check_on_a_terminal(course: &Course, lang: &str, columns: usize) -> String {
+    let script = format!("stty cols {columns} rows 60; '{}' check 02-norm", env!("CARGO_BIN_EXE_tutor"));
+    let mut command = std::process::Command::new("script");
+    command
+        .args(["-qfec", &script, "/dev/null"])
+        .current_dir(&course.root)
+        .env("TUTOR_LANG", lang)
+        .env("NO_COLOR", "1")
+        .env_remove("COLUMNS");
+    let (code, output) = common::pty::Live::start(command).finish(std::time::Duration::from_secs(60));
+    assert_eq!(code, 1, "{output}");
+    // What the terminal shows: a carriage return writes over the same row (the live status
+    // line), so each row is as wide as its widest segment.
+    let rows: Vec<String> = output
+        .replace("\r\n", "\n")
+        .lines()
+        .map(|line| line.split('\r').map(str::trim_end).max_by_key(|segment| segment.width()).unwrap_or("").to_string())
+        .collect();
+    let output = rows.join("\n");
+    // From the report's first line: the build's status lines come before it.
+    output[output.find("Checking 02-norm").unwrap_or(0)..].to_string()
+}
+
+#[test]
+fn on_a_terminal_the_report_fits_its_width_and_one_screen() {
+    let course = Course::new("report-pty");
+    course.write_exercise("02-norm", mistake("sum-not-mean").1);
+    for lang in ["en", "zh", "both"] {
+        // 80 columns: one mistake fits a 40-row screen.
+        let shown = check_on_a_terminal(&course, lang, 80);
+        let rows: usize = shown.lines().map(|l| l.width().max(1).div_ceil(80)).sum();
+        assert!(rows <= 40, "--lang {lang}: {rows} rows at 80 columns\n{shown}");
+        assert!(shown.contains("tutor hint 02-norm --level 2"), "{shown}");
+        // 40 columns: nothing but a table row or one unbreakable token is wider.
+        let narrow = check_on_a_terminal(&course, lang, 40);
+        for line in narrow.lines().filter(|l| l.width() > 40) {
+            assert!(unbreakable(line), "--lang {lang}: {line:?} is {} columns wide\n{narrow}", line.width());
+        }
+    }
 }

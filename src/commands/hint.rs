@@ -40,7 +40,7 @@ pub fn text(session: &Session, name: Option<&str>, all: bool, level: Option<u32>
         let _ = writeln!(out, "{}", header.replace('\n', " · ").bold().cyan());
         for &language in session.printer.languages() {
             if let Some(text) = lesson.text(Part::Hint(level), language) {
-                let _ = writeln!(out, "{text}\n");
+                let _ = writeln!(out, "{}\n", crate::invocation::course_text(text));
             }
         }
     }

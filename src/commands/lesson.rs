@@ -25,7 +25,7 @@ pub fn run(session: &Session, name: Option<&str>) -> Result<ExitCode> {
         .languages()
         .iter()
         .filter_map(|&l| lesson.text(Part::Lesson, l))
-        .map(markdown::render)
+        .map(|text| markdown::render(&crate::invocation::course_text(text)))
         .collect();
     let mut shown = texts.join("\n────────\n\n");
     if let Some(id) = next {

@@ -48,7 +48,7 @@ pub fn run(session: &Session, name: Option<&str>, yes: bool) -> Result<ExitCode>
     println!("{}\n", printer.label(|u| u.explanation_header).bold());
     for &language in printer.languages() {
         if let Some(text) = lesson.text(Part::Explanation, language) {
-            println!("{text}\n");
+            println!("{}\n", crate::invocation::course_text(text));
         }
     }
 
