@@ -15,27 +15,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::fixtures::HOSTILE;
+use common::pty::{group_members, stat};
 use common::Course;
-
-/// The live (not zombie) processes of process group `pgid`.
-fn group_members(pgid: i32) -> Vec<i32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
-    entries
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|&pid| stat(pid).is_some_and(|(state, _, group)| group == pgid && state != 'Z' && state != 'X'))
-        .collect()
-}
-
-/// (state, parent pid, process group) of a process, from /proc/PID/stat.
-fn stat(pid: i32) -> Option<(char, i32, i32)> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let after = &text[text.rfind(')')? + 2..];
-    let mut fields = after.split_whitespace();
-    let state = fields.next()?.chars().next()?;
-    let parent = fields.next()?.parse().ok()?;
-    let group = fields.next()?.parse().ok()?;
-    Some((state, parent, group))
-}
 
 /// The children of `pid` that lead a process group of their own.
 fn group_leading_children(pid: i32) -> Vec<i32> {
