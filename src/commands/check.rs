@@ -13,7 +13,7 @@ use crate::render::check::{render, Detail, FileNames};
 use crate::render::json;
 use crate::render::list::current;
 use crate::render::progress_line::ProgressLine;
-use crate::render::{title, Printer};
+use crate::render::{plain, title, Printer};
 use crate::runner::{self, CheckEvent, CheckOptions};
 
 /// Checks one exercise (or all); exit 0 when every check passed, 1 otherwise.
@@ -95,18 +95,20 @@ fn grade<'a>(
 }
 
 /// The harness's copy of the learner's file and the name to show in its place.
-struct ShownFiles {
+pub struct ShownFiles {
     absolute: String,
     shown: String,
 }
 
 impl ShownFiles {
-    fn as_names(&self) -> FileNames<'_> {
+    /// The names as the report renderer takes them.
+    pub fn as_names(&self) -> FileNames<'_> {
         FileNames { absolute: &self.absolute, shown: &self.shown }
     }
 }
 
-fn shown_files(session: &Session, exercise: &Exercise) -> ShownFiles {
+/// Where the harness keeps its copy of `exercise`, and the workspace name to show instead.
+pub fn shown_files(session: &Session, exercise: &Exercise) -> ShownFiles {
     let copy = runner::harness::learner_copy_in(&session.workspace.private_dir(), exercise);
     ShownFiles { absolute: copy.to_string_lossy().into_owned(), shown: exercise.file.clone() }
 }
@@ -120,16 +122,20 @@ pub fn run_json(session: &Session, name: Option<&str>, all: bool, limits: &Limit
     let mut outcomes = Vec::new();
     for exercise in &selected {
         let (outcome, _) = grade(session, exercise, &options, &mut |_| {}, |_| {})?;
-        // What tutor would print, plain: the message of an exercise that could not be graded.
-        let printed = render(
-            &session.printer,
-            &outcome,
-            &exercise.id,
-            exercise.todo,
-            &shown_files(session, exercise).as_names(),
-            Detail::Verbose,
-        );
-        outcomes.push((exercise.id.as_str(), outcome, json::plain(&printed)));
+        // A graded check is described case by case; only one that could not be graded needs
+        // the message tutor would print, without colour.
+        let printed = match outcome {
+            runner::CheckOutcome::Graded { .. } => String::new(),
+            _ => plain(&render(
+                &session.printer,
+                &outcome,
+                &exercise.id,
+                exercise.todo,
+                &shown_files(session, exercise).as_names(),
+                Detail::Verbose,
+            )),
+        };
+        outcomes.push((exercise.id.as_str(), outcome, printed));
     }
     let checked: Vec<json::Checked> = outcomes
         .iter()

@@ -18,8 +18,8 @@ pub struct Checked<'a> {
     pub exercise: &'a str,
     /// What the check found.
     pub outcome: &'a CheckOutcome,
-    /// The check as tutor prints it without colour (the message of an exercise that could not
-    /// be graded).
+    /// The check as tutor prints it without colour, for an exercise that could not be graded
+    /// (empty for a graded one, which is described case by case).
     pub printed: String,
 }
 
@@ -64,21 +64,6 @@ pub fn document(checked: &[Checked]) -> Value {
         "tests": tests,
         "exercises": exercises,
     })
-}
-
-/// `text` without terminal colour codes.
-pub fn plain(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut in_escape = false;
-    for c in text.chars() {
-        match (in_escape, c) {
-            (false, '\u{1b}') => in_escape = true,
-            (true, c) if c.is_ascii_alphabetic() => in_escape = false,
-            (true, _) => {}
-            (false, c) => out.push(c),
-        }
-    }
-    out
 }
 
 fn status_of(outcome: &CheckOutcome) -> &'static str {

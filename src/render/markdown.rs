@@ -231,17 +231,7 @@ fn render_table(table: &Table) -> String {
 
 /// Display width without the colour codes a cell may hold.
 fn visible_width(text: &str) -> usize {
-    let mut plain = String::with_capacity(text.len());
-    let mut in_escape = false;
-    for c in text.chars() {
-        match (in_escape, c) {
-            (false, '\u{1b}') => in_escape = true,
-            (true, 'm') => in_escape = false,
-            (true, _) => {}
-            (false, c) => plain.push(c),
-        }
-    }
-    plain.width()
+    super::plain(text).width()
 }
 
 #[cfg(test)]

@@ -16,6 +16,21 @@ use tutor_kit::text::Bi;
 use crate::course::lesson::Language;
 use crate::text::{self, LangChoice, Ui};
 
+/// `text` without terminal colour codes: for measuring widths and for machine-readable output.
+pub fn plain(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_escape = false;
+    for c in text.chars() {
+        match (in_escape, c) {
+            (false, '\u{1b}') => in_escape = true,
+            (true, c) if c.is_ascii_alphabetic() => in_escape = false,
+            (true, _) => {}
+            (false, c) => out.push(c),
+        }
+    }
+    out
+}
+
 /// Writes text in the languages the learner chose, with or without colour.
 #[derive(Clone)]
 pub struct Printer {

@@ -10,6 +10,7 @@
 mod error;
 mod float;
 pub mod layer;
+pub mod panics;
 mod param;
 pub mod reference;
 pub mod serve;

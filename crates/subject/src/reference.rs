@@ -18,12 +18,12 @@ pub const KIT_ANSWER_MARKER: &str = "tutor-kit-answer:";
 /// before any learner code runs; it never changes afterwards.
 static TODO_UNDER_TEST: AtomicU32 = AtomicU32::new(0);
 
-/// The request being answered now, as the method it calls (see [`Request`]).
-static SERVING: AtomicU32 = AtomicU32::new(Request::None as u32);
+/// The request being answered now, as the method it calls (see [`Serving`]).
+static SERVING: AtomicU32 = AtomicU32::new(Serving::None as u32);
 
 /// The method a request calls, for [`serving`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Request {
+pub(crate) enum Serving {
     None = 0,
     New = 1,
     Norm = 2,
@@ -31,15 +31,15 @@ pub(crate) enum Request {
     Backward = 4,
 }
 
-impl Request {
+impl Serving {
     /// The request that grades TODO `todo` directly (`new` for 1, `norm` for 2, …).
-    fn grading(todo: u32) -> Request {
+    fn grading(todo: u32) -> Serving {
         match todo {
-            1 => Request::New,
-            2 => Request::Norm,
-            3 => Request::Forward,
-            4 => Request::Backward,
-            _ => Request::None,
+            1 => Serving::New,
+            2 => Serving::Norm,
+            3 => Serving::Forward,
+            4 => Serving::Backward,
+            _ => Serving::None,
         }
     }
 }
@@ -55,7 +55,7 @@ fn set_once(cell: &AtomicU32, value: u32) -> bool {
 }
 
 /// Marks the request being answered (the request loop's business only).
-pub(crate) fn serving(request: Request) {
+pub(crate) fn serving(request: Serving) {
     SERVING.store(request as u32, Ordering::SeqCst);
 }
 
@@ -64,7 +64,7 @@ pub(crate) fn serving(request: Request) {
 /// weight gradient of `backward` is the normalised row, for instance).
 fn refuse_if_answer(function: &str, always: &[u32], while_graded: &[u32]) {
     let todo = TODO_UNDER_TEST.load(Ordering::SeqCst);
-    let graded_now = SERVING.load(Ordering::SeqCst) == Request::grading(todo) as u32;
+    let graded_now = SERVING.load(Ordering::SeqCst) == Serving::grading(todo) as u32;
     if let Some(refusal) = refusal(todo, function, always, if graded_now { while_graded } else { &[] }) {
         panic!("{refusal}");
     }

@@ -7,7 +7,6 @@
 //! overflow or an `exit` ends the process; tutor notices, fails the case it was on and starts a
 //! fresh program for the rest. Nothing here decides a verdict.
 
-use std::cell::RefCell;
 use std::fs::File;
 use std::io::{BufReader, BufWriter};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -16,7 +15,8 @@ use std::process::ExitCode;
 use ndarray::Array1;
 
 use crate::layer::{Build, Layer};
-use crate::reference::{self, Request as Serving};
+use crate::panics;
+use crate::reference::{self, Serving};
 use crate::wire::{read_frame, write_frame, AnyArray, Reply, Request};
 
 /// The environment variable that tells the program its request and reply descriptors: `IN,OUT`.
@@ -24,11 +24,6 @@ pub const PROTOCOL_ENV: &str = "TUTOR_PROTOCOL_FDS";
 
 /// Exit code when the program was started without tutor's protocol.
 const USAGE_EXIT: u8 = 3;
-
-thread_local! {
-    /// Where the last panic on this thread happened.
-    static PANIC_LOCATION: RefCell<Option<String>> = const { RefCell::new(None) };
-}
 
 /// Answers tutor's requests about the exercise that `build` makes, until the requests end.
 /// `todo` is the TODO this program grades: the kit's own answer to it refuses to run.
@@ -42,7 +37,8 @@ pub fn serve(build: Build, todo: u32) -> ExitCode {
         eprintln!("this program answers tutor's requests; run it through `tutor check`");
         return ExitCode::from(USAGE_EXIT);
     };
-    install_quiet_panic_hook();
+    // Remembers where a panic happened instead of printing it: the reply carries it.
+    panics::install_quiet_hook();
     let mut input = BufReader::new(input);
     let mut output = BufWriter::new(output);
     let mut layers: Vec<Box<dyn Layer>> = Vec::new();
@@ -83,18 +79,10 @@ fn protocol_files() -> Option<(File, File)> {
     }
 }
 
-/// Remembers where a panic happened instead of printing it: the reply carries it.
-fn install_quiet_panic_hook() {
-    std::panic::set_hook(Box::new(|info| {
-        let location = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
-        PANIC_LOCATION.with(|slot| *slot.borrow_mut() = location);
-    }));
-}
-
 /// Runs one request under `catch_unwind`, marked as the method it calls (the given pieces refuse
 /// to compute while the exercise's own method is being graded).
 fn answer(build: Build, layers: &mut Vec<Box<dyn Layer>>, request: Request) -> Reply {
-    PANIC_LOCATION.with(|slot| slot.borrow_mut().take());
+    panics::take_location();
     reference::serving(match &request {
         Request::New { .. } => Serving::New,
         Request::Norm { .. } => Serving::Norm,
@@ -106,16 +94,7 @@ fn answer(build: Build, layers: &mut Vec<Box<dyn Layer>>, request: Request) -> R
     reference::serving(Serving::None);
     match answered {
         Ok(reply) => reply,
-        Err(payload) => {
-            let message = if let Some(s) = payload.downcast_ref::<&str>() {
-                s.to_string()
-            } else if let Some(s) = payload.downcast_ref::<String>() {
-                s.clone()
-            } else {
-                "(a panic without a message)".to_string()
-            };
-            Reply::Panic { message, location: PANIC_LOCATION.with(|slot| slot.borrow_mut().take()) }
-        }
+        Err(payload) => Reply::Panic { message: panics::message(payload.as_ref()), location: panics::take_location() },
     }
 }
 

@@ -21,10 +21,9 @@ use crate::cli::Limits;
 use crate::commands::{check, hint, reset, Session};
 use crate::course::Exercise;
 use crate::progress::ExerciseStatus;
-use crate::render::check::{render, Detail, FileNames};
+use crate::render::check::{render, Detail};
 use crate::render::list::{progress_bar, render as render_list};
 use crate::render::title;
-use crate::runner;
 
 /// Saves arrive as bursts of events (write, chmod, rename …): the check starts after this much
 /// quiet.
@@ -227,10 +226,9 @@ impl<'scope, 'env> Watch<'scope, 'env> {
     fn show(&mut self, finished: Finished) -> Result<()> {
         let exercise = self.exercise();
         let printer = &self.session.printer;
-        let copy = runner::harness::learner_copy_in(&self.session.workspace.private_dir(), exercise);
-        let absolute = copy.to_string_lossy().into_owned();
-        let files = FileNames { absolute: &absolute, shown: &exercise.file };
-        let report = render(printer, &finished.outcome, &exercise.id, exercise.todo, &files, self.options.detail);
+        let files = check::shown_files(self.session, exercise);
+        let report =
+            render(printer, &finished.outcome, &exercise.id, exercise.todo, &files.as_names(), self.options.detail);
         let mut verdict: Vec<String> = check::verdict(printer, exercise, &finished.outcome).into_iter().collect();
         if finished.outcome.passed() {
             if finished.completed_now {

@@ -14,6 +14,7 @@ pub use compare::{assert_close, is_close, unravel};
 pub use data::Rng;
 pub use parameter::KEPT_EPS;
 
+use tutor_kit::panics;
 use tutor_kit::reference::KIT_ANSWER_MARKER;
 use tutor_kit::{Layer, NormError};
 
@@ -165,15 +166,10 @@ fn name_mistakes(run: &Run, report: &mut Report) {
     report.mistakes = names;
 }
 
-thread_local! {
-    /// Where the last panic on this thread happened (in-process subjects only).
-    static PANIC_LOCATION: RefCell<Option<String>> = const { RefCell::new(None) };
-}
-
 /// Runs one case, turning a panic or a [`Fault`] into a failure (or into "not done" for a TODO
 /// marker).
 pub fn run_case(case: &Case, run: &Run) -> CaseResult {
-    PANIC_LOCATION.with(|slot| slot.borrow_mut().take());
+    panics::take_location();
     run.case.set(case.id);
     let outcome = catch_unwind(AssertUnwindSafe(|| (case.run)(run)));
     let (status, failure) = match outcome {
@@ -234,18 +230,14 @@ fn learner_text(payload: Box<dyn std::any::Any + Send>) -> Unwound {
             }
             Fault::Unreadable(why) => (Err((Status::Failed, Some(Failure::new(text::unreadable_reply(&why))))), None),
         },
-        Err(payload) => (Ok(panic_message(payload.as_ref())), PANIC_LOCATION.with(|slot| slot.borrow_mut().take())),
+        Err(payload) => (Ok(panics::message(payload.as_ref())), panics::take_location()),
     }
 }
 
-/// Replaces the default panic hook (which prints to stderr) with one that only remembers where
-/// the panic happened, so that a case's failure can say so. For test processes that grade
-/// learner code in-process.
+/// Replaces the default panic hook with a quiet one that remembers where a panic happened, so
+/// that a case's failure can say so. For test processes that grade learner code in-process.
 pub fn install_quiet_panic_hook() {
-    std::panic::set_hook(Box::new(|info| {
-        let location = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
-        PANIC_LOCATION.with(|slot| *slot.borrow_mut() = location);
-    }));
+    panics::install_quiet_hook();
 }
 
 /// Whether a panic message carries the errors a confined graded program gets when it opens a
@@ -258,17 +250,7 @@ fn refused_by_confinement(message: &str) -> bool {
 pub(crate) fn unwind_message(payload: Box<dyn std::any::Any + Send>) -> String {
     match payload.downcast::<Fault>() {
         Ok(fault) => format!("{fault:?}"),
-        Err(payload) => panic_message(payload.as_ref()),
-    }
-}
-
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        s.to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "(a panic without a message)".to_string()
+        Err(payload) => panics::message(payload.as_ref()),
     }
 }
 
