@@ -21,7 +21,7 @@ export NO_COLOR=1 TUTOR_LANG=en
 
 fresh_workspace() {
     rm -rf "$work/ws" && mkdir -p "$work/ws" && cp -r "$repo/exercises" "$work/ws/"
-    cp "$repo/solutions/02-norm.rs" "$work/ws/exercises/02-norm.rs"
+    cp "$repo/solutions/rmsnorm/02-norm.rs" "$work/ws/exercises/rmsnorm/02-norm.rs"
 }
 
 # Runs "$@" and prints the elapsed seconds.
@@ -46,7 +46,7 @@ for _ in $(seq 1 3); do
     rm -rf "$work/init"
     mkdir -p "$work/init"
     (cd "$work/init" && "$tutor" init course >/dev/null 2>&1)
-    cp "$repo/solutions/02-norm.rs" "$work/init/course/exercises/02-norm.rs"
+    cp "$repo/solutions/rmsnorm/02-norm.rs" "$work/init/course/exercises/rmsnorm/02-norm.rs"
     after_init+=("$(cd "$work/init/course" && seconds "$tutor" check 02-norm)")
 done
 
@@ -54,7 +54,7 @@ fresh_workspace
 (cd "$work/ws" && "$tutor" check 02-norm >/dev/null 2>&1 || true)
 warm=()
 for i in $(seq 1 "$runs"); do
-    echo "// edit $i" >> "$work/ws/exercises/02-norm.rs"
+    echo "// edit $i" >> "$work/ws/exercises/rmsnorm/02-norm.rs"
     warm+=("$(cd "$work/ws" && seconds "$tutor" check 02-norm)")
 done
 unchanged=()

@@ -6,6 +6,7 @@ mod course;
 mod errors;
 mod fsutil;
 mod invocation;
+mod migrate;
 mod progress;
 mod render;
 mod runner;

@@ -49,13 +49,14 @@ pub struct ExerciseProgress {
 pub struct State {
     /// Format version.
     pub version: u32,
-    /// Progress by exercise id.
+    /// Progress by exercise, keyed `course/exercise` (version 2; version 1 keyed by exercise id
+    /// alone, and is migrated on open).
     pub exercises: BTreeMap<String, ExerciseProgress>,
 }
 
 impl Default for State {
     fn default() -> Self {
-        State { version: 1, exercises: BTreeMap::new() }
+        State { version: 2, exercises: BTreeMap::new() }
     }
 }
 

@@ -4,7 +4,8 @@ use std::path::{Path, PathBuf};
 
 use crate::course::Exercise;
 
-/// A folder holding `exercises/info.toml`: the learner's files and the private `.tutor/` folder.
+/// A folder holding a course catalogue (`exercises/<course>/info.toml`): the learner's files and
+/// the private `.tutor/` folder.
 #[derive(Debug, Clone)]
 pub struct Workspace {
     root: PathBuf,
@@ -54,8 +55,14 @@ impl Workspace {
     }
 }
 
+/// A folder with a course catalogue: `exercises/<course>/info.toml`, or the one-course layout's
+/// `exercises/info.toml` (migrated on open, see `migrate`).
 fn is_workspace(dir: &Path) -> bool {
-    dir.join("exercises").join("info.toml").is_file()
+    let exercises = dir.join("exercises");
+    exercises.join("info.toml").is_file()
+        || std::fs::read_dir(&exercises)
+            .map(|entries| entries.flatten().any(|e| e.path().join("info.toml").is_file()))
+            .unwrap_or(false)
 }
 
 fn canonical(dir: &Path) -> PathBuf {
@@ -71,7 +78,8 @@ mod tests {
         let tmp = std::env::temp_dir().join(format!("tutor-ws-test-{}", std::process::id()));
         let nested = tmp.join("exercises").join("deeper");
         std::fs::create_dir_all(&nested).unwrap();
-        std::fs::write(tmp.join("exercises/info.toml"), "").unwrap();
+        std::fs::create_dir_all(tmp.join("exercises/rmsnorm")).unwrap();
+        std::fs::write(tmp.join("exercises/rmsnorm/info.toml"), "").unwrap();
         let found = Workspace::find(None, &nested).unwrap();
         assert_eq!(found.root(), tmp.canonicalize().unwrap());
         assert!(matches!(Workspace::find(Some(&nested), &nested), Err(WorkspaceError::NotAWorkspace(_))));

@@ -5,12 +5,12 @@
 mod common;
 
 use common::fixtures::{ALTERNATES, ALTERNATES_BUILD};
-use tutor_grade::report::Status;
-use tutor_grade::{run_all, Run};
+use rmsnorm_grade::report::Status;
+use rmsnorm_grade::{run_all, Run};
 
 #[test]
 fn every_alternate_passes_with_any_seed() {
-    tutor_grade::checks::install_quiet_panic_hook();
+    rmsnorm_grade::checks::install_quiet_panic_hook();
     assert!(ALTERNATES.len() >= 12, "at least 12 alternates");
     let mut failures = Vec::new();
     for (fixture, build) in ALTERNATES.iter().zip(ALTERNATES_BUILD) {

@@ -18,7 +18,7 @@ fn a_learner_session_from_stub_to_solution() {
         .shows("03-forward")
         .shows(&common::done(0))
         .shows("← current");
-    course.tutor(&[]).expect(0).shows("Next: edit exercises/01-weight.rs");
+    course.tutor(&[]).expect(0).shows("Next: edit exercises/rmsnorm/01-weight.rs");
 
     // The stub fails, naming its TODO.
     course
@@ -44,7 +44,7 @@ fn a_learner_session_from_stub_to_solution() {
 
     // The solution passes and the list shows it done.
     course.write_exercise("02-norm", &Course::solution("02-norm"));
-    let cases = tutor_grade::all_cases().len();
+    let cases = rmsnorm_grade::all_cases().len();
     course
         .tutor(&["check", "norm"])
         .expect(0)
@@ -56,7 +56,7 @@ fn a_learner_session_from_stub_to_solution() {
     let with_warning =
         Course::solution("02-norm").replace("let last = Axis", "let unused_here = 1;\n        let last = Axis");
     course.write_exercise("02-norm", &with_warning);
-    course.tutor(&["check", "02"]).expect(0).shows("unused variable: `unused_here`").shows("--> exercises/02-norm.rs:");
+    course.tutor(&["check", "02"]).expect(0).shows("unused variable: `unused_here`").shows("--> exercises/rmsnorm/02-norm.rs:");
 
     // The random inputs: printed, and the same seed repeats a run exactly.
     let wrong = std::fs::read_to_string(common::repo().join("tests/mistakes/running-sum-across-rows.rs")).unwrap();
@@ -83,8 +83,8 @@ fn a_learner_session_from_stub_to_solution() {
     course
         .tutor(&["check", "1"])
         .expect(1)
-        .shows("exercises/01-weight.rs does not compile")
-        .shows("--> exercises/01-weight.rs:")
+        .shows("exercises/rmsnorm/01-weight.rs does not compile")
+        .shows("--> exercises/rmsnorm/01-weight.rs:")
         .shows("error: expected pattern")
         .hides(course.root.to_str().unwrap());
 

@@ -5,8 +5,8 @@
 mod common;
 
 use common::fixtures::{SOLUTIONS, SOLUTIONS_BUILD, STUBS, STUBS_BUILD};
-use tutor_grade::report::{Report, Status};
-use tutor_grade::{run_all, Run};
+use rmsnorm_grade::report::{Report, Status};
+use rmsnorm_grade::{run_all, Run};
 
 /// Seeds the random inputs are drawn from: a solution must pass with any of them.
 const SEEDS: [u64; 4] = [0, 1, 424_242, 999_999];
@@ -27,7 +27,7 @@ fn every_solution_passes_every_case_with_any_seed() {
     for (solution, build) in SOLUTIONS.iter().zip(SOLUTIONS_BUILD) {
         for seed in SEEDS {
             let report = run_all(&Run::new(build, seed));
-            assert_eq!(report.cases.len(), tutor_grade::all_cases().len());
+            assert_eq!(report.cases.len(), rmsnorm_grade::all_cases().len());
             assert!(report.all_passed(), "{} with seed {seed}, failures:\n{}", solution.name, describe(&report));
         }
     }

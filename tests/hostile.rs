@@ -93,7 +93,7 @@ fn every_hostile_file_gets_a_verdict_and_leaves_nothing_running() {
     course.tutor(&["check", "01"]).expect(0);
     // A repository clone has solutions/ beside the exercises: the attacks go for it.
     std::fs::create_dir_all(course.root.join("solutions")).unwrap();
-    std::fs::write(course.root.join("solutions/02-norm.rs"), Course::solution("02-norm")).unwrap();
+    std::fs::write(course.root.join("solutions/rmsnorm/02-norm.rs"), Course::solution("02-norm")).unwrap();
     // After the first check, which made the harness's target/.
     make_fifo(&fifo(&course));
     let _ = std::fs::remove_file("/tmp/tutor-hostile-write-marker");
@@ -169,11 +169,11 @@ fn descriptors_tutor_inherited_never_reach_the_graded_program() {
 #[test]
 fn files_that_cannot_be_graded_are_refused_with_a_reason() {
     let course = Course::new("refused");
-    let file = course.root.join("exercises/02-norm.rs");
+    let file = course.root.join("exercises/rmsnorm/02-norm.rs");
     std::fs::remove_file(&file).unwrap();
-    course.tutor(&["check", "02"]).expect(1).shows("exercises/02-norm.rs is missing").shows("tutor reset 02-norm");
+    course.tutor(&["check", "02"]).expect(1).shows("exercises/rmsnorm/02-norm.rs is missing").shows("tutor reset 02-norm");
     course.write_exercise("02-norm", "\n  \n");
-    course.tutor(&["check", "02"]).expect(1).shows("exercises/02-norm.rs is empty");
+    course.tutor(&["check", "02"]).expect(1).shows("exercises/rmsnorm/02-norm.rs is empty");
     std::fs::write(&file, [0xff, 0xfe, 0x00]).unwrap();
     course.tutor(&["check", "02"]).expect(1).shows("is not UTF-8 text");
     std::fs::write(&file, vec![b'/'; 2 << 20]).unwrap();
@@ -196,7 +196,7 @@ fn what_is_graded_is_the_files_content_whatever_its_timestamp() {
     let old = std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
     std::fs::File::options()
         .write(true)
-        .open(course.root.join("exercises/02-norm.rs"))
+        .open(course.root.join("exercises/rmsnorm/02-norm.rs"))
         .unwrap()
         .set_modified(old)
         .unwrap();

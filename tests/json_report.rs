@@ -28,7 +28,7 @@ fn document(course: &Course, args: &[&str], code: i32) -> Value {
 #[test]
 fn every_report_is_valid_against_its_schema() {
     let course = Course::new("json");
-    let cases = tutor_grade::all_cases().len();
+    let cases = rmsnorm_grade::all_cases().len();
 
     // A pass.
     course.write_exercise("02-norm", &Course::solution("02-norm"));

@@ -12,20 +12,20 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use half::{bf16, f16};
 use ndarray::{ArrayD, Axis, IxDyn};
-use tutor_grade::checks::Rng;
-use tutor_grade::mistakes::{self, HalfBits};
-use tutor_grade::report::{CaseResult, Contract, Status};
-use tutor_grade::{all_cases, run_all, Run};
+use rmsnorm_grade::checks::Rng;
+use rmsnorm_grade::mistakes::{self, HalfBits};
+use rmsnorm_grade::report::{CaseResult, Status};
+use rmsnorm_grade::{all_cases, run_all, Run};
 use tutor_kit::{reference, Build, Float, Param};
 
 // ---------------------------------------------------------------------------------------------
 // The texts
 // ---------------------------------------------------------------------------------------------
 
-const OVERVIEW: &str = include_str!("../lessons/00-overview.md");
-const WEIGHT: &str = include_str!("../lessons/01-weight.md");
-const NORM: &str = include_str!("../lessons/02-norm.md");
-const FORWARD: &str = include_str!("../lessons/03-forward.md");
+const OVERVIEW: &str = include_str!("../lessons/rmsnorm/00-overview.md");
+const WEIGHT: &str = include_str!("../lessons/rmsnorm/01-weight.md");
+const NORM: &str = include_str!("../lessons/rmsnorm/02-norm.md");
+const FORWARD: &str = include_str!("../lessons/rmsnorm/03-forward.md");
 const LESSONS: [(&str, &str); 4] =
     [("00-overview", OVERVIEW), ("01-weight", WEIGHT), ("02-norm", NORM), ("03-forward", FORWARD)];
 
@@ -413,13 +413,13 @@ fn eps_inside_the_root_gives_0_7071_and_outside_0_9990() {
 #[test]
 fn a_zero_row_is_finite_for_eps_above_zero_and_nan_at_eps_zero() {
     let zero = ArrayD::<f32>::zeros(IxDyn(&[2, 4]));
-    for eps in tutor_grade::checks::KEPT_EPS.into_iter().filter(|&e| e > 0.0) {
+    for eps in rmsnorm_grade::checks::KEPT_EPS.into_iter().filter(|&e| e > 0.0) {
         let y = reference::rms_normalize(&zero, eps).expect("valid");
         assert!(y.iter().all(|&v| v == 0.0), "eps = {eps:e}: {y}");
     }
     // The kit accepts eps = 0, and then a zero row is 0 / 0.
     assert!(reference::check_config(4, 0.0).is_ok());
-    assert!(tutor_grade::checks::KEPT_EPS.contains(&0.0), "the checks require eps = 0 to be accepted");
+    assert!(rmsnorm_grade::checks::KEPT_EPS.contains(&0.0), "the checks require eps = 0 to be accepted");
     assert!(reference::rms_normalize(&zero, 0.0).expect("valid").iter().all(|v| v.is_nan()));
     let no_eps = wrong_norm(&zero, 1e-6, "no-eps", "no-eps");
     assert!(no_eps.iter().all(|v| v.is_nan()));
@@ -449,7 +449,7 @@ fn a_zero_row_is_finite_for_eps_above_zero_and_nan_at_eps_zero() {
         "the kit accepts eps = 0 too, and then a zero row gives NaN as well",
     );
     states(NORM, "explanation", "eps > 0 时全零行得到 0", "for eps > 0 a zero row gives 0");
-    let solution = flat(include_str!("../solutions/02-norm.rs"));
+    let solution = flat(include_str!("../solutions/rmsnorm/02-norm.rs"));
     assert!(solution.contains("for eps > 0 a zero row gives 0 / sqrt(eps) = 0, never 0 / 0"));
     assert!(solution.contains("eps > 0 时全零行得到 0 / sqrt(eps) = 0，而不是 0 / 0"));
     assert!(solution.contains("eps = 0") && solution.contains("0 / 0 = NaN"));
@@ -662,13 +662,13 @@ fn a_frozen_weight_fails_seven_cases_and_the_explanation_names_them() {
         &format!("The other makes {count} cases fail, the parameter contract's \"weight-gets-gradient\" among them"),
     );
     let parameter: Vec<&str> =
-        failed.iter().filter(|c| c.contract == Contract::Parameter).map(|c| c.id.as_str()).collect();
+        failed.iter().filter(|c| c.contract == rmsnorm_grade::checks::PARAMETER).map(|c| c.id.as_str()).collect();
     assert_eq!(parameter, ["weight-is-ones", "weight-gets-gradient", "gradient-starts-empty"]);
 }
 
 #[test]
 fn the_explanation_lists_every_case_of_the_parameter_contract() {
-    let cases: Vec<_> = all_cases().into_iter().filter(|c| c.contract == Contract::Parameter).collect();
+    let cases: Vec<_> = all_cases().into_iter().filter(|c| c.contract == rmsnorm_grade::checks::PARAMETER).collect();
     let count = cases.len().to_string();
     assert_eq!(count, "5");
     states(
@@ -680,7 +680,7 @@ fn the_explanation_lists_every_case_of_the_parameter_contract() {
     for case in &cases {
         states_both(WEIGHT, "explanation", &format!("`{}`", case.id));
     }
-    let kept = tutor_grade::checks::KEPT_EPS;
+    let kept = rmsnorm_grade::checks::KEPT_EPS;
     let lowest = kept.iter().copied().fold(f32::INFINITY, f32::min);
     let highest = kept.iter().copied().fold(0.0, f32::max);
     let (lowest, highest) = (format!("{lowest}"), format!("{highest}"));
@@ -1020,12 +1020,12 @@ fn is_chinese(line: &str) -> bool {
 #[test]
 fn every_exercise_and_solution_comment_makes_the_same_claims_in_both_languages() {
     let files = [
-        ("exercises/01-weight.rs", include_str!("../exercises/01-weight.rs")),
-        ("exercises/02-norm.rs", include_str!("../exercises/02-norm.rs")),
-        ("exercises/03-forward.rs", include_str!("../exercises/03-forward.rs")),
-        ("solutions/01-weight.rs", include_str!("../solutions/01-weight.rs")),
-        ("solutions/02-norm.rs", include_str!("../solutions/02-norm.rs")),
-        ("solutions/03-forward.rs", include_str!("../solutions/03-forward.rs")),
+        ("exercises/rmsnorm/01-weight.rs", include_str!("../exercises/rmsnorm/01-weight.rs")),
+        ("exercises/rmsnorm/02-norm.rs", include_str!("../exercises/rmsnorm/02-norm.rs")),
+        ("exercises/rmsnorm/03-forward.rs", include_str!("../exercises/rmsnorm/03-forward.rs")),
+        ("solutions/rmsnorm/01-weight.rs", include_str!("../solutions/rmsnorm/01-weight.rs")),
+        ("solutions/rmsnorm/02-norm.rs", include_str!("../solutions/rmsnorm/02-norm.rs")),
+        ("solutions/rmsnorm/03-forward.rs", include_str!("../solutions/rmsnorm/03-forward.rs")),
     ];
     let mut problems = Vec::new();
     for (name, source) in files {
@@ -1056,8 +1056,8 @@ fn the_readme_walk_through_shows_the_numbers_a_check_prints() {
     // same run, in process, must give the numbers it prints for its first failing case.
     let fixture = common::fixtures::MISTAKES.iter().position(|f| f.name == "eps-outside-sqrt").expect("the fixture");
     let build = common::fixtures::MISTAKES_BUILD[fixture];
-    let report = tutor_grade::run_all(&tutor_grade::Run::new(&build, 7));
-    let first = report.cases.iter().find(|c| c.status == tutor_grade::report::Status::Failed).expect("a failure");
+    let report = rmsnorm_grade::run_all(&rmsnorm_grade::Run::new(&build, 7));
+    let first = report.cases.iter().find(|c| c.status == rmsnorm_grade::report::Status::Failed).expect("a failure");
     let m = first.mismatch.as_ref().expect("the numbers");
     let at = |index: &[usize]| format!("({})", index.iter().map(usize::to_string).collect::<Vec<_>>().join(", "));
     let readme = include_str!("../README.md");
@@ -1078,7 +1078,7 @@ fn the_readme_walk_through_shows_the_numbers_a_check_prints() {
         ),
         format!(
             "{}/{} cases pass",
-            report.cases.iter().filter(|c| c.status == tutor_grade::report::Status::Passed).count(),
+            report.cases.iter().filter(|c| c.status == rmsnorm_grade::report::Status::Passed).count(),
             report.cases.len()
         ),
     ];

@@ -20,8 +20,8 @@ fn the_check_output_names_each_mistake() {
             continue;
         }
         let exercise = fixture.header("exercise").expect("an `//! exercise:` line");
-        let mistake = tutor_grade::mistakes::find(id).unwrap_or_else(|| panic!("{id} is not a known mistake"));
-        let title = tutor_grade::text::mistake_title(id);
+        let mistake = rmsnorm_grade::mistakes::find(id).unwrap_or_else(|| panic!("{id} is not a known mistake"));
+        let title = rmsnorm_grade::text::mistake_title(id);
         course.write_exercise(exercise, fixture.source);
         let run = course.tutor_with(&["check", exercise], |c| {
             c.env("TUTOR_LANG", "both");

@@ -61,7 +61,7 @@ fn one_mistake_fits_a_screen_in_every_language() {
     // --verbose: every case in full, and the seed that repeats the run.
     let verbose = check(&course, "sum-not-mean", "en", 1000, &["--verbose"]);
     verbose.shows("✓ pass weight is a trainable Param").shows("Random inputs from seed");
-    for case in tutor_grade::all_cases() {
+    for case in rmsnorm_grade::all_cases() {
         verbose.shows(case.en.split(['(', '[']).next().unwrap_or(case.en).trim_end());
     }
     assert!(rows(&verbose.stdout, 80) > 100, "--verbose shows everything");
@@ -90,8 +90,8 @@ fn at_40_columns_lines_fit_and_no_word_is_split() {
     let run = check(&course, "sum-not-mean", "en", 40, &[]);
     let bare = |word: &str| word.trim_end_matches(['.', ',', ':', ';']).to_string();
     let words: Vec<String> = run.stdout.split_whitespace().map(bare).collect();
-    let mistake = tutor_grade::mistakes::find("sum-not-mean").expect("a known mistake");
-    let first_case = tutor_grade::all_cases().into_iter().find(|c| c.id == "tutorial-case").expect("the tutorial case");
+    let mistake = rmsnorm_grade::mistakes::find("sum-not-mean").expect("a known mistake");
+    let first_case = rmsnorm_grade::all_cases().into_iter().find(|c| c.id == "tutorial-case").expect("the tutorial case");
     for sentence in [mistake.en, first_case.en, "norm(x) differs from the reference"] {
         for word in sentence.split_whitespace() {
             assert!(words.contains(&bare(word)), "{word:?} of {sentence:?} is split or missing:\n{}", run.stdout);

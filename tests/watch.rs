@@ -104,12 +104,12 @@ fn the_screen_is_cleared_before_each_run_and_the_progress_bar_stays_at_the_botto
     std::fs::write(course.file("01-weight"), Course::solution("01-weight")).unwrap();
     let mut watch = course.watch("");
     let at = watch.wait_for("01-weight passes every check", 0, CHECK);
-    watch.wait_for("Watching exercises/01-weight.rs", at, KEY);
+    watch.wait_for("Watching exercises/rmsnorm/01-weight.rs", at, KEY);
     let output = watch.seen().to_string();
     // Cleared before the run, then the status line while cargo builds and while the cases run.
     let header = output.find("Checking 01-weight").unwrap();
     assert!(output[..header].contains(CLEAR), "not cleared before the run:\n{output}");
-    let compiling = output.find("compiling exercises/01-weight.rs").expect("a compiling status");
+    let compiling = output.find("compiling exercises/rmsnorm/01-weight.rs").expect("a compiling status");
     let running = output.find("running the checks").expect("a running status");
     assert!(header < compiling && compiling < running, "{output}");
     // The last screen ends with the bar and the keys.
@@ -133,7 +133,7 @@ fn the_screen_is_cleared_before_each_run_and_the_progress_bar_stays_at_the_botto
     let before = watch.seen().len();
     watch.send("h");
     let at = watch.wait_for("Hint 1/3 · 01-weight", before, KEY);
-    watch.wait_for("Watching exercises/01-weight.rs", at, KEY);
+    watch.wait_for("Watching exercises/rmsnorm/01-weight.rs", at, KEY);
     let last = screen(watch.seen()).to_string();
     let (report, hint, bar) = (last.find("passes every check"), last.find("Hint 1/3"), last.find(&common::done(1)));
     assert!(report < hint && hint < bar && report.is_some(), "{last}");
@@ -153,11 +153,11 @@ fn after_a_pass_the_watch_waits_for_n_and_p_goes_back() {
     watch.send("n");
     let at = watch.wait_for("Checking 02-norm", now, KEY);
     let at = watch.wait_for("cases pass · next: `tutor hint 02-norm`", at, CHECK);
-    let at = watch.wait_for("Watching exercises/02-norm.rs", at, KEY);
+    let at = watch.wait_for("Watching exercises/rmsnorm/02-norm.rs", at, KEY);
     watch.send("p");
     let at = watch.wait_for("Checking 01-weight", at, KEY);
     let at = watch.wait_for("01-weight passes every check", at, CHECK);
-    let at = watch.wait_for("Watching exercises/01-weight.rs", at, KEY);
+    let at = watch.wait_for("Watching exercises/rmsnorm/01-weight.rs", at, KEY);
     // Before the first exercise there is nothing.
     watch.send("p");
     watch.wait_for("01-weight is the first exercise.", at, KEY);
@@ -188,7 +188,7 @@ fn the_list_moves_watches_another_exercise_and_resets_after_a_typed_confirmation
     std::fs::write(course.file("02-norm"), &mine).unwrap();
     let mut watch = course.watch("");
     let at = watch.wait_for("cases pass · next: `tutor hint 01-weight`", 0, CHECK);
-    let at = watch.wait_for("Watching exercises/01-weight.rs", at, KEY);
+    let at = watch.wait_for("Watching exercises/rmsnorm/01-weight.rs", at, KEY);
 
     // The cursor starts on the watched exercise; arrows and j/k move it.
     watch.send("l");
@@ -205,13 +205,13 @@ fn the_list_moves_watches_another_exercise_and_resets_after_a_typed_confirmation
     watch.send("\r");
     let at = watch.wait_for("Checking 02-norm", at, KEY);
     let at = watch.wait_for("cases pass · next: `tutor hint 02-norm`", at, CHECK);
-    let at = watch.wait_for("Watching exercises/02-norm.rs", at, KEY);
+    let at = watch.wait_for("Watching exercises/rmsnorm/02-norm.rs", at, KEY);
 
     // `r` asks for the word; anything else changes nothing.
     watch.send("l");
     let at = watch.wait_for(">✗ 02-norm", at, KEY);
     watch.send("r");
-    let at = watch.wait_for("Type `reset` to replace exercises/02-norm.rs", at, KEY);
+    let at = watch.wait_for("Type `reset` to replace exercises/rmsnorm/02-norm.rs", at, KEY);
     watch.send("nope\r");
     let at = watch.wait_for("Nothing changed.", at, KEY);
     assert_eq!(std::fs::read_to_string(course.file("02-norm")).unwrap(), mine);
@@ -221,7 +221,7 @@ fn the_list_moves_watches_another_exercise_and_resets_after_a_typed_confirmation
     watch.send("reset");
     let at = watch.wait_for("> reset", at, KEY);
     watch.send("\r");
-    let at = watch.wait_for("exercises/02-norm.rs is the original stub again", at, KEY);
+    let at = watch.wait_for("exercises/rmsnorm/02-norm.rs is the original stub again", at, KEY);
     assert!(watch.seen()[..at].contains("Your version was kept as .tutor/backups/02-norm-"), "{}", watch.seen());
     assert_eq!(std::fs::read_to_string(course.file("02-norm")).unwrap(), Course::stub("02-norm"));
     let backups: Vec<_> = std::fs::read_dir(course.root.join(".tutor/backups")).unwrap().collect();
@@ -230,7 +230,7 @@ fn the_list_moves_watches_another_exercise_and_resets_after_a_typed_confirmation
     // Esc leaves the list; the watched file changed, so it is checked again.
     watch.send("\x1b");
     let at = watch.wait_for("Checking 02-norm", at, KEY);
-    watch.wait_for("Watching exercises/02-norm.rs", at, CHECK);
+    watch.wait_for("Watching exercises/rmsnorm/02-norm.rs", at, CHECK);
     quit(watch);
 }
 
@@ -306,7 +306,7 @@ fn the_end_of_the_course_is_announced_once_whichever_exercise_passes_last() {
     }
     let mut watch = course.watch("");
     let at = watch.wait_for("cases pass · next: `tutor hint 02-norm`", 0, CHECK);
-    let at = watch.wait_for("Watching exercises/02-norm.rs", at, KEY);
+    let at = watch.wait_for("Watching exercises/rmsnorm/02-norm.rs", at, KEY);
     let quiet = watch.collect_for(Duration::from_millis(500));
 
     // Saving another exercise adds nothing to the screen.

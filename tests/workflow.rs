@@ -71,15 +71,15 @@ fn init_then_the_whole_loop() {
         assert!(!text.contains(solution_line), "{} holds the solution", file.display());
     }
     // init again, or into any folder with files, refuses and changes nothing.
-    let before = std::fs::read_to_string(course.join("exercises/02-norm.rs")).unwrap();
+    let before = std::fs::read_to_string(course.join("exercises/rmsnorm/02-norm.rs")).unwrap();
     tutor_in(&root, &["init"]).expect(2).shows("already has files").shows("--force");
     // --force keeps a learner's file as it is.
-    std::fs::write(course.join("exercises/02-norm.rs"), "// my work\n").unwrap();
+    std::fs::write(course.join("exercises/rmsnorm/02-norm.rs"), "// my work\n").unwrap();
     std::fs::remove_file(course.join("README.md")).unwrap();
-    tutor_in(&root, &["init", "--force", "--no-build"]).expect(0).shows("Kept your existing exercises/02-norm.rs");
-    assert_eq!(std::fs::read_to_string(course.join("exercises/02-norm.rs")).unwrap(), "// my work\n");
+    tutor_in(&root, &["init", "--force", "--no-build"]).expect(0).shows("Kept your existing exercises/rmsnorm/02-norm.rs");
+    assert_eq!(std::fs::read_to_string(course.join("exercises/rmsnorm/02-norm.rs")).unwrap(), "// my work\n");
     assert!(course.join("README.md").is_file());
-    std::fs::write(course.join("exercises/02-norm.rs"), &before).unwrap();
+    std::fs::write(course.join("exercises/rmsnorm/02-norm.rs"), &before).unwrap();
 
     // The loop, from inside the new folder.
     tutor_in(&course, &["list"]).expect(0).shows(&common::done(0));
@@ -87,7 +87,7 @@ fn init_then_the_whole_loop() {
         .expect(1)
         .shows("TODO 2 is not written yet")
         .hides("Building the grading harness");
-    std::fs::write(course.join("exercises/02-norm.rs"), Course::solution("02-norm")).unwrap();
+    std::fs::write(course.join("exercises/rmsnorm/02-norm.rs"), Course::solution("02-norm")).unwrap();
     tutor_in(&course, &["check", "02"]).expect(0).shows("02-norm passes every check");
     tutor_in(&course, &["list"]).expect(0).shows(&common::done(1));
 
@@ -97,7 +97,7 @@ fn init_then_the_whole_loop() {
         .expect(0)
         .shows("is the original stub again")
         .shows(".tutor/backups/02-norm-");
-    assert_eq!(std::fs::read(course.join("exercises/02-norm.rs")).unwrap(), Course::stub("02-norm").into_bytes());
+    assert_eq!(std::fs::read(course.join("exercises/rmsnorm/02-norm.rs")).unwrap(), Course::stub("02-norm").into_bytes());
     let backups = files_below(&course.join(".tutor/backups"));
     assert_eq!(backups.len(), 1);
     assert_eq!(std::fs::read_to_string(&backups[0]).unwrap(), Course::solution("02-norm"));
@@ -128,7 +128,7 @@ fn init_then_the_whole_loop() {
         .shows("harness dependencies: built")
         .shows("confinement: ")
         .shows("Everything is ready");
-    std::fs::remove_file(course.join("exercises/03-forward.rs")).unwrap();
+    std::fs::remove_file(course.join("exercises/rmsnorm/03-forward.rs")).unwrap();
     tutor_in(&course, &["doctor"])
         .expect(1)
         .shows("✗ problem  exercise files: 03-forward")
@@ -141,18 +141,18 @@ fn init_then_the_whole_loop() {
     // watch on a terminal: checks at once, re-checks on save, moves on with `n` after a pass,
     // quits on `q`, and leaves the terminal as it found it (tests/watch.rs tests the rest).
     let mut watch = watch_on_a_terminal(&course);
-    let at = watch.wait_for("Watching exercises/01-weight.rs", 0, Duration::from_secs(60));
+    let at = watch.wait_for("Watching exercises/rmsnorm/01-weight.rs", 0, Duration::from_secs(60));
     // An editor that saves by writing a temporary file and renaming it over the original.
     let temporary = course.join("exercises/.01-weight.rs.swp");
     std::fs::write(&temporary, Course::solution("01-weight")).unwrap();
-    std::fs::rename(&temporary, course.join("exercises/01-weight.rs")).unwrap();
+    std::fs::rename(&temporary, course.join("exercises/rmsnorm/01-weight.rs")).unwrap();
     let at = watch.wait_for("01-weight passes every check", at, Duration::from_secs(20));
     let at = watch.wait_for("Press n for the next exercise, 02-norm.", at, Duration::from_secs(20));
     watch.send("n");
-    let at = watch.wait_for("Watching exercises/02-norm.rs", at, Duration::from_secs(20));
+    let at = watch.wait_for("Watching exercises/rmsnorm/02-norm.rs", at, Duration::from_secs(20));
     watch.send("h");
     let at = watch.wait_for("Hint 1/3 · 02-norm", at, Duration::from_secs(10));
-    watch.wait_for("Watching exercises/02-norm.rs", at, Duration::from_secs(10));
+    watch.wait_for("Watching exercises/rmsnorm/02-norm.rs", at, Duration::from_secs(10));
     watch.send("q");
     let (code, output) = watch.finish(Duration::from_secs(20));
     assert_eq!(code, 0, "{output}");
@@ -160,7 +160,7 @@ fn init_then_the_whole_loop() {
 
     // Ctrl-C in raw mode quits cleanly too.
     let mut watch = watch_on_a_terminal(&course);
-    watch.wait_for("Watching exercises/02-norm.rs", 0, Duration::from_secs(60));
+    watch.wait_for("Watching exercises/rmsnorm/02-norm.rs", 0, Duration::from_secs(60));
     watch.send("\u{3}");
     let (_, output) = watch.finish(Duration::from_secs(20));
     assert!(output.contains("TERMINAL-RESTORED"), "{output}");
@@ -169,7 +169,7 @@ fn init_then_the_whole_loop() {
     let mut command = Command::new(env!("CARGO_BIN_EXE_tutor"));
     command.args(["watch", "--manual"]).current_dir(&course).env("TUTOR_LANG", "en").env("NO_COLOR", "1");
     let mut manual = Live::start(command);
-    let at = manual.wait_for("Press Enter to re-check exercises/02-norm.rs", 0, Duration::from_secs(60));
+    let at = manual.wait_for("Press Enter to re-check exercises/rmsnorm/02-norm.rs", 0, Duration::from_secs(60));
     manual.send("\n");
     manual.wait_for("Checking 02-norm", at, Duration::from_secs(30));
     manual.send("q\n");

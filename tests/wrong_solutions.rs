@@ -6,19 +6,19 @@
 mod common;
 
 use common::fixtures::{MISTAKES, MISTAKES_BUILD};
-use tutor_grade::report::Status;
-use tutor_grade::{run_all, Run};
+use rmsnorm_grade::report::Status;
+use rmsnorm_grade::{run_all, Run};
 
 #[test]
 fn every_wrong_solution_is_caught_and_never_misnamed() {
-    tutor_grade::checks::install_quiet_panic_hook();
+    rmsnorm_grade::checks::install_quiet_panic_hook();
     let mut caught = 0;
     let mut named = 0;
     let mut misnamed = 0;
     let mut problems = Vec::new();
     for (fixture, build) in MISTAKES.iter().zip(MISTAKES_BUILD) {
         let declared = fixture.header("mistake").unwrap_or_else(|| panic!("{}: no `//! mistake:` line", fixture.name));
-        if declared != "unnamed" && tutor_grade::mistakes::find(declared).is_none() {
+        if declared != "unnamed" && rmsnorm_grade::mistakes::find(declared).is_none() {
             problems.push(format!("{}: declares an unknown mistake {declared}", fixture.name));
             continue;
         }

@@ -87,7 +87,7 @@ fn grade<'a>(
     show(&outcome);
     let passed = outcome.passed();
     let current = session.update(|state| {
-        state.exercises.entry(exercise.id.clone()).or_default().record_check(passed);
+        state.exercises.entry(exercise.key()).or_default().record_check(passed);
         current(&session.catalogue, state)
     })?;
     drop(lock);

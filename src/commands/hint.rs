@@ -24,7 +24,7 @@ pub fn text(session: &Session, name: Option<&str>, all: bool, level: Option<u32>
     if total == 0 {
         return Ok(format!("{}\n", session.printer.lines(|u| u.no_hints, &[])));
     }
-    let next = session.state()?.of(&exercise.id).next_hint(total);
+    let next = session.state()?.of(&exercise.key()).next_hint(total);
     let levels: Vec<u32> = match (all, level) {
         (true, _) => (1..=total).collect(),
         (false, Some(level)) if level > total => {
@@ -46,7 +46,7 @@ pub fn text(session: &Session, name: Option<&str>, all: bool, level: Option<u32>
     }
     let reached = *levels.last().unwrap_or(&0);
     session.update(|state| {
-        let progress = state.exercises.entry(exercise.id.clone()).or_default();
+        let progress = state.exercises.entry(exercise.key()).or_default();
         progress.hints = progress.hints.max(reached);
     })?;
     if reached == total && !all {

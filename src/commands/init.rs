@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use colored::Colorize;
 
-use crate::course::embedded::{COURSE_FILES, WORKSPACE_GITIGNORE, WORKSPACE_README};
+use crate::course::embedded::{self, WORKSPACE_GITIGNORE, WORKSPACE_README};
 use crate::course::{editor, Catalogue};
 use crate::errors::CliError;
 use crate::fsutil::write_if_changed;
@@ -17,20 +17,23 @@ use crate::runner;
 use crate::workspace::Workspace;
 
 /// Makes the folder something rust-analyzer understands: a `Cargo.toml` (unless one of the
-/// learner's is there) whose library includes the exercises, over the harness's kit, which is
-/// written now so that the editor resolves it before any check has run.
-fn write_editor_project(printer: &Printer, root: &Path, catalogue: &Catalogue) -> Result<()> {
+/// learner's is there) whose workspace has one library per course over the harness's kits,
+/// which are written now so that the editor resolves them before any check has run.
+pub fn write_editor_project(printer: &Printer, root: &Path, catalogue: &Catalogue) -> Result<()> {
     let manifest = root.join("Cargo.toml");
     match std::fs::read_to_string(&manifest) {
         Ok(existing) if !editor::is_ours(&existing) => {
             println!("{}", printer.lines(|u| u.init_kept, &[("file", &"Cargo.toml")]).dimmed());
         }
-        _ => write_if_changed(&manifest, &editor::manifest(&runner::harness::kit_dependencies()))?,
+        _ => write_if_changed(&manifest, &editor::manifest(catalogue))?,
     }
-    write_if_changed(&root.join(editor::LIBRARY_ROOT), &editor::library_root(catalogue, "../../"))?;
+    for course in &catalogue.courses {
+        let dir = root.join(editor::project_dir(&course.id));
+        write_if_changed(&dir.join("Cargo.toml"), &editor::course_manifest(&course.id))?;
+        write_if_changed(&dir.join("lib.rs"), &editor::library_root(catalogue, &course.id, "../../../"))?;
+    }
     let first = catalogue.exercises.first().context("the catalogue lists no exercise")?;
-    let stub = crate::course::embedded::course_file(&first.file).unwrap_or_default();
-    runner::harness::write(&root.join(".tutor"), catalogue, first, stub)?;
+    runner::harness::write(&root.join(".tutor"), catalogue, first, first.stub())?;
     Ok(())
 }
 
@@ -43,8 +46,7 @@ pub fn run(printer: &Printer, dir: &Path, force: bool, no_build: bool) -> Result
         return Err(CliError::InitNotEmpty(root).into());
     }
 
-    let mut files: Vec<(PathBuf, &str)> = COURSE_FILES
-        .iter()
+    let mut files: Vec<(PathBuf, &str)> = embedded::course_files()
         .filter(|f| f.path.starts_with("exercises/"))
         .map(|f| (root.join(f.path), f.contents))
         .collect();

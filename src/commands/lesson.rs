@@ -1,4 +1,4 @@
-//! `tutor lesson [EXERCISE]`: the lesson text, or the overview, rendered for the terminal and
+//! `tutor lesson [EXERCISE | COURSE]`: the lesson text, or a course's overview, rendered for the terminal and
 //! paged when it is taller than the screen.
 
 use std::process::ExitCode;
@@ -12,12 +12,18 @@ use crate::render::{markdown, pager};
 
 /// Prints a lesson in the chosen languages.
 pub fn run(session: &Session, name: Option<&str>) -> Result<ExitCode> {
+    // A course's id shows its overview; no name, the overview of the current exercise's course.
+    let overview = |course: &str| -> Result<&'static str> {
+        let entry = session.catalogue.course(course).context("the exercise's course is in the catalogue")?;
+        course_file(&entry.info.overview).context("the overview lesson is embedded")
+    };
     let (source, next) = match name {
+        Some(name) if session.catalogue.course(name.trim()).is_some() => (overview(name.trim())?, None),
         Some(name) => {
             let exercise = session.exercise(Some(name))?;
             (exercise.lesson_source(), Some(exercise.id.clone()))
         }
-        None => (course_file(&session.catalogue.course.overview).context("the overview lesson is embedded")?, None),
+        None => (overview(&session.exercise(None)?.course)?, None),
     };
     let lesson = Lesson::parse(source).context("parsing the lesson")?;
     let texts: Vec<String> = session

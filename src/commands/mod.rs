@@ -41,6 +41,14 @@ impl Session {
         let workspace = Workspace::find(cli.workspace.as_deref(), &here).map_err(CliError::Workspace)?;
         let catalogue = Catalogue::embedded().context("reading the embedded catalogue")?;
         let store = ProgressStore::new(&workspace.private_dir());
+        let migrated = crate::migrate::run(workspace.root(), &catalogue, &store)?;
+        if migrated.any() {
+            let added = migrated.added.join(", ");
+            eprintln!(
+                "{}",
+                printer.lines(|u| u.migrated, &[("moved", &migrated.moved), ("progress", &migrated.progress), ("added", &added)])
+            );
+        }
         Ok(Session { printer, workspace, catalogue, store })
     }
 

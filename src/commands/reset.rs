@@ -55,9 +55,9 @@ pub fn restore_stub(session: &Session, exercise: &Exercise, on_wait: &mut dyn Fn
         let backup = (0..)
             .map(|n| {
                 backups.join(if n == 0 {
-                    format!("{}-{stamp}.rs", exercise.id)
+                    format!("{}-{stamp}.rs", exercise.local)
                 } else {
-                    format!("{}-{stamp}-{n}.rs", exercise.id)
+                    format!("{}-{stamp}-{n}.rs", exercise.local)
                 })
             })
             .find(|candidate| !candidate.exists())
@@ -68,6 +68,6 @@ pub fn restore_stub(session: &Session, exercise: &Exercise, on_wait: &mut dyn Fn
     let stub = course_file(&exercise.file).context("the stub is embedded")?;
     write_if_changed(&file, stub)?;
     session
-        .update(|state| state.exercises.entry(exercise.id.clone()).or_default().status = ExerciseStatus::NotStarted)?;
+        .update(|state| state.exercises.entry(exercise.key()).or_default().status = ExerciseStatus::NotStarted)?;
     Ok(kept)
 }

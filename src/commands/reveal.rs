@@ -56,7 +56,7 @@ pub fn run(session: &Session, name: Option<&str>, yes: bool) -> Result<ExitCode>
     println!("{}", printer.lines(|u| u.diff_header, &[]).bold());
     print!("{}", diff(&learner, solution, printer));
 
-    session.update(|state| state.exercises.entry(exercise.id.clone()).or_default().revealed = true)?;
+    session.update(|state| state.exercises.entry(exercise.key()).or_default().revealed = true)?;
     Ok(ExitCode::SUCCESS)
 }
 

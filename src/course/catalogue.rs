@@ -1,16 +1,42 @@
-//! The catalogue (`exercises/info.toml`) and resolving what a learner types to an exercise.
+//! The catalogue of every registered course (`exercises/<course>/info.toml` each), and resolving
+//! what a learner types to an exercise. Nothing here names a course: the list comes from the
+//! registry (`courses/Cargo.toml`).
 
 use serde::Deserialize;
+use tutor_courses::Registered;
 
 use super::embedded;
 
-/// The course: its overview and its exercises in the order they are taken.
-#[derive(Debug, Clone, Deserialize)]
+/// Every course, and every exercise in the order they are taken (course by course).
+#[derive(Debug, Clone)]
 pub struct Catalogue {
-    /// Course-wide facts.
-    pub course: CourseInfo,
-    /// The exercises, in order.
+    /// The courses, in registration order.
+    pub courses: Vec<CourseEntry>,
+    /// The exercises of every course, in order.
     pub exercises: Vec<Exercise>,
+}
+
+/// One course of the catalogue.
+#[derive(Debug, Clone)]
+pub struct CourseEntry {
+    /// Its id: its folder's name under `exercises/`, `solutions/`, `lessons/`, `courses/`.
+    pub id: String,
+    /// What its `info.toml` says about it.
+    pub info: CourseInfo,
+}
+
+impl CourseEntry {
+    /// The course's registry entry: its grading code and files.
+    pub fn registered(&self) -> &'static Registered {
+        embedded::registered(&self.id).expect("a catalogue course is registered")
+    }
+}
+
+/// One course's `info.toml`.
+#[derive(Debug, Clone, Deserialize)]
+struct CourseFile {
+    course: CourseInfo,
+    exercises: Vec<Exercise>,
 }
 
 /// Course-wide facts.
@@ -27,8 +53,15 @@ pub struct CourseInfo {
 /// One exercise of the catalogue.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 pub struct Exercise {
-    /// Stable id, for example `02-norm`.
+    /// The name it is shown and typed by: its id in its course (`02-norm`), or, when another
+    /// course has an exercise of that id, `course/id`.
     pub id: String,
+    /// The course it belongs to.
+    #[serde(skip)]
+    pub course: String,
+    /// Its id within its course, as `info.toml` has it.
+    #[serde(skip)]
+    pub local: String,
     /// The TODO number the learner writes.
     pub todo: u32,
     /// Title in Chinese.
@@ -44,6 +77,11 @@ pub struct Exercise {
 }
 
 impl Exercise {
+    /// The key progress and the harness know it by: `course/id`, unique across courses.
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.course, self.local)
+    }
+
     /// The reference solution.
     pub fn solution(&self) -> &'static str {
         embedded::course_file(&self.solution).unwrap_or_default()
@@ -54,14 +92,24 @@ impl Exercise {
         embedded::course_file(&self.lesson).unwrap_or_default()
     }
 
+    /// The stub as the course ships it.
+    pub fn stub(&self) -> &'static str {
+        embedded::course_file(&self.file).unwrap_or_default()
+    }
+
+    /// Its course's registry entry: grading code and kit.
+    pub fn registered(&self) -> &'static Registered {
+        embedded::registered(&self.course).expect("a catalogue exercise's course is registered")
+    }
+
     /// The part of the id after the number: `norm` for `02-norm`.
     fn short_name(&self) -> &str {
-        self.id.split_once('-').map_or(self.id.as_str(), |(_, rest)| rest)
+        self.local.split_once('-').map_or(self.local.as_str(), |(_, rest)| rest)
     }
 
     /// The number before the dash: 2 for `02-norm`.
     fn number(&self) -> Option<u32> {
-        self.id.split('-').next()?.parse().ok()
+        self.local.split('-').next()?.parse().ok()
     }
 }
 
@@ -74,43 +122,126 @@ pub struct UnknownExercise {
     pub suggestion: Option<String>,
 }
 
+/// A course's `info.toml` could not be read.
+#[derive(Debug)]
+pub struct CatalogueError {
+    /// The course.
+    pub course: String,
+    /// Why.
+    pub error: toml::de::Error,
+}
+
+impl std::fmt::Display for CatalogueError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "exercises/{}/info.toml: {}", self.course, self.error)
+    }
+}
+
+impl std::error::Error for CatalogueError {}
+
 impl Catalogue {
-    /// The catalogue compiled into this binary.
-    pub fn embedded() -> Result<Self, toml::de::Error> {
-        toml::from_str(embedded::course_file("exercises/info.toml").unwrap_or_default())
+    /// The catalogue of every course compiled into this binary.
+    pub fn embedded() -> Result<Self, CatalogueError> {
+        Self::from_sources(embedded::courses().iter().map(|c| (c.id, embedded::course_file(&info_path(c.id)).unwrap_or_default())))
     }
 
-    /// Resolves `02-norm`, `02`, `2`, `norm` (and any unambiguous prefix of an id) to an exercise.
+    /// A catalogue from each course's id and `info.toml` text.
+    pub fn from_sources<'a>(sources: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Self, CatalogueError> {
+        let mut courses = Vec::new();
+        let mut exercises: Vec<Exercise> = Vec::new();
+        for (id, text) in sources {
+            let file: CourseFile =
+                toml::from_str(text).map_err(|error| CatalogueError { course: id.to_string(), error })?;
+            courses.push(CourseEntry { id: id.to_string(), info: file.course });
+            exercises.extend(file.exercises.into_iter().map(|mut e| {
+                e.course = id.to_string();
+                e.local = e.id.clone();
+                e
+            }));
+        }
+        // An id two courses share is shown and typed with its course.
+        let shared: Vec<String> = exercises
+            .iter()
+            .filter(|e| exercises.iter().filter(|o| o.local == e.local).count() > 1)
+            .map(|e| e.local.clone())
+            .collect();
+        for exercise in &mut exercises {
+            if shared.contains(&exercise.local) {
+                exercise.id = exercise.key();
+            }
+        }
+        Ok(Catalogue { courses, exercises })
+    }
+
+    /// A course by its id.
+    pub fn course(&self, id: &str) -> Option<&CourseEntry> {
+        self.courses.iter().find(|c| c.id == id)
+    }
+
+    /// The exercises of one course, in order.
+    pub fn exercises_of<'a>(&'a self, course: &'a str) -> impl Iterator<Item = &'a Exercise> + 'a {
+        self.exercises.iter().filter(move |e| e.course == course)
+    }
+
+    /// Resolves `02-norm`, `02`, `2`, `norm` (and any unambiguous prefix of an id) to an exercise,
+    /// in any course, or within one course when it is named first: `<course>/02`,
+    /// `exercises/<course>/02-norm.rs`. A name that fits exercises of two courses is ambiguous.
     pub fn resolve(&self, given: &str) -> Result<&Exercise, UnknownExercise> {
         let wanted = given.trim().trim_end_matches(".rs").to_lowercase();
-        let wanted = wanted.rsplit('/').next().unwrap_or(&wanted).to_string();
-        let found = self
-            .exercises
-            .iter()
-            .find(|e| e.id == wanted || e.short_name() == wanted)
-            .or_else(|| {
-                let number: u32 = wanted.parse().ok()?;
-                self.exercises.iter().find(|e| e.number() == Some(number))
-            })
-            .or_else(|| {
-                let mut by_prefix = self.exercises.iter().filter(|e| !wanted.is_empty() && e.id.starts_with(&wanted));
-                let first = by_prefix.next()?;
-                by_prefix.next().is_none().then_some(first)
-            });
-        found.ok_or_else(|| UnknownExercise { given: given.to_string(), suggestion: self.closest(&wanted) })
+        let parts: Vec<&str> = wanted.split('/').collect();
+        let name = parts.last().copied().unwrap_or_default().to_string();
+        let course = parts.iter().rev().skip(1).find(|p| self.course(p).is_some()).map(|p| p.to_string());
+        let unknown = |suggestion| UnknownExercise { given: given.to_string(), suggestion };
+        let mut found: Vec<&Exercise> = Vec::new();
+        for entry in &self.courses {
+            if course.as_ref().is_some_and(|c| *c != entry.id) {
+                continue;
+            }
+            if let Some(exercise) = Self::resolve_in(self.exercises_of(&entry.id).collect(), &name) {
+                found.push(exercise);
+            }
+        }
+        match found.as_slice() {
+            [one] => Ok(one),
+            [first, ..] => Err(unknown(Some(first.key()))),
+            [] => Err(unknown(self.closest(&name, course.as_deref()))),
+        }
     }
 
-    fn closest(&self, wanted: &str) -> Option<String> {
+    /// The exercise of one course's list that `wanted` names.
+    fn resolve_in<'a>(exercises: Vec<&'a Exercise>, wanted: &str) -> Option<&'a Exercise> {
+        exercises
+            .iter()
+            .find(|e| e.local == wanted || e.short_name() == wanted)
+            .or_else(|| {
+                let number: u32 = wanted.parse().ok()?;
+                exercises.iter().find(|e| e.number() == Some(number))
+            })
+            .or_else(|| {
+                let mut by_prefix = exercises.iter().filter(|e| !wanted.is_empty() && e.local.starts_with(wanted));
+                let first = by_prefix.next()?;
+                by_prefix.next().is_none().then_some(first)
+            })
+            .copied()
+    }
+
+    fn closest(&self, wanted: &str, course: Option<&str>) -> Option<String> {
         self.exercises
             .iter()
+            .filter(|e| course.is_none_or(|c| c == e.course))
             .map(|e| {
-                let distance = strsim::levenshtein(wanted, &e.id).min(strsim::levenshtein(wanted, e.short_name()));
+                let distance = strsim::levenshtein(wanted, &e.local).min(strsim::levenshtein(wanted, e.short_name()));
                 (distance, e)
             })
             .filter(|(distance, e)| *distance <= 3.max(e.short_name().len() / 2))
             .min_by_key(|(distance, _)| *distance)
             .map(|(_, e)| e.id.clone())
     }
+}
+
+/// Where a course's catalogue is, in the course files and in a workspace.
+pub fn info_path(course: &str) -> String {
+    format!("exercises/{course}/info.toml")
 }
 
 #[cfg(test)]
@@ -120,11 +251,24 @@ mod tests {
     #[test]
     fn resolves_every_spelling_a_learner_uses() {
         let catalogue = Catalogue::embedded().unwrap();
-        for given in ["02-norm", "02", "2", "norm", "NORM", "exercises/02-norm.rs", "02-n"] {
-            assert_eq!(catalogue.resolve(given).unwrap().id, "02-norm", "{given}");
+        let spellings = [
+            "02-norm",
+            "02",
+            "2",
+            "norm",
+            "NORM",
+            "exercises/rmsnorm/02-norm.rs",
+            "exercises/02-norm.rs",
+            "02-n",
+            "rmsnorm/02",
+            "rmsnorm/norm",
+            "rmsnorm/02-norm",
+        ];
+        for given in spellings {
+            assert_eq!(catalogue.resolve(given).unwrap().key(), "rmsnorm/02-norm", "{given}");
         }
-        assert_eq!(catalogue.resolve("1").unwrap().id, "01-weight");
-        assert_eq!(catalogue.resolve("forward").unwrap().id, "03-forward");
+        assert_eq!(catalogue.resolve("rmsnorm/1").unwrap().key(), "rmsnorm/01-weight");
+        assert_eq!(catalogue.resolve("forward").unwrap().key(), "rmsnorm/03-forward");
     }
 
     #[test]
@@ -135,59 +279,40 @@ mod tests {
         let err = catalogue.resolve("02-weigth").unwrap_err();
         assert_eq!(err.suggestion.as_deref(), Some("01-weight"));
         assert_eq!(catalogue.resolve("softmax-attention-kernel").unwrap_err().suggestion, None);
-        assert!(catalogue.resolve("0").is_err(), "a prefix shared by every exercise is ambiguous");
+        assert!(catalogue.resolve("rmsnorm/0").is_err(), "a prefix shared by every exercise is ambiguous");
+    }
+
+    const TWO_COURSES: [(&str, &str); 2] = [
+        ("alpha", "[course]\ntitle_zh = \"甲\"\ntitle_en = \"A\"\noverview = \"o\"\n[[exercises]]\nid = \"01-scale\"\ntodo = 1\ntitle_zh = \"甲\"\ntitle_en = \"a\"\nfile = \"f\"\nsolution = \"s\"\nlesson = \"l\"\n[[exercises]]\nid = \"02-shift\"\ntodo = 2\ntitle_zh = \"乙\"\ntitle_en = \"b\"\nfile = \"f\"\nsolution = \"s\"\nlesson = \"l\"\n"),
+        ("beta", "[course]\ntitle_zh = \"乙\"\ntitle_en = \"B\"\noverview = \"o\"\n[[exercises]]\nid = \"01-scale\"\ntodo = 1\ntitle_zh = \"丙\"\ntitle_en = \"c\"\nfile = \"f\"\nsolution = \"s\"\nlesson = \"l\"\n"),
+    ];
+
+    #[test]
+    fn a_name_two_courses_share_needs_its_course() {
+        let catalogue = Catalogue::from_sources(TWO_COURSES).unwrap();
+        assert_eq!(catalogue.exercises.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(), ["alpha/01-scale", "02-shift", "beta/01-scale"]);
+        let err = catalogue.resolve("scale").unwrap_err();
+        assert_eq!(err.suggestion.as_deref(), Some("alpha/01-scale"), "ambiguous: the suggestion names a course");
+        assert_eq!(catalogue.resolve("beta/scale").unwrap().key(), "beta/01-scale");
+        assert_eq!(catalogue.resolve("beta/1").unwrap().key(), "beta/01-scale");
+        assert_eq!(catalogue.resolve("shift").unwrap().key(), "alpha/02-shift", "unique names need no course");
+        assert!(catalogue.resolve("beta/shift").is_err());
     }
 
     #[test]
     fn every_catalogue_entry_has_its_files_embedded() {
         let catalogue = Catalogue::embedded().unwrap();
-        assert!(!catalogue.exercises.is_empty());
-        for (i, e) in catalogue.exercises.iter().enumerate() {
-            assert_eq!(e.todo as usize, i + 1);
-            assert!(embedded::course_file(&e.file).unwrap().contains(&format!("TODO {}", e.todo)), "{}", e.id);
-            assert!(!e.solution().contains("todo!("), "{}", e.id);
-            assert!(!e.lesson_source().is_empty(), "{}", e.id);
-        }
-        assert!(embedded::course_file(&catalogue.course.overview).is_some());
-    }
-
-    #[test]
-    fn every_named_mistake_points_at_a_hint_that_exists() {
-        use crate::course::lesson::Lesson;
-        let catalogue = Catalogue::embedded().unwrap();
-        for mistake in tutor_grade::mistakes::ALL {
-            let exercise = catalogue
-                .resolve(mistake.exercise)
-                .unwrap_or_else(|_| panic!("{}: no exercise {}", mistake.id, mistake.exercise));
-            let hints = Lesson::parse(exercise.lesson_source()).unwrap().hint_count();
-            assert!((1..=hints).contains(&mistake.hint), "{} points at hint {} of {hints}", mistake.id, mistake.hint);
-        }
-    }
-
-    #[test]
-    fn hints_never_hold_the_solution_code() {
-        use crate::course::lesson::{Language, Lesson, Part};
-        let catalogue = Catalogue::embedded().unwrap();
-        for exercise in &catalogue.exercises {
-            let lesson = Lesson::parse(exercise.lesson_source()).unwrap();
-            // The lines the learner writes: in the solution, absent from the stub.
-            let stub = embedded::course_file(&exercise.file).unwrap();
-            let written: Vec<&str> = exercise
-                .solution()
-                .lines()
-                .map(str::trim)
-                .filter(|l| l.starts_with("let ") && !stub.contains(*l))
-                .collect();
-            assert!(!written.is_empty(), "{}", exercise.id);
-            for level in 1..=lesson.hint_count() {
-                for language in Language::BOTH {
-                    let hint = lesson.text(Part::Hint(level), language).unwrap();
-                    for line in &written {
-                        let code = line.trim_end_matches(';');
-                        assert!(!hint.contains(code), "{} hint {level} gives away `{line}`", exercise.id);
-                    }
-                }
+        assert_eq!(catalogue.courses.len(), embedded::courses().len());
+        for course in &catalogue.courses {
+            let exercises: Vec<&Exercise> = catalogue.exercises_of(&course.id).collect();
+            assert!(!exercises.is_empty(), "{}", course.id);
+            for (i, e) in exercises.iter().enumerate() {
+                assert_eq!(e.todo as usize, i + 1);
+                assert!(e.stub().contains(&format!("TODO {}", e.todo)), "{}", e.id);
+                assert!(!e.solution().contains("todo!("), "{}", e.id);
+                assert!(!e.lesson_source().is_empty(), "{}", e.id);
             }
+            assert!(embedded::course_file(&course.info.overview).is_some());
         }
     }
 }

@@ -1,40 +1,56 @@
-//! What makes a course folder something an editor understands: a `Cargo.toml` whose library
-//! includes every exercise file as a module, over the same kit the grader builds on, so that
-//! rust-analyzer resolves `tutor_kit`, `ndarray` and `half` in the exercises with completion and
-//! types. tutor itself never grades through it (rustlings writes such a file too).
+//! What makes a course folder something an editor understands: a `Cargo.toml` whose workspace has
+//! one library per course, each including that course's exercise files as modules over the same
+//! kit the grader builds on, so that rust-analyzer resolves `tutor_kit`, `ndarray` and `half` in
+//! the exercises with completion and types. tutor itself never grades through it (rustlings writes
+//! such a file too).
 
 use super::Catalogue;
-
-/// Where `tutor init` puts the library root, relative to the course folder.
-pub const LIBRARY_ROOT: &str = ".tutor/editor/lib.rs";
+use crate::runner::harness;
 
 /// The first line of the course `Cargo.toml` that tutor writes, to recognise its own file.
 const MARKER: &str = "# Written by `tutor init` for editors (rust-analyzer)";
 
-/// A library root that includes every exercise of `catalogue` by `#[path]`, with paths relative
-/// to the library root's folder (`prefix`, e.g. `../../` for [`LIBRARY_ROOT`]).
-pub fn library_root(catalogue: &Catalogue, prefix: &str) -> String {
+/// Where a course's editor library lives, relative to the workspace.
+pub fn project_dir(course: &str) -> String {
+    format!(".tutor/editor/{course}")
+}
+
+/// A library root that includes every exercise of `course` by `#[path]`, with paths relative to
+/// the library root's folder (`prefix`, e.g. `../../../` for [`project_dir`]).
+pub fn library_root(catalogue: &Catalogue, course: &str, prefix: &str) -> String {
     let mut text = String::from(
         "//! Written by tutor so that editors understand the exercises; tutor grades them through its\n\
          //! own harness, not through this file.\n",
     );
-    for exercise in &catalogue.exercises {
-        let module = format!("exercise_{}", exercise.id.replace('-', "_"));
+    for exercise in catalogue.exercises_of(course) {
+        let module = format!("exercise_{}", exercise.local.replace('-', "_"));
         text.push_str(&format!("\n#[path = \"{prefix}{}\"]\npub mod {module};\n", exercise.file));
     }
     text
 }
 
-/// The course folder's `Cargo.toml`: one library over the exercises, on the harness's kit.
-pub fn manifest(kit_dependencies: &str) -> String {
+/// The workspace's `Cargo.toml`: one member per course.
+pub fn manifest(catalogue: &Catalogue) -> String {
+    let members: Vec<String> = catalogue.courses.iter().map(|c| format!("\"{}\"", project_dir(&c.id))).collect();
     format!(
-        "{MARKER}: each exercise is a module of\n\
-         # this package's library, over the grading kit tutor keeps in .tutor/harness/kit. tutor does not\n\
-         # grade through this file; `tutor check` does.\n\
-         [package]\nname = \"tutor-course\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [lib]\npath = \"{LIBRARY_ROOT}\"\n\n\
-         [dependencies]\ntutor_kit = {{ path = \".tutor/harness/kit\" }}\n{kit_dependencies}\n\n\
-         # Its own workspace, so that an enclosing Cargo workspace never claims it.\n[workspace]\n"
+        "{MARKER}: each course is a library whose\n\
+         # modules are its exercises, over the grading kit tutor keeps in .tutor/harness. tutor does not\n\
+         # grade through these files; `tutor check` does.\n\
+         [workspace]\nmembers = [{}]\nresolver = \"2\"\n",
+        members.join(", ")
+    )
+}
+
+/// One course's library manifest, in [`project_dir`].
+pub fn course_manifest(course: &str) -> String {
+    format!(
+        "# Written by tutor for editors: the exercises of `{course}` as one library.\n\
+         [package]\nname = \"tutor-course-{course}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+         [lib]\npath = \"lib.rs\"\n\n\
+         [dependencies]\ntutor_kit = {{ path = \"../../../{}\", package = \"{}\" }}\n{}\n",
+        harness::kit_in_workspace(course),
+        harness::kit_package(course),
+        harness::kit_dependencies(course),
     )
 }
 
@@ -48,14 +64,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_repositorys_editor_example_lists_every_exercise() {
-        // The repository's own editor support (an example of the tutor package) is the same
-        // library root, with paths from `src/course/`.
+    fn every_courses_editor_example_lists_every_exercise() {
+        // The repository's own editor support: each course's grading crate has the same library
+        // root as an example, with paths from `courses/<id>/grade/`.
         let catalogue = Catalogue::embedded().unwrap();
-        assert_eq!(include_str!("editor_exercises.rs"), library_root(&catalogue, "../../"));
-        for exercise in &catalogue.exercises {
-            assert!(library_root(&catalogue, "").contains(&format!("#[path = \"{}\"]", exercise.file)));
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        for course in &catalogue.courses {
+            let example = root.join("courses").join(&course.id).join("grade/editor.rs");
+            let on_disk = std::fs::read_to_string(&example).unwrap_or_default();
+            assert_eq!(on_disk, library_root(&catalogue, &course.id, "../../../"), "{}", example.display());
+            for exercise in catalogue.exercises_of(&course.id) {
+                assert!(library_root(&catalogue, &course.id, "").contains(&format!("#[path = \"{}\"]", exercise.file)));
+            }
+            let manifest: toml::Table = toml::from_str(&course_manifest(&course.id)).unwrap();
+            assert!(manifest["dependencies"]["tutor_kit"]["package"].as_str().is_some_and(|p| !p.is_empty()));
         }
-        assert!(is_ours(&manifest("")));
+        assert!(is_ours(&manifest(&catalogue)));
     }
 }

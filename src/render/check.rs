@@ -7,10 +7,8 @@
 //! the side-by-side tables are not (their columns must stay aligned).
 
 use colored::Colorize;
-use tutor_grade::checks::{is_close, unravel};
-use tutor_grade::mistakes::{self, Mistake};
 use tutor_grade::report::{CaseResult, Contract, Mismatch, Report, Status};
-use tutor_grade::text::contract_title;
+use tutor_grade::{is_close, unravel, ImportNote, Mistake};
 
 use super::wrap::{self, width};
 use super::{compile_note, Printer};
@@ -70,7 +68,7 @@ pub fn render(
     let para = |text: String| format!("{}\n", wrap::indented(&text, 0, columns));
     let out = match outcome {
         CheckOutcome::Graded { report, output, warnings, timed_out } => {
-            let before = render_diagnostics(printer, warnings, columns);
+            let before = render_diagnostics(printer, warnings, &[], columns);
             let mut after = String::new();
             after.push_str(&render_mistakes(printer, report, columns));
             if report.cases.iter().any(|c| c.status == Status::NotDone) {
@@ -91,9 +89,9 @@ pub fn render(
             let blocks = report_blocks(printer, report, files, detail, columns);
             fit_to_screen(printer, &before, blocks, &after, id, columns)
         }
-        CheckOutcome::CompileFailed { diagnostics } => {
+        CheckOutcome::CompileFailed { diagnostics, imports } => {
             let mut out = format!("{}\n", para(printer.lines(|u| u.does_not_compile, &[("file", &file)])).red().bold());
-            out.push_str(&render_diagnostics(printer, diagnostics, columns));
+            out.push_str(&render_diagnostics(printer, diagnostics, imports, columns));
             out.push_str(&para(printer.lines(|u| u.fix_and_retry, &[("id", &id)])));
             out
         }
@@ -141,7 +139,7 @@ enum Block {
 fn report_blocks(printer: &Printer, report: &Report, files: &FileNames, detail: Detail, columns: usize) -> Vec<Block> {
     let first_failure = report.cases.iter().position(|c| c.status == Status::Failed);
     let mut blocks = Vec::new();
-    for contract in Contract::ALL {
+    for contract in report.contracts() {
         let cases: Vec<(usize, &CaseResult)> =
             report.cases.iter().enumerate().filter(|(_, c)| c.contract == contract).collect();
         if cases.is_empty() {
@@ -209,7 +207,7 @@ fn contract_header(printer: &Printer, contract: Contract, cases: &[&CaseResult],
     } else {
         "…".yellow()
     };
-    let title = printer.bi_label(&contract_title(contract.id()));
+    let title = printer.bi_label(&contract.title());
     let line = format!("{title} · {passed}/{}", cases.len());
     format!("{mark} {}", wrap::wrap(&line, "", "  ", columns.saturating_sub(2)).bold())
 }
@@ -259,7 +257,7 @@ fn render_case(printer: &Printer, case: &CaseResult, files: &FileNames, detail: 
 
 /// Each named mistake once, with the hint about it, after the cases it explains.
 fn render_mistakes(printer: &Printer, report: &Report, columns: usize) -> String {
-    let named: Vec<&Mistake> = report.mistakes.iter().filter_map(|id| mistakes::find(id)).collect();
+    let named = report.named_mistakes();
     if named.is_empty() {
         return String::new();
     }
@@ -363,12 +361,12 @@ fn shown_rows(m: &Mismatch, detail: Detail) -> std::ops::Range<usize> {
 
 /// rustc's messages as rustc renders them (never re-wrapped: they draw the code), each known
 /// kind of error followed once by the course's note about it.
-fn render_diagnostics(printer: &Printer, diagnostics: &[Diagnostic], columns: usize) -> String {
+fn render_diagnostics(printer: &Printer, diagnostics: &[Diagnostic], imports: &[ImportNote], columns: usize) -> String {
     let mut noted = Vec::new();
     let mut out = String::new();
     for diagnostic in diagnostics {
         out.push_str(&format!("{}\n\n", diagnostic.rendered.trim_end()));
-        if let Some(note) = compile_note::note_for(diagnostic).filter(|n| !noted.contains(n)) {
+        if let Some(note) = compile_note::note_for(diagnostic, imports).filter(|n| !noted.contains(n)) {
             let text = compile_note::render(printer, &note);
             out.push_str(&format!("{}\n\n", wrap::wrap(&text, "", "  ", columns).cyan()));
             noted.push(note);

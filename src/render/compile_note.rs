@@ -3,6 +3,8 @@
 //! where an ndarray array is expected. Recognised from rustc's JSON diagnostics (code, message,
 //! labels and notes), never from its coloured rendering.
 
+use tutor_grade::ImportNote;
+
 use crate::runner::Diagnostic;
 
 use super::Printer;
@@ -27,26 +29,25 @@ pub enum Note {
 }
 
 /// The names the exercises use, with the `use` line that brings each in.
-const IMPORTS: [(&str, &str); 11] = [
+/// The names every course's exercises may use (ndarray and half sit under every kit), with the
+/// `use` line that brings each in; a course adds its own kit's names ([`ImportNote`]).
+const IMPORTS: [(&str, &str); 8] = [
     ("Array1", "use ndarray::Array1;"),
     ("Array2", "use ndarray::Array2;"),
     ("ArrayD", "use ndarray::ArrayD;"),
     ("Axis", "use ndarray::Axis;"),
     ("IxDyn", "use ndarray::IxDyn;"),
     ("Zip", "use ndarray::Zip;"),
-    ("Float", "use tutor_kit::Float;"),
-    ("Param", "use tutor_kit::Param;"),
-    ("NormError", "use tutor_kit::NormError;"),
     ("f16", "use half::f16;"),
     ("bf16", "use half::bf16;"),
 ];
 
 /// The note for `diagnostic`, if it is one of the errors the course knows.
-pub fn note_for(diagnostic: &Diagnostic) -> Option<Note> {
+pub fn note_for(diagnostic: &Diagnostic, course: &[ImportNote]) -> Option<Note> {
     match diagnostic.code.as_deref()? {
         "E0277" => mixed_arithmetic(&diagnostic.message),
         "E0308" => mixed_types(diagnostic).or_else(|| vec_for_array(diagnostic)),
-        "E0405" | "E0412" | "E0422" | "E0423" | "E0425" | "E0433" => missing_import(&diagnostic.message),
+        "E0405" | "E0412" | "E0422" | "E0423" | "E0425" | "E0433" => missing_import(&diagnostic.message, course),
         _ => None,
     }
 }
@@ -86,10 +87,11 @@ fn vec_for_array(diagnostic: &Diagnostic) -> Option<Note> {
 }
 
 /// "cannot find type `Array1` in this scope", "failed to resolve: use of undeclared type `Axis`" …
-fn missing_import(message: &str) -> Option<Note> {
+fn missing_import(message: &str, course: &[ImportNote]) -> Option<Note> {
     let names = quoted(message);
     let name = names.first()?;
-    IMPORTS.iter().find(|(known, _)| known == name).map(|&(name, import)| Note::MissingImport { name, import })
+    let course = course.iter().map(|n| (n.missing, n.import));
+    IMPORTS.iter().copied().chain(course).find(|(known, _)| known == name).map(|(name, import)| Note::MissingImport { name, import })
 }
 
 /// `generic` when one of the two is `f32` and the other a generic parameter's name (`T`, `F` …).
@@ -126,15 +128,15 @@ mod tests {
     #[test]
     fn recognises_the_errors_beginners_hit() {
         let mixed = Some(Note::MixedFloat { generic: "T".into() });
-        assert_eq!(note_for(&error("E0277", "cannot divide `T` by `f32`", &[])), mixed);
-        assert_eq!(note_for(&error("E0277", "cannot multiply `f32` by `T`", &[])), mixed);
-        assert_eq!(note_for(&error("E0308", "mismatched types", &["expected `f32`, found type parameter `T`"])), mixed);
+        assert_eq!(note_for(&error("E0277", "cannot divide `T` by `f32`", &[]), &[]), mixed);
+        assert_eq!(note_for(&error("E0277", "cannot multiply `f32` by `T`", &[]), &[]), mixed);
+        assert_eq!(note_for(&error("E0308", "mismatched types", &["expected `f32`, found type parameter `T`"]), &[]), mixed);
         assert_eq!(
-            note_for(&error("E0433", "failed to resolve: use of undeclared type `Axis`", &[])),
+            note_for(&error("E0433", "failed to resolve: use of undeclared type `Axis`", &[]), &[]),
             Some(Note::MissingImport { name: "Axis", import: "use ndarray::Axis;" })
         );
         assert_eq!(
-            note_for(&error("E0412", "cannot find type `Array1` in this scope", &[])),
+            note_for(&error("E0412", "cannot find type `Array1` in this scope", &[]), &[]),
             Some(Note::MissingImport { name: "Array1", import: "use ndarray::Array1;" })
         );
         let vec = error(
@@ -142,14 +144,14 @@ mod tests {
             "mismatched types",
             &["expected `ArrayBase<OwnedRepr<f32>, Dim<IxDynImpl>>`, found `Vec<f32>`"],
         );
-        assert_eq!(note_for(&vec), Some(Note::VecForArray));
+        assert_eq!(note_for(&vec, &[]), Some(Note::VecForArray));
     }
 
     #[test]
     fn leaves_other_errors_alone() {
-        assert_eq!(note_for(&error("E0277", "cannot divide `f32` by `f64`", &[])), None);
-        assert_eq!(note_for(&error("E0412", "cannot find type `Foo` in this scope", &[])), None);
-        assert_eq!(note_for(&error("E0308", "mismatched types", &["expected `usize`, found `f32`"])), None);
-        assert_eq!(note_for(&Diagnostic { message: "cannot divide `T` by `f32`".into(), ..Default::default() }), None);
+        assert_eq!(note_for(&error("E0277", "cannot divide `f32` by `f64`", &[]), &[]), None);
+        assert_eq!(note_for(&error("E0412", "cannot find type `Foo` in this scope", &[]), &[]), None);
+        assert_eq!(note_for(&error("E0308", "mismatched types", &["expected `usize`, found `f32`"]), &[]), None);
+        assert_eq!(note_for(&Diagnostic { message: "cannot divide `T` by `f32`".into(), ..Default::default() }, &[]), None);
     }
 }

@@ -3,7 +3,7 @@
 //! validates every document tutor writes against it.
 
 use serde_json::{json, Map, Value};
-use tutor_grade::mistakes;
+use tutor_grade::Mistake;
 use tutor_grade::report::{CaseResult, Status};
 use tutor_grade::text::Bi;
 
@@ -40,7 +40,7 @@ pub fn document(checked: &[Checked]) -> Value {
                 entry.insert("passed".into(), json!(passed));
                 entry.insert("total".into(), json!(report.cases.len()));
                 let named: Vec<Value> =
-                    report.mistakes.iter().filter_map(|id| mistakes::find(id)).map(mistake).collect();
+                    report.named_mistakes().into_iter().map(mistake).collect();
                 entry.insert("mistakes".into(), Value::Array(named));
             }
             _ => {
@@ -102,7 +102,7 @@ fn test(case: &CaseResult, exercise: &str) -> Value {
     };
     entry.insert("status".into(), json!(status));
     entry.insert("exercise".into(), json!(exercise));
-    entry.insert("contract".into(), json!(case.contract.id()));
+    entry.insert("contract".into(), json!(case.contract.id));
     if let Some(message) = &case.message {
         entry.insert("message".into(), bilingual(message));
     }
@@ -123,6 +123,6 @@ fn test(case: &CaseResult, exercise: &str) -> Value {
     Value::Object(entry)
 }
 
-fn mistake(m: &mistakes::Mistake) -> Value {
+fn mistake(m: &Mistake) -> Value {
     json!({ "id": m.id, "title": bilingual(&m.title()), "hint": { "exercise": m.exercise, "level": m.hint } })
 }

@@ -8,7 +8,7 @@ use crate::progress::{ExerciseStatus, State};
 
 /// The first exercise not yet passed, if any.
 pub fn current<'a>(catalogue: &'a Catalogue, state: &State) -> Option<&'a crate::course::Exercise> {
-    catalogue.exercises.iter().find(|e| state.of(&e.id).status != ExerciseStatus::Passed)
+    catalogue.exercises.iter().find(|e| state.of(&e.key()).status != ExerciseStatus::Passed)
 }
 
 /// Renders the list.
@@ -19,11 +19,19 @@ pub fn render(printer: &Printer, catalogue: &Catalogue, state: &State) -> String
 /// Renders the list with the exercise at index `cursor` marked by `>` (`tutor watch`'s list).
 pub fn render_with_cursor(printer: &Printer, catalogue: &Catalogue, state: &State, cursor: Option<usize>) -> String {
     let mut out = String::new();
-    let course = title(printer, &catalogue.course.title_zh, &catalogue.course.title_en);
-    out.push_str(&format!("{}\n\n", course.bold()));
-    let current_id = current(catalogue, state).map(|e| e.id.clone());
+    let current_id = current(catalogue, state).map(|e| e.key());
+    let mut course_shown = None;
     for (index, exercise) in catalogue.exercises.iter().enumerate() {
-        let progress = state.of(&exercise.id);
+        // Each course under its title, with its id (what `check COURSE/EXERCISE` takes).
+        if course_shown != Some(&exercise.course) {
+            if let Some(course) = catalogue.course(&exercise.course) {
+                let heading = title(printer, &course.info.title_zh, &course.info.title_en);
+                let gap = if course_shown.is_some() { "\n" } else { "" };
+                out.push_str(&format!("{gap}{} {}\n\n", heading.bold(), format!("({})", course.id).dimmed()));
+            }
+            course_shown = Some(&exercise.course);
+        }
+        let progress = state.of(&exercise.key());
         let (mark, status) = match progress.status {
             ExerciseStatus::Passed => ("✓".green(), printer.label(|u| u.status_done).green()),
             ExerciseStatus::Failing => ("✗".red(), printer.label(|u| u.status_failing).red()),
@@ -36,7 +44,7 @@ pub fn render_with_cursor(printer: &Printer, catalogue: &Catalogue, state: &Stat
         if progress.revealed {
             extras.push(printer.label(|u| u.status_revealed).yellow().to_string());
         }
-        let here = if current_id.as_deref() == Some(exercise.id.as_str()) {
+        let here = if current_id.as_deref() == Some(exercise.key().as_str()) {
             format!("  {}", printer.label(|u| u.current).cyan().bold())
         } else {
             String::new()
@@ -59,7 +67,7 @@ pub fn render_with_cursor(printer: &Printer, catalogue: &Catalogue, state: &Stat
 
 /// The progress bar and its count, e.g. ` [########----------------] 1/3 done`.
 pub fn progress_bar(printer: &Printer, catalogue: &Catalogue, state: &State) -> String {
-    let done = catalogue.exercises.iter().filter(|e| state.of(&e.id).status == ExerciseStatus::Passed).count();
+    let done = catalogue.exercises.iter().filter(|e| state.of(&e.key()).status == ExerciseStatus::Passed).count();
     format!(
         " {} {}",
         bar(done, catalogue.exercises.len()),

@@ -11,7 +11,7 @@ pub mod wrap;
 
 use std::io::IsTerminal;
 
-use tutor_kit::text::Bi;
+use tutor_grade::text::Bi;
 
 use crate::course::lesson::Language;
 use crate::text::{self, LangChoice, Ui};

@@ -292,7 +292,10 @@ fn run_cargo(
                         let name = message["target"]["name"].as_str().unwrap_or("?");
                         on_event(BuildEvent::Compiled { name, count: compiled });
                     }
-                    if message["target"]["name"].as_str() == Some("tutor_kit") {
+                    // A course's kit (`courses/<course>/kit` in the harness): the last piece before
+                    // the learner's own file.
+                    let manifest_path = message["manifest_path"].as_str().unwrap_or_default().replace('\\', "/");
+                    if manifest_path.contains("/courses/") && manifest_path.ends_with("/kit/Cargo.toml") {
                         kit_built = true;
                     }
                 }
@@ -319,10 +322,18 @@ fn run_cargo(
     Ok(CargoRun { success, stderr: stderr_text, learner_timed_out: false, kit_built })
 }
 
-/// Builds the harness library (the kit and its dependencies), so that later checks only compile
-/// the learner's file.
+/// Builds the kit of the course the harness is written for (its `tutor_kit` dependency) and the
+/// kit's dependencies, so that later checks only compile the learner's file.
 pub fn build_library(manifest: &Path, on_event: &mut dyn FnMut(BuildEvent)) -> Result<()> {
-    let args = ["--package", "tutor_kit"];
+    let text = std::fs::read_to_string(manifest).with_context(|| format!("reading {}", manifest.display()))?;
+    let parsed: toml::Table = toml::from_str(&text).with_context(|| format!("reading {}", manifest.display()))?;
+    let kit = parsed
+        .get("dependencies")
+        .and_then(|d| d.get("tutor_kit"))
+        .and_then(|k| k.get("package"))
+        .and_then(|p| p.as_str())
+        .unwrap_or("tutor_kit");
+    let args = ["--package", kit];
     let run = run_cargo(manifest, &args, Stage::Dependencies, false, DEPENDENCY_BUDGET, None, on_event, &mut |_| {})?;
     if run.success {
         Ok(())
@@ -512,13 +523,13 @@ mod tests {
 
     #[test]
     fn reads_the_sources_of_a_dep_info_file() {
-        let text = "/h/target/debug/deps/ex_02_norm-1.d: bins/ex-02-norm.rs /h/exercises/02-norm.rs /s/a\\ b.rs\n\n\
-                    bins/ex-02-norm.rs:\n/h/exercises/02-norm.rs:\n/s/a\\ b.rs:\n\n# env-dep:CARGO_PKG_NAME=x\n";
+        let text = "/h/target/debug/deps/ex_02_norm-1.d: bins/ex-02-norm.rs /h/exercises/rmsnorm/02-norm.rs /s/a\\ b.rs\n\n\
+                    bins/ex-02-norm.rs:\n/h/exercises/rmsnorm/02-norm.rs:\n/s/a\\ b.rs:\n\n# env-dep:CARGO_PKG_NAME=x\n";
         assert_eq!(
             dep_info_sources(text),
             vec![
                 PathBuf::from("bins/ex-02-norm.rs"),
-                PathBuf::from("/h/exercises/02-norm.rs"),
+                PathBuf::from("/h/exercises/rmsnorm/02-norm.rs"),
                 PathBuf::from("/s/a b.rs")
             ]
         );

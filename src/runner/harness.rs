@@ -1,6 +1,9 @@
-//! Writes the private grading crate under `.tutor/harness`: the subject crate as a package
-//! (`kit/`), a copy of each learner file taken by content (`exercises/`), one small binary per
-//! exercise around it (`bins/`), and a lock file pinning the dependencies.
+//! Writes the private grading crate under `.tutor/harness`: the core subject crate
+//! (`crates/subject/`) and every course's kit (`courses/<course>/kit/`) at their repository paths,
+//! so that their manifests travel verbatim; a copy of each learner file taken by content
+//! (`exercises/<course>/`); one small binary per exercise of the course being checked (`bins/`),
+//! over that course's kit under the name its exercises use, `tutor_kit`; and a lock file pinning
+//! the dependencies.
 //!
 //! Every file is rewritten from the binary's own copies only when its text differs, so that a
 //! changed exercise always rebuilds and an unchanged one never does, whatever its timestamps say.
@@ -13,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::course::embedded::{HARNESS_LOCK, KIT_FILES};
+use crate::course::embedded::{self, EmbeddedFile, HARNESS_LOCK, SUBJECT_FILES};
 use crate::course::{Catalogue, Exercise};
 use crate::errors::OnFile;
 use crate::fsutil::write_if_changed;
@@ -48,7 +51,7 @@ pub fn learner_copy_in(private_dir: &Path, exercise: &Exercise) -> PathBuf {
 
 /// The cargo binary target that grades `exercise`.
 pub fn bin_name(exercise: &Exercise) -> String {
-    format!("ex-{}", exercise.id)
+    format!("ex-{}-{}", exercise.course, exercise.local)
 }
 
 fn bin_path(exercise: &Exercise) -> String {
@@ -56,41 +59,117 @@ fn bin_path(exercise: &Exercise) -> String {
 }
 
 fn copy_path(exercise: &Exercise) -> String {
-    format!("exercises/{}.rs", exercise.id)
+    format!("exercises/{}/{}.rs", exercise.course, exercise.local)
 }
 
-/// The harness's manifest: one binary per exercise, over the kit, with no build script.
-fn manifest(catalogue: &Catalogue) -> String {
+/// A crate's manifest among the embedded files under `dir`.
+fn manifest_of(files: &[EmbeddedFile], dir: &str) -> Option<toml::Table> {
+    let path = format!("{dir}/Cargo.toml");
+    files.iter().find(|f| f.path == path).and_then(|f| toml::from_str(f.contents).ok())
+}
+
+/// The package name of a crate's manifest.
+fn package_name(manifest: &toml::Table) -> String {
+    manifest.get("package").and_then(|p| p.get("name")).and_then(|n| n.as_str()).unwrap_or_default().to_string()
+}
+
+/// Where a course's kit sits, in the repository and in the harness.
+fn kit_dir(course: &str) -> String {
+    format!("courses/{course}/kit")
+}
+
+/// The harness's manifest: one binary per exercise of `course`, over its kit, with no build script.
+fn manifest(catalogue: &Catalogue, course: &str) -> String {
+    let kit = embedded::registered(course).and_then(|c| manifest_of(c.kit, &kit_dir(course))).unwrap_or_default();
+    let kit_package = package_name(&kit);
     let mut text = String::from(
         "# Written by tutor before every check; edits here are overwritten.\n\
          [package]\nname = \"tutor-harness\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\
          build = false\nautobins = false\nautoexamples = false\nautotests = false\nautobenches = false\n\n",
     );
-    for exercise in &catalogue.exercises {
+    for exercise in catalogue.exercises_of(course) {
         let name = bin_name(exercise);
         text.push_str(&format!("[[bin]]\nname = \"{name}\"\npath = \"{}\"\n\n", bin_path(exercise)));
     }
-    text.push_str(&format!("[dependencies]\ntutor_kit = {{ path = \"kit\" }}\n{}\n", kit_dependencies()));
-    text.push_str(
+    text.push_str(&format!(
+        "[dependencies]\ntutor_kit = {{ path = \"{}\", package = \"{kit_package}\" }}\n{}\n",
+        kit_dir(course),
+        kit_dependencies(course)
+    ));
+    text.push_str(&format!(
         "\
          # No debug info. Incremental compilation pays off for the binaries, which are rebuilt at every\n\
-         # check, and not for the kit, which is built once (measured: 0.7 s off the first check).\n\
-         [profile.dev]\ndebug = 0\n\n[profile.dev.package.tutor_kit]\nincremental = false\n\n\
+         # check, and not for the kits, which are built once (measured: 0.7 s off the first check).\n\
+         [profile.dev]\ndebug = 0\n\n[profile.dev.package.{kit_package}]\nincremental = false\n\n\
+         [profile.dev.package.tutor_subject]\nincremental = false\n\n\
          # Its own workspace, so that an enclosing Cargo workspace never claims it.\n\
          [workspace]\n",
-    );
+    ));
     text
 }
 
-/// The kit's own dependencies, as its manifest has them: exercise files `use` them directly.
-pub fn kit_dependencies() -> String {
-    let manifest = KIT_FILES.iter().find(|f| f.path == "Cargo.toml").map_or("", |f| f.contents);
+/// A course kit's registry dependencies, as its manifest has them: exercise files `use` them
+/// directly (its path dependencies are its own business).
+pub fn kit_dependencies(course: &str) -> String {
+    let Some(registered) = embedded::registered(course) else { return String::new() };
+    let path = format!("{}/Cargo.toml", kit_dir(course));
+    let manifest = registered.kit.iter().find(|f| f.path == path).map_or("", |f| f.contents);
     let lines = manifest.lines().skip_while(|l| l.trim() != "[dependencies]").skip(1);
     lines
         .take_while(|l| !l.trim_start().starts_with('['))
-        .filter(|l| !l.trim_start().starts_with('#'))
+        .filter(|l| !l.trim_start().starts_with('#') && !l.contains("path ="))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The harness's lock file: the registry packages as measured (`HARNESS_LOCK`), and the path
+/// packages (the harness, the course's kit, the core subject crate) from their manifests, in the
+/// order and form cargo writes, so that `cargo build --locked` accepts it unchanged.
+fn lock_file(course: &str, harness_manifest: &str) -> String {
+    let mut blocks: Vec<(String, String)> = HARNESS_LOCK
+        .split("\n[[package]]\n")
+        .skip(1)
+        .filter(|block| block.contains("\nsource = "))
+        .map(|block| (block_name(block), format!("[[package]]\n{}", block.trim_end())))
+        .collect();
+    let kit = embedded::registered(course).and_then(|c| manifest_of(c.kit, &kit_dir(course))).unwrap_or_default();
+    let subject = manifest_of(SUBJECT_FILES, "crates/subject").unwrap_or_default();
+    let harness: toml::Table = toml::from_str(harness_manifest).unwrap_or_default();
+    for manifest in [harness, kit, subject] {
+        let version = manifest.get("package").and_then(|p| p.get("version")).and_then(|v| v.as_str()).unwrap_or("0.0.0");
+        let name = package_name(&manifest);
+        let mut dependencies: Vec<String> = manifest
+            .get("dependencies")
+            .and_then(|d| d.as_table())
+            .map(|deps| {
+                deps.iter()
+                    .map(|(key, spec)| spec.get("package").and_then(|p| p.as_str()).unwrap_or(key).to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        dependencies.sort();
+        let mut block = format!("[[package]]\nname = \"{name}\"\nversion = \"{version}\"");
+        if !dependencies.is_empty() {
+            block.push_str("\ndependencies = [\n");
+            for dependency in dependencies {
+                block.push_str(&format!(" \"{dependency}\",\n"));
+            }
+            block.push(']');
+        }
+        blocks.push((name, block));
+    }
+    blocks.sort();
+    let header = HARNESS_LOCK.split("\n[[package]]\n").next().unwrap_or_default().trim_end();
+    let mut text = format!("{header}\n");
+    for (_, block) in blocks {
+        text.push_str(&format!("\n{block}\n"));
+    }
+    text
+}
+
+/// The `name = "..."` of one lock-file block.
+fn block_name(block: &str) -> String {
+    block.lines().find_map(|l| l.strip_prefix("name = \"")).map(|n| n.trim_end_matches('"').to_string()).unwrap_or_default()
 }
 
 /// The graded program of one exercise: the learner's file as a module, answering tutor's requests.
@@ -102,8 +181,7 @@ fn bin_source(exercise: &Exercise, copy: &Path) -> String {
     format!(
         "// Written by tutor: the graded program of {id}. Edits here are overwritten.\n\
          #[path = {path}]\nmod exercise;\n\n\
-         tutor_kit::graded_subject!(Graded, exercise::RMSNorm);\n\n\
-         fn main() -> std::process::ExitCode {{\n    tutor_kit::serve::serve(Graded::build, {todo})\n}}\n",
+         fn main() -> std::process::ExitCode {{\n    tutor_kit::graded_main!(exercise, {todo})\n}}\n",
         id = exercise.id,
         todo = exercise.todo,
     )
@@ -113,15 +191,17 @@ fn bin_source(exercise: &Exercise, copy: &Path) -> String {
 /// copy of `exercise`'s file, and removes whatever else is there.
 pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, learner_text: &str) -> Result<Layout> {
     let root = private_dir.join("harness");
+    let manifest = manifest(catalogue, &exercise.course);
     let mut files: Vec<(String, String)> = vec![
-        ("Cargo.toml".into(), manifest(catalogue)),
-        ("Cargo.lock".into(), HARNESS_LOCK.to_string()),
+        ("Cargo.lock".into(), lock_file(&exercise.course, &manifest)),
+        ("Cargo.toml".into(), manifest),
         (copy_path(exercise), learner_text.to_string()),
     ];
-    for file in KIT_FILES {
-        files.push((format!("kit/{}", file.path), file.contents.to_string()));
+    // Every course's kit, so that the editor project resolves every course's exercises.
+    for file in SUBJECT_FILES.iter().chain(embedded::courses().iter().flat_map(|c| c.kit.iter())) {
+        files.push((file.path.to_string(), file.contents.to_string()));
     }
-    for other in &catalogue.exercises {
+    for other in catalogue.exercises_of(&exercise.course) {
         files.push((bin_path(other), bin_source(other, &root.join(copy_path(other)))));
     }
     // Copies of the other exercises' files stay (they are tutor's, from earlier checks).
@@ -132,6 +212,16 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
         write_if_changed(&root.join(path), contents)?;
     }
     Ok(Layout { manifest: root.join("Cargo.toml"), built_before: is_built(private_dir), root })
+}
+
+/// Where the editor project finds a course's kit in the harness, relative to the workspace.
+pub fn kit_in_workspace(course: &str) -> String {
+    format!(".tutor/harness/{}", kit_dir(course))
+}
+
+/// A course kit's package name (its exercises know it as `tutor_kit`).
+pub fn kit_package(course: &str) -> String {
+    embedded::registered(course).and_then(|c| manifest_of(c.kit, &kit_dir(course))).map(|m| package_name(&m)).unwrap_or_default()
 }
 
 /// Removes every file and folder below `dir` that is not in `keep` (paths relative to `root`),
@@ -181,16 +271,21 @@ mod tests {
     }
 
     #[test]
-    fn the_kit_manifest_is_the_subject_crates_own() {
-        let own: toml::Table = toml::from_str(include_str!("../../Cargo.toml")).unwrap();
-        let kit = KIT_FILES.iter().find(|f| f.path == "Cargo.toml").unwrap();
-        let kit: toml::Table = toml::from_str(kit.contents).unwrap();
-        assert_eq!(kit["package"]["name"].as_str(), Some("tutor_kit"));
-        for dep in ["ndarray", "half"] {
-            assert_eq!(own["dependencies"][dep], kit["dependencies"][dep], "{dep}");
+    fn the_manifest_names_the_courses_kit_and_runs_no_build_script() {
+        let catalogue = Catalogue::embedded().unwrap();
+        for course in &catalogue.courses {
+            let text = manifest(&catalogue, &course.id);
+            let harness: toml::Table = toml::from_str(&text).unwrap();
+            assert_eq!(harness["package"]["build"].as_bool(), Some(false), "no build script may ever run");
+            let kit = &harness["dependencies"]["tutor_kit"];
+            assert_eq!(kit["path"].as_str(), Some(kit_dir(&course.id).as_str()));
+            assert_eq!(kit["package"].as_str(), Some(kit_package(&course.id).as_str()));
+            let bins = harness["bin"].as_array().unwrap();
+            assert_eq!(bins.len(), catalogue.exercises_of(&course.id).count());
+            let lock = lock_file(&course.id, &text);
+            assert!(lock.contains(&format!("name = \"{}\"", kit_package(&course.id))), "{lock}");
+            assert!(lock.contains("name = \"tutor_subject\"") && lock.contains("name = \"ndarray\""), "{lock}");
         }
-        let harness: toml::Table = toml::from_str(&manifest(&Catalogue::embedded().unwrap())).unwrap();
-        assert_eq!(harness["package"]["build"].as_bool(), Some(false), "no build script may ever run");
     }
 
     #[test]
@@ -198,7 +293,7 @@ mod tests {
         let catalogue = Catalogue::embedded().unwrap();
         let source = bin_source(&catalogue.exercises[0], Path::new("/tmp/a \"quoted\" dir\\x/01-weight.rs"));
         assert!(source.contains(r#"#[path = "/tmp/a \"quoted\" dir\\x/01-weight.rs"]"#), "{source}");
-        assert!(source.contains("serve(Graded::build, 1)"), "{source}");
+        assert!(source.contains("tutor_kit::graded_main!(exercise, 1)"), "{source}");
     }
 
     #[test]
@@ -210,15 +305,16 @@ mod tests {
         fs::write(layout.root.join("build.rs"), "fn main() {}").unwrap();
         fs::create_dir_all(layout.root.join(".cargo")).unwrap();
         fs::write(layout.root.join(".cargo/config.toml"), "[build]\n").unwrap();
-        fs::write(layout.root.join("kit/src/extra.rs"), "").unwrap();
+        fs::write(layout.root.join("courses/rmsnorm/kit/src/extra.rs"), "").unwrap();
         fs::create_dir_all(layout.root.join("target/debug")).unwrap();
         fs::write(layout.root.join("target/debug/keep-me"), "").unwrap();
         let layout = write(&private, &catalogue, exercise, "// learner text, changed\n").unwrap();
         assert!(!layout.root.join("build.rs").exists());
         assert!(!layout.root.join(".cargo").exists());
-        assert!(!layout.root.join("kit/src/extra.rs").exists());
+        assert!(!layout.root.join("courses/rmsnorm/kit/src/extra.rs").exists());
         assert!(layout.root.join("target/debug/keep-me").exists(), "cargo's output is left alone");
-        assert!(layout.root.join("kit/src/lib.rs").exists());
+        assert!(layout.root.join("courses/rmsnorm/kit/src/lib.rs").exists());
+        assert!(layout.root.join("crates/subject/src/lib.rs").exists());
         assert_eq!(fs::read_to_string(layout.learner_copy(exercise)).unwrap(), "// learner text, changed\n");
         fs::remove_dir_all(&private).unwrap();
     }

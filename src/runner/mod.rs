@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use tutor_grade::report::Report;
-use tutor_grade::Run;
+use tutor_grade::ImportNote;
 
 use crate::course::{Catalogue, Exercise};
 use crate::errors::OnFile;
@@ -32,7 +32,12 @@ pub enum CheckOutcome {
     /// The program was built and graded; rustc's warnings about the learner's file come along.
     Graded { report: Report, output: Captured, warnings: Vec<Diagnostic>, timed_out: Option<Duration> },
     /// The learner's file does not compile.
-    CompileFailed { diagnostics: Vec<Diagnostic> },
+    CompileFailed {
+        /// rustc's messages.
+        diagnostics: Vec<Diagnostic>,
+        /// The course's notes for names an exercise file forgets to import.
+        imports: &'static [ImportNote],
+    },
     /// Compiling the learner's file went over the build time limit.
     BuildTimedOut { limit: Duration },
     /// The compiler died on the learner's file (out of memory, a crash).
@@ -175,7 +180,10 @@ pub fn check(
     }
     let (executable, warnings) = match built? {
         cargo::Built::Ok { executable, warnings } => (executable, warnings),
-        cargo::Built::CompileErrors(diagnostics) => return Ok(CheckOutcome::CompileFailed { diagnostics }),
+        cargo::Built::CompileErrors(diagnostics) => {
+            let imports = exercise.registered().grading.import_notes();
+            return Ok(CheckOutcome::CompileFailed { diagnostics, imports });
+        }
         cargo::Built::TimedOut { limit } => return Ok(CheckOutcome::BuildTimedOut { limit }),
         cargo::Built::CompilerDied { detail } => return Ok(CheckOutcome::CompilerDied { detail }),
     };
@@ -187,7 +195,7 @@ pub fn check(
     on_event(CheckEvent::Running);
     let seed = options.seed.unwrap_or_else(fresh_seed);
     let subject = subject::RemoteSubject::new(&executable, options.timeout, options.cancel.clone());
-    let report = tutor_grade::run_all(&Run::new(&subject, seed));
+    let report = exercise.registered().grading.grade(&subject, seed);
     let (output, timed_out, start_error) = subject.finish();
     if options.cancel.is_cancelled() {
         return Err(Cancelled.into());
@@ -207,14 +215,16 @@ fn fresh_seed() -> u64 {
     hasher.finish() % 1_000_000
 }
 
-/// Writes the harness and builds its library once, so that the first check is warm.
+/// Writes the harness and builds every course's kit once, so that the first check is warm.
 pub fn prepare(workspace: &Workspace, catalogue: &Catalogue, on_event: &mut dyn FnMut(CheckEvent)) -> Result<()> {
     let _lock = lock_checks(workspace, &mut || on_event(CheckEvent::Waiting))?;
-    let exercise = catalogue.exercises.first().context("the catalogue lists no exercise")?;
-    let stub = crate::course::embedded::course_file(&exercise.file).unwrap_or_default();
-    let layout = harness::write(&workspace.private_dir(), catalogue, exercise, stub)?;
     cargo::check_toolchain()?;
-    cargo::build_library(&layout.manifest, &mut |e| on_event(CheckEvent::Build(e)))
+    for course in &catalogue.courses {
+        let exercise = catalogue.exercises_of(&course.id).next().context("a course lists no exercise")?;
+        let layout = harness::write(&workspace.private_dir(), catalogue, exercise, exercise.stub())?;
+        cargo::build_library(&layout.manifest, &mut |e| on_event(CheckEvent::Build(e)))?;
+    }
+    Ok(())
 }
 
 /// Takes an exclusive lock on `path`, calling `on_wait` once if it has to wait.

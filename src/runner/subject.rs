@@ -1,4 +1,5 @@
-//! The graded program, seen from tutor: a [`Subject`] whose layers live in another process.
+//! The graded program, seen from tutor: a [`Channel`] to a program in another process. What the
+//! frames mean is the course's business (its grading code speaks its own requests over it).
 //!
 //! Each call is a request on a socket and a reply within the run's time limit. The program runs
 //! confined, in its own process group, from an empty folder, with an empty environment. When it
@@ -15,13 +16,9 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use ndarray::{Array1, ArrayD};
-use tutor_grade::subject::{Ending as FaultEnding, Fault};
-use tutor_grade::Subject;
-use tutor_kit::half::{bf16, f16};
-use tutor_kit::serve::PROTOCOL_ENV;
-use tutor_kit::wire::{read_frame, write_frame, Reply, Request, Wired};
-use tutor_kit::{Layer, NormError, Param};
+use tutor_grade::{Channel, Ending as FaultEnding, Fault};
+use tutor_subject::frame::{read_frame, write_frame};
+use tutor_subject::protocol::PROTOCOL_ENV;
 
 use super::confine::Confinement;
 use super::process::{capped_reader, collect, Cancel, Captured, Ending, Group};
@@ -93,7 +90,7 @@ impl RemoteSubject {
     }
 
     /// Sends `request` and returns the reply, or raises the [`Fault`] that ends the current case.
-    fn call(&self, generation: Option<u64>, request: &Request) -> (Reply, u64) {
+    fn call_program(&self, generation: Option<u64>, request: &[u8]) -> (Vec<u8>, u64) {
         let mut state = self.state.borrow_mut();
         // A cancelled check is thrown away: the cases left end at once, like cases not run.
         if state.timed_out || self.cancel.is_cancelled() {
@@ -124,21 +121,14 @@ impl RemoteSubject {
         }
         let generation = state.generation;
         let Some(running) = state.running.as_mut() else { unreachable!("started above") };
-        let sent = write_frame(&mut running.socket, &request.encode());
+        let sent = write_frame(&mut running.socket, request);
         let received = match sent {
             Ok(()) => running.replies.recv_timeout(self.deadline.saturating_duration_since(Instant::now())),
             // The program is gone; its reader thread reports the end.
             Err(_) => running.replies.recv_timeout(Duration::from_secs(1)),
         };
         match received {
-            Ok(Ok(Some(bytes))) => match Reply::decode(&bytes) {
-                Ok(reply) => (reply, generation),
-                Err(e) => {
-                    self.end_program(&mut state);
-                    drop(state);
-                    Fault::Unreadable(e.to_string()).raise()
-                }
-            },
+            Ok(Ok(Some(bytes))) => (bytes, generation),
             // A frame over the limit: the program is not ending, its reply is unreadable.
             Ok(Err(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
                 self.end_program(&mut state);
@@ -278,130 +268,13 @@ fn pass_socket(command: &mut Command, socket: &UnixStream) {
     }
 }
 
-impl Subject for RemoteSubject {
-    fn build(&self, hidden_size: usize, eps: f32) -> Result<Box<dyn Layer + '_>, NormError> {
-        let (reply, generation) = self.call(None, &Request::New { hidden_size: hidden_size as u64, eps });
-        match reply {
-            Reply::Layer(id) => Ok(Box::new(RemoteLayer { subject: self, id, generation })),
-            Reply::Error(e) => Err(e),
-            other => unexpected(other),
-        }
-    }
-}
-
-/// A layer built in the graded program.
-struct RemoteLayer<'a> {
-    subject: &'a RemoteSubject,
-    id: u32,
-    generation: u64,
-}
-
-impl RemoteLayer<'_> {
-    fn call(&self, request: Request) -> Reply {
-        self.subject.call(Some(self.generation), &request).0
+impl Channel for RemoteSubject {
+    fn call(&self, owner: Option<u64>, request: &[u8]) -> (Vec<u8>, u64) {
+        self.call_program(owner, request)
     }
 
-    fn array<T: Wired>(&self, request: Request) -> Result<ArrayD<T>, NormError> {
-        match self.call(request) {
-            Reply::Array(array) => match T::unwrap(array) {
-                Some(array) => Ok(array),
-                None => Fault::Unreadable("an array of another element type".into()).raise(),
-            },
-            Reply::Error(e) => Err(e),
-            other => unexpected(other),
-        }
-    }
-
-    fn norm<T: Wired>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError>
-    where
-        ArrayD<T>: Clone,
-    {
-        self.array(Request::Norm { layer: self.id, x: T::wrap(x.clone()) })
-    }
-
-    fn forward<T: Wired>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError>
-    where
-        ArrayD<T>: Clone,
-    {
-        self.array(Request::Forward { layer: self.id, x: T::wrap(x.clone()) })
-    }
-
-    fn backward<T: Wired>(&self, x: &ArrayD<T>, g: &ArrayD<T>) -> Result<ArrayD<T>, NormError>
-    where
-        ArrayD<T>: Clone,
-    {
-        self.array(Request::Backward { layer: self.id, x: T::wrap(x.clone()), grad_out: T::wrap(g.clone()) })
-    }
-}
-
-/// A reply that does not fit the request: a panic in the learner's code, or garbage.
-fn unexpected(reply: Reply) -> ! {
-    match reply {
-        Reply::Panic { message, location } => Fault::Panicked { message, location }.raise(),
-        Reply::Refused(why) => Fault::Unreadable(why).raise(),
-        other => Fault::Unreadable(format!("an unexpected reply: {other:?}").chars().take(200).collect()).raise(),
-    }
-}
-
-impl Layer for RemoteLayer<'_> {
-    fn norm_f32(&self, x: &ArrayD<f32>) -> Result<ArrayD<f32>, NormError> {
-        self.norm(x)
-    }
-    fn norm_f64(&self, x: &ArrayD<f64>) -> Result<ArrayD<f32>, NormError> {
-        self.norm(x)
-    }
-    fn norm_f16(&self, x: &ArrayD<f16>) -> Result<ArrayD<f32>, NormError> {
-        self.norm(x)
-    }
-    fn norm_bf16(&self, x: &ArrayD<bf16>) -> Result<ArrayD<f32>, NormError> {
-        self.norm(x)
-    }
-    fn forward_f32(&self, x: &ArrayD<f32>) -> Result<ArrayD<f32>, NormError> {
-        self.forward(x)
-    }
-    fn forward_f64(&self, x: &ArrayD<f64>) -> Result<ArrayD<f64>, NormError> {
-        self.forward(x)
-    }
-    fn forward_f16(&self, x: &ArrayD<f16>) -> Result<ArrayD<f16>, NormError> {
-        self.forward(x)
-    }
-    fn forward_bf16(&self, x: &ArrayD<bf16>) -> Result<ArrayD<bf16>, NormError> {
-        self.forward(x)
-    }
-    fn backward_f32(&mut self, x: &ArrayD<f32>, g: &ArrayD<f32>) -> Result<ArrayD<f32>, NormError> {
-        RemoteLayer::backward(self, x, g)
-    }
-    fn backward_f64(&mut self, x: &ArrayD<f64>, g: &ArrayD<f64>) -> Result<ArrayD<f64>, NormError> {
-        RemoteLayer::backward(self, x, g)
-    }
-    fn backward_f16(&mut self, x: &ArrayD<f16>, g: &ArrayD<f16>) -> Result<ArrayD<f16>, NormError> {
-        RemoteLayer::backward(self, x, g)
-    }
-    fn backward_bf16(&mut self, x: &ArrayD<bf16>, g: &ArrayD<bf16>) -> Result<ArrayD<bf16>, NormError> {
-        RemoteLayer::backward(self, x, g)
-    }
-    fn eps(&self) -> f32 {
-        match self.call(Request::Eps { layer: self.id }) {
-            Reply::Eps(eps) => eps,
-            other => unexpected(other),
-        }
-    }
-    fn weight(&self) -> Param {
-        match self.call(Request::Weight { layer: self.id }) {
-            Reply::Param(param) => param,
-            other => unexpected(other),
-        }
-    }
-    fn set_weight(&mut self, value: Array1<f32>) {
-        match self.call(Request::SetWeight { layer: self.id, value: value.to_vec() }) {
-            Reply::Unit => {}
-            other => unexpected(other),
-        }
-    }
-    fn clear_grad(&mut self) {
-        match self.call(Request::ClearGrad { layer: self.id }) {
-            Reply::Unit => {}
-            other => unexpected(other),
-        }
+    fn discard(&self) {
+        let mut state = self.state.borrow_mut();
+        self.end_program(&mut state);
     }
 }

@@ -75,6 +75,7 @@ pub const UI: Ui = Ui {
     lesson_next: "When you are ready: `{tutor} check {id}`.",
     init_not_empty: "{dir} already has files, and `{tutor} init` writes into an empty folder. Pass --force to add the course there anyway (exercise files that exist are kept as they are).",
     init_created: "Created the course in {dir}: {n} exercises, the catalogue, and a Cargo.toml so that your editor understands them. No solution file is written (`{tutor} reveal` shows one when you ask); the kit under .tutor/ holds the pieces each stub is given, which answer the other exercises' TODOs, and calling the one that answers your own TODO fails the check.",
+    migrated: "Workspace brought up to date (tutor now carries several courses, each in its own folder): {moved} exercise file(s) moved into their course's folder, {progress} progress entries kept under their course; new courses: {added}. Nothing was overwritten.",
     init_kept: "Kept your existing {file}.",
     init_building: "Building the grading harness's dependencies once, so that your first check is quick…",
     init_next: "Next: cd {dir}, then `{tutor} watch` (checks on every save) or `{tutor} list`.",

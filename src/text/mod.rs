@@ -131,6 +131,7 @@ pub struct Ui {
     pub lesson_next: &'static str,
     pub init_not_empty: &'static str,
     pub init_created: &'static str,
+    pub migrated: &'static str,
     pub init_kept: &'static str,
     pub init_building: &'static str,
     pub init_next: &'static str,

@@ -75,6 +75,7 @@ pub const UI: Ui = Ui {
     lesson_next: "准备好后运行：`{tutor} check {id}`。",
     init_not_empty: "{dir} 中已有文件，`{tutor} init` 只写入空文件夹。如仍要写入，请加 --force（已存在的练习文件会原样保留）。",
     init_created: "已在 {dir} 创建课程：{n} 个练习、课程目录，以及让编辑器能理解练习的 Cargo.toml。没有写入答案文件（需要时用 `{tutor} reveal` 查看）；.tutor/ 下的 kit 含有各练习已提供的部分，它们是其他练习 TODO 的答案，调用本练习 TODO 的那一个会让检查失败。",
+    migrated: "工作区已更新（tutor 现在可以包含多门课程，每门课程有自己的文件夹）：{moved} 个练习文件移入了所属课程的文件夹，{progress} 条进度记录保留在所属课程下；新增课程：{added}。没有覆盖任何文件。",
     init_kept: "保留了你已有的 {file}。",
     init_building: "正在预编译评分程序的依赖，这样第一次检查会很快…",
     init_next: "下一步：cd {dir}，然后运行 `{tutor} watch`（每次保存自动检查）或 `{tutor} list`。",

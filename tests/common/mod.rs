@@ -38,9 +38,14 @@ fn warm_target() -> &'static Path {
     })
 }
 
-/// The catalogue's exercises, in order: (id, TODO number).
+/// The RMSNorm course's exercises, in order: (id, TODO number).
 pub fn exercises() -> Vec<(String, i64)> {
-    let text = std::fs::read_to_string(repo().join("exercises/info.toml")).expect("the catalogue");
+    exercises_of("rmsnorm")
+}
+
+/// One course's exercises, in order: (id, TODO number).
+pub fn exercises_of(course: &str) -> Vec<(String, i64)> {
+    let text = std::fs::read_to_string(repo().join("exercises").join(course).join("info.toml")).expect("the catalogue");
     let catalogue: toml::Table = toml::from_str(&text).expect("the catalogue parses");
     catalogue["exercises"]
         .as_array()
@@ -50,9 +55,22 @@ pub fn exercises() -> Vec<(String, i64)> {
         .collect()
 }
 
-/// `tutor list`'s progress line for `done` exercises done.
+/// Every registered course's id (each has `exercises/<id>/info.toml`).
+pub fn courses() -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(repo().join("exercises"))
+        .expect("exercises/")
+        .flatten()
+        .filter(|e| e.path().join("info.toml").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    ids.sort();
+    ids
+}
+
+/// `tutor list`'s progress line for `done` exercises done, out of every course's.
 pub fn done(done: usize) -> String {
-    format!("{done}/{} done", exercises().len())
+    let total: usize = courses().iter().map(|c| exercises_of(c).len()).sum();
+    format!("{done}/{total} done")
 }
 
 /// A temporary copy of the course's exercise folder, removed on drop.
@@ -76,11 +94,10 @@ impl Course {
     pub fn cold(name: &str) -> Course {
         let root = std::env::temp_dir().join(format!("tutor-e2e-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(root.join("exercises")).unwrap();
-        for entry in std::fs::read_dir(repo().join("exercises")).unwrap() {
-            let path = entry.unwrap().path();
-            std::fs::copy(&path, root.join("exercises").join(path.file_name().unwrap())).unwrap();
-        }
+        std::fs::create_dir_all(&root).unwrap();
+        // Every course's stubs and catalogue, as `tutor init` writes them.
+        let copied = Command::new("cp").arg("-r").arg(repo().join("exercises")).arg(&root).status().expect("cp runs");
+        assert!(copied.success(), "copying the exercises");
         Course { root }
     }
 

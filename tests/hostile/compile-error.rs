@@ -1,6 +1,6 @@
 //! A hostile exercise file: a type error.
 //! exercise: 02-norm
-//! shows: exercises/02-norm.rs does not compile
+//! shows: exercises/rmsnorm/02-norm.rs does not compile
 //! shows: mismatched types
 //! hides: kit/
 //! hides: bins/ex-

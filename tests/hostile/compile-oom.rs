@@ -1,6 +1,6 @@
 //! A hostile exercise file: a constant of 32 GiB, more than the compiler may allocate.
 //! exercise: 02-norm
-//! shows: exercises/02-norm.rs does not compile
+//! shows: exercises/rmsnorm/02-norm.rs does not compile
 //! shows: tried to allocate more memory than available to compiler
 //! hides: not an error in your code
 

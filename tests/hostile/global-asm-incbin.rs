@@ -2,7 +2,7 @@
 //! which reads it at compile time without a trace in rustc's dep-info, and prints it from a
 //! panic. The build may not read the workspace, so this is a compile error.
 //! exercise: 02-norm
-//! shows: exercises/02-norm.rs does not compile
+//! shows: exercises/rmsnorm/02-norm.rs does not compile
 //! shows: Could not find incbin file
 //! hides: [exercises.
 //! hides: your code panicked

@@ -1,7 +1,7 @@
 //! A hostile exercise file: includes the reference solution's text at compile time. The build
 //! may not read the workspace, so rustc cannot open it.
 //! exercise: 02-norm
-//! shows: exercises/02-norm.rs does not compile
+//! shows: exercises/rmsnorm/02-norm.rs does not compile
 //! shows: couldn't read
 //! shows: Permission denied
 
@@ -13,7 +13,7 @@ pub struct RMSNorm {
     pub weight: Param,
 }
 
-pub const SOLUTION: &str = include_str!("{{WORKSPACE}}/solutions/02-norm.rs");
+pub const SOLUTION: &str = include_str!("{{WORKSPACE}}/solutions/rmsnorm/02-norm.rs");
 
 impl RMSNorm {
     pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {

@@ -1,7 +1,7 @@
 //! A hostile exercise file: panics in new.
 //! exercise: 02-norm
 //! shows: your code panicked: boom in new
-//! shows: (exercises/02-norm.rs:
+//! shows: (exercises/rmsnorm/02-norm.rs:
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};

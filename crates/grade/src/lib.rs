@@ -1,16 +1,23 @@
-//! `tutor_grade`: the trusted side of tutor. It draws the inputs, calls the learner's code through
-//! a [`Subject`], computes references, compares, names mistakes and decides every verdict. It runs
-//! only in tutor's own process (or a test's), never next to learner code: a graded program can
-//! return wrong numbers, but it cannot return a verdict.
+//! `tutor_grade`: the grading framework, on the trusted side of tutor. It runs only in tutor's own
+//! process (or a test's), never next to learner code: a graded program can return wrong numbers,
+//! but it cannot return a verdict.
+//!
+//! It holds what every course's grading code shares: the [`Course`] trait the CLI knows courses
+//! by, the [`Channel`] to a graded program and its [`Fault`]s, the report model, guarded case
+//! bodies ([`outcome::run_guarded`]), `assert_close`-style comparison, seeded data and the
+//! framework's sentences. A course's own cases, references and mistakes live in its folder
+//! (`courses/<id>/grade`).
 
-pub mod checks;
-mod diagnose;
-pub mod evidence;
-pub mod mistakes;
-pub mod oracle;
+pub mod compare;
+pub mod course;
+pub mod data;
+pub mod fault;
+pub mod outcome;
 pub mod report;
-pub mod subject;
 pub mod text;
 
-pub use checks::{all_cases, run_all, Run};
-pub use subject::{Fault, Subject};
+pub use compare::{assert_close, is_close, unravel};
+pub use course::{CaseTitle, Course, ImportNote, Mistake};
+pub use data::Rng;
+pub use fault::{Channel, Ending, Fault};
+pub use outcome::{run_guarded, Failure, Outcome};

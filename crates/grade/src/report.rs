@@ -1,29 +1,24 @@
 //! The results of a grading run as data.
 
+use crate::course::Mistake;
 use crate::text::Bi;
 
-/// The three contract groups every exercise is graded on.
+/// A group of cases that one part of a course's contract stands behind (for RMSNorm: the
+/// parameter, the numerics, dtypes and gradients). A course defines its own as constants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Contract {
-    /// The scale parameter: trainable, `[D]`, ones, gets a gradient.
-    Parameter,
-    /// The FP32 statistics along the last axis.
-    Numeric,
-    /// Low-precision inputs, output dtype and shape, gradients.
-    DtypeGradient,
+pub struct Contract {
+    /// Stable id, used in reports.
+    pub id: &'static str,
+    /// Its title in Chinese.
+    pub zh: &'static str,
+    /// Its title in English.
+    pub en: &'static str,
 }
 
 impl Contract {
-    /// All contracts, in the order they are shown.
-    pub const ALL: [Contract; 3] = [Contract::Parameter, Contract::Numeric, Contract::DtypeGradient];
-
-    /// Stable id used in the report and in messages.
-    pub fn id(self) -> &'static str {
-        match self {
-            Contract::Parameter => "parameter",
-            Contract::Numeric => "numeric",
-            Contract::DtypeGradient => "dtype-gradient",
-        }
+    /// Its title in both languages.
+    pub fn title(&self) -> Bi {
+        Bi::new(self.zh, self.en)
     }
 }
 
@@ -109,9 +104,27 @@ pub struct Report {
     pub seed: u64,
     /// The known mistakes the failures show, each once, in the order found.
     pub mistakes: Vec<String>,
+    /// Every mistake the course can name (with titles and hints), to look the named ones up in.
+    pub known_mistakes: &'static [Mistake],
 }
 
 impl Report {
+    /// The named mistakes, with their titles and hints, in the order found.
+    pub fn named_mistakes(&self) -> Vec<&'static Mistake> {
+        self.mistakes.iter().filter_map(|id| self.known_mistakes.iter().find(|m| m.id == id)).collect()
+    }
+
+    /// The contracts of its cases, each once, in the order the cases ran.
+    pub fn contracts(&self) -> Vec<Contract> {
+        let mut contracts: Vec<Contract> = Vec::new();
+        for case in &self.cases {
+            if !contracts.contains(&case.contract) {
+                contracts.push(case.contract);
+            }
+        }
+        contracts
+    }
+
     /// True when every case passed.
     pub fn all_passed(&self) -> bool {
         !self.cases.is_empty() && self.cases.iter().all(|c| c.status == Status::Passed)

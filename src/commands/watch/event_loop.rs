@@ -304,7 +304,7 @@ impl<'scope, 'env> Watch<'scope, 'env> {
         let count = exercises.len();
         Ok((1..count)
             .map(|step| (self.watched + step) % count)
-            .find(|&i| state.of(&exercises[i].id).status != ExerciseStatus::Passed))
+            .find(|&i| state.of(&exercises[i].key()).status != ExerciseStatus::Passed))
     }
 
     /// Where `n` goes: the next exercise not passed yet; when all are, simply the next one.

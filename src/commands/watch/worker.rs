@@ -122,7 +122,7 @@ fn check(session: &Session, index: usize, options: &CheckOptions, tell: &dyn Fn(
     let passed = outcome.passed();
     let (done_before, done_after) = session.update(|state| {
         let before = current(&session.catalogue, state).is_none();
-        state.exercises.entry(exercise.id.clone()).or_default().record_check(passed);
+        state.exercises.entry(exercise.key()).or_default().record_check(passed);
         (before, current(&session.catalogue, state).is_none())
     })?;
     drop(lock);

@@ -2,7 +2,7 @@
 
 use ndarray::{ArrayD, IxDyn};
 
-use tutor_kit::Float;
+use tutor_subject::Float;
 
 /// SplitMix64: tiny, fast and good enough to make test inputs.
 pub struct Rng(u64);

@@ -8,11 +8,10 @@ use tutor_kit::{reference, Element, Layer, Param};
 use super::{assert_close, call, cases, Case, Failure, Outcome, Run};
 use crate::evidence::Observation;
 use crate::mistakes::{self, HalfBits};
-use crate::report::Contract;
 use crate::{oracle, text};
 
 pub fn cases() -> Vec<Case> {
-    cases! { Contract::DtypeGradient;
+    cases! { super::DTYPE_GRADIENT;
         "f32-weighted-forward",
             "f32 输入、非单位权重的 forward",
             "forward on f32 input with non-unit weights" => f32_weighted_forward;

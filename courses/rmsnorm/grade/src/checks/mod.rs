@@ -1,54 +1,33 @@
 //! The graded contracts. Every case runs in isolation: a `todo!()`, a panic, an error or a dead
 //! graded program fails that case with its message, and the others still run.
 
-mod compare;
-mod data;
 mod dtype;
 mod numeric;
 mod parameter;
 
 use std::cell::{Cell, RefCell};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
-pub use compare::{assert_close, is_close, unravel};
-pub use data::Rng;
 pub use parameter::KEPT_EPS;
+pub use tutor_grade::data;
+pub use tutor_grade::outcome::install_quiet_panic_hook;
+pub use tutor_grade::{assert_close, is_close, unravel, Failure, Outcome, Rng};
 
-use tutor_kit::panics;
-use tutor_kit::reference::KIT_ANSWER_MARKER;
+use tutor_grade::outcome::run_guarded;
+use tutor_grade::CaseTitle;
 use tutor_kit::{Layer, NormError};
 
 use crate::evidence::{self, Observation};
-use crate::report::{CaseResult, Contract, Mismatch, Report, Status};
-use crate::subject::{Fault, Subject};
+use crate::report::{CaseResult, Contract, Report, Status};
+use crate::subject::Subject;
 use crate::text::{self, Bi};
 
-/// Why a case failed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Failure {
-    /// What went wrong, in both languages.
-    pub message: Bi,
-    /// The numbers, when a comparison failed (boxed: a `Result` carrying it stays small).
-    pub mismatch: Option<Box<Mismatch>>,
-    /// The known mistake the wrong answer matches, if any.
-    pub mistake: Option<String>,
-}
-
-impl Failure {
-    /// A failure with a message only.
-    pub fn new(message: Bi) -> Self {
-        Failure { message, mismatch: None, mistake: None }
-    }
-
-    /// The same failure, naming a known mistake.
-    pub fn with_mistake(mut self, mistake: Option<&str>) -> Self {
-        self.mistake = mistake.map(str::to_string);
-        self
-    }
-}
-
-/// The result of one case's body.
-pub type Outcome = Result<(), Failure>;
+/// The parameter: trainable, `[D]`, ones, gets a gradient.
+pub const PARAMETER: Contract = Contract { id: "parameter", zh: "参数契约", en: "Parameter contract" };
+/// The FP32 statistics along the last axis.
+pub const NUMERIC: Contract = Contract { id: "numeric", zh: "数值契约", en: "Numeric contract" };
+/// Low-precision inputs, output dtype and shape, gradients.
+pub const DTYPE_GRADIENT: Contract =
+    Contract { id: "dtype-gradient", zh: "dtype / 梯度契约", en: "Dtype / gradient contract" };
 
 /// One grading run: the learner's code, the seed its random inputs are drawn from, and what the
 /// comparisons observed about known mistakes.
@@ -121,12 +100,18 @@ pub fn all_cases() -> Vec<Case> {
     cases
 }
 
+/// Every case's contract, id and title, in order.
+pub fn titles() -> Vec<CaseTitle> {
+    all_cases().iter().map(|c| CaseTitle { contract: c.contract, id: c.id, zh: c.zh, en: c.en }).collect()
+}
+
 /// Runs every case on the learner's code, then names the mistakes the failures show.
 pub fn run_all(run: &Run) -> Report {
     let mut report = Report {
         cases: all_cases().iter().map(|case| run_case(case, run)).collect(),
         seed: run.seed,
         mistakes: Vec::new(),
+        known_mistakes: crate::mistakes::ALL,
     };
     name_mistakes(run, &mut report);
     report
@@ -166,17 +151,11 @@ fn name_mistakes(run: &Run, report: &mut Report) {
     report.mistakes = names;
 }
 
-/// Runs one case, turning a panic or a [`Fault`] into a failure (or into "not done" for a TODO
+/// Runs one case, turning a panic or a fault into a failure (or into "not done" for a TODO
 /// marker).
 pub fn run_case(case: &Case, run: &Run) -> CaseResult {
-    panics::take_location();
     run.case.set(case.id);
-    let outcome = catch_unwind(AssertUnwindSafe(|| (case.run)(run)));
-    let (status, failure) = match outcome {
-        Ok(Ok(())) => (Status::Passed, None),
-        Ok(Err(failure)) => (Status::Failed, Some(failure)),
-        Err(payload) => from_unwind(payload),
-    };
+    let (status, failure) = run_guarded(|| (case.run)(run));
     let (message, mismatch, mistake) = match failure {
         Some(f) => (Some(f.message), f.mismatch.map(|m| *m), f.mistake),
         None => (None, None, None),
@@ -189,68 +168,6 @@ pub fn run_case(case: &Case, run: &Run) -> CaseResult {
         message,
         mismatch,
         mistake,
-    }
-}
-
-/// What an unwinding case means: a fault of the graded program, or a panic in learner code
-/// that ran in this process (tests).
-fn from_unwind(payload: Box<dyn std::any::Any + Send>) -> (Status, Option<Failure>) {
-    let (message, location) = learner_text(payload);
-    let (message, location) = match (message, location) {
-        (Ok(message), location) => (message, location),
-        (Err(failure), _) => return failure,
-    };
-    if let Some(function) = message.strip_prefix(KIT_ANSWER_MARKER) {
-        return (Status::Failed, Some(Failure::new(text::kit_answer_called(function.trim()))));
-    }
-    let shown = match location {
-        Some(location) => format!("{message} ({location})"),
-        None => message,
-    };
-    let shown = text::printable(&shown);
-    if text::is_not_done(&shown) {
-        (Status::NotDone, Some(Failure::new(Bi::new(shown.clone(), shown))))
-    } else if refused_by_confinement(&shown) {
-        (Status::Failed, Some(Failure::new(text::panicked_confined(&shown))))
-    } else {
-        (Status::Failed, Some(Failure::new(text::panicked(&shown))))
-    }
-}
-
-type Unwound = (Result<String, (Status, Option<Failure>)>, Option<String>);
-
-/// A panic's message and location, or the failure a graded program's fault makes directly.
-fn learner_text(payload: Box<dyn std::any::Any + Send>) -> Unwound {
-    match payload.downcast::<Fault>() {
-        Ok(fault) => match *fault {
-            Fault::Panicked { message, location } => (Ok(message), location),
-            Fault::Ended(ending) => (Err((Status::Failed, Some(Failure::new(text::program_ended(ending))))), None),
-            Fault::TimedOut { limit_secs, during_this_case } => {
-                (Err((Status::Failed, Some(Failure::new(text::case_timed_out(limit_secs, during_this_case))))), None)
-            }
-            Fault::Unreadable(why) => (Err((Status::Failed, Some(Failure::new(text::unreadable_reply(&why))))), None),
-        },
-        Err(payload) => (Ok(panics::message(payload.as_ref())), panics::take_location()),
-    }
-}
-
-/// Replaces the default panic hook with a quiet one that remembers where a panic happened, so
-/// that a case's failure can say so. For test processes that grade learner code in-process.
-pub fn install_quiet_panic_hook() {
-    panics::install_quiet_hook();
-}
-
-/// Whether a panic message carries the errors a confined graded program gets when it opens a
-/// file, starts a process or makes a socket (EACCES, EPERM).
-fn refused_by_confinement(message: &str) -> bool {
-    message.contains("(os error 13)") || message.contains("(os error 1)")
-}
-
-/// The message of an unwinding call, whether a learner's panic or a graded program's fault.
-pub(crate) fn unwind_message(payload: Box<dyn std::any::Any + Send>) -> String {
-    match payload.downcast::<Fault>() {
-        Ok(fault) => format!("{fault:?}"),
-        Err(payload) => panics::message(payload.as_ref()),
     }
 }
 

@@ -4,7 +4,7 @@
 
 use ndarray::ArrayD;
 
-use super::Failure;
+use crate::outcome::Failure;
 use crate::report::Mismatch;
 use crate::text::{self, Bi};
 

@@ -7,10 +7,9 @@ use half::f16;
 use ndarray::{ArrayD, IxDyn};
 use tutor_kit::{reference, Element};
 
-use super::data::tensor;
+use tutor_grade::data::tensor;
 use super::{assert_close, cases, Case, Failure, Outcome, Run};
 use crate::evidence::Observation;
-use crate::report::Contract;
 use crate::{mistakes, text};
 
 /// The explicit FP32 reference and the learner's code sum in different orders: a few ulp apart.
@@ -18,7 +17,7 @@ const ATOL: f64 = 1e-6;
 const RTOL: f64 = 1e-5;
 
 pub fn cases() -> Vec<Case> {
-    cases! { Contract::Numeric;
+    cases! { super::NUMERIC;
         "tutorial-case",
             "教程用例 [[[3,4],[0,0]]]：与 FP32 参考一致，零行保持有限",
             "tutorial case [[[3,4],[0,0]]]: matches the FP32 reference, zero row stays finite" => tutorial_case;

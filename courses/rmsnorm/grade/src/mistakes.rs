@@ -6,29 +6,8 @@ use half::{bf16, f16};
 use ndarray::{ArrayD, Axis};
 use tutor_kit::{reference, Float, Param};
 
-use crate::text::Bi;
 
-/// A classic mistake and the hint that addresses it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Mistake {
-    /// Stable id, carried in the report.
-    pub id: &'static str,
-    /// The exercise whose hints address it.
-    pub exercise: &'static str,
-    /// The hint level that addresses it.
-    pub hint: u32,
-    /// What it is, in Chinese.
-    pub zh: &'static str,
-    /// What it is, in English.
-    pub en: &'static str,
-}
-
-impl Mistake {
-    /// Its title in both languages.
-    pub fn title(&self) -> Bi {
-        Bi::new(self.zh, self.en)
-    }
-}
+pub use tutor_grade::Mistake;
 
 macro_rules! mistakes {
     ($($id:literal, $exercise:literal, $hint:literal, $zh:literal, $en:literal;)*) => {

@@ -1,13 +1,11 @@
 //! The graded program's main loop: read a request, call the learner's code, write the reply.
 //!
-//! tutor starts the program with a pipe of requests on one file descriptor and a pipe for replies
-//! on another (named in [`PROTOCOL_ENV`]), so whatever the learner's code prints on stdout or
-//! stderr is shown to the learner and never mixes with the replies. Every request runs under
+//! tutor starts the program with its socket on the descriptors of `tutor_subject::protocol`, so
+//! whatever the learner's code prints never mixes with the replies. Every request runs under
 //! `catch_unwind`: a panic becomes a [`Reply::Panic`], and the loop goes on. An abort, a stack
 //! overflow or an `exit` ends the process; tutor notices, fails the case it was on and starts a
 //! fresh program for the rest. Nothing here decides a verdict.
 
-use std::fs::File;
 use std::io::{BufReader, BufWriter};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::process::ExitCode;
@@ -16,14 +14,9 @@ use ndarray::Array1;
 
 use crate::layer::{Build, Layer};
 use crate::panics;
+use tutor_subject::protocol::{protocol_files, USAGE, USAGE_EXIT};
 use crate::reference::{self, Serving};
 use crate::wire::{read_frame, write_frame, AnyArray, Reply, Request};
-
-/// The environment variable that tells the program its request and reply descriptors: `IN,OUT`.
-pub const PROTOCOL_ENV: &str = "TUTOR_PROTOCOL_FDS";
-
-/// Exit code when the program was started without tutor's protocol.
-const USAGE_EXIT: u8 = 3;
 
 /// Answers tutor's requests about the exercise that `build` makes, until the requests end.
 /// `todo` is the TODO this program grades: the kit's own answer to it refuses to run.
@@ -34,7 +27,7 @@ pub fn serve(build: Build, todo: u32) -> ExitCode {
         std::process::abort();
     }
     let Some((input, output)) = protocol_files() else {
-        eprintln!("this program answers tutor's requests; run it through `tutor check`");
+        eprintln!("{USAGE}");
         return ExitCode::from(USAGE_EXIT);
     };
     // Remembers where a panic happened instead of printing it: the reply carries it.
@@ -54,28 +47,6 @@ pub fn serve(build: Build, todo: u32) -> ExitCode {
         if write_frame(&mut output, &reply.encode()).is_err() {
             return ExitCode::SUCCESS;
         }
-    }
-}
-
-/// The descriptors named in [`PROTOCOL_ENV`], as files.
-fn protocol_files() -> Option<(File, File)> {
-    let value = std::env::var(PROTOCOL_ENV).ok()?;
-    let (input, output) = value.split_once(',')?;
-    let (input, output): (i32, i32) = (input.parse().ok()?, output.parse().ok()?);
-    if input < 3 || output < 3 || input == output {
-        return None;
-    }
-    #[cfg(unix)]
-    {
-        use std::os::fd::FromRawFd;
-        // SAFETY: tutor sets PROTOCOL_ENV only after it has opened these two descriptors for this
-        // program (see tutor's `runner::subject`); nothing else in this process owns them, and the
-        // variable is read once, before any learner code runs.
-        Some(unsafe { (File::from_raw_fd(input), File::from_raw_fd(output)) })
-    }
-    #[cfg(not(unix))]
-    {
-        None
     }
 }
 

@@ -51,7 +51,7 @@ fn call(run: &Run, function: Function, x: &ArrayD<f32>) -> Called {
     match called {
         Ok(Ok(y)) => Called::Array(y),
         Ok(Err(_)) => Called::Error,
-        Err(payload) => Called::Panic(crate::checks::unwind_message(payload)),
+        Err(payload) => Called::Panic(tutor_grade::outcome::unwind_message(payload)),
     }
 }
 

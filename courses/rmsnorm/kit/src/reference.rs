@@ -11,8 +11,7 @@ use ndarray::{Array1, ArrayD, Axis};
 
 use crate::{Float, NormError, Param};
 
-/// Starts the panic message of a given piece that was called for the exercise's own TODO.
-pub const KIT_ANSWER_MARKER: &str = "tutor-kit-answer:";
+pub use tutor_subject::text::KIT_ANSWER_MARKER;
 
 /// The TODO the running graded program grades (0: none, as in tutor's own process). Set once,
 /// before any learner code runs; it never changes afterwards.

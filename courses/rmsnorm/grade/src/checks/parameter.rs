@@ -3,11 +3,10 @@
 use ndarray::{ArrayD, IxDyn};
 
 use super::{call, cases, Case, Failure, Outcome, Run};
-use crate::report::Contract;
 use crate::text;
 
 pub fn cases() -> Vec<Case> {
-    cases! { Contract::Parameter;
+    cases! { super::PARAMETER;
         "weight-is-ones",
             "weight 是可训练的 Param，形状 [D]，初值精确为 1",
             "weight is a trainable Param of shape [D] holding exact ones" => weight_is_ones;

@@ -1,0 +1,69 @@
+//! What a course's grading code gives tutor: its cases, its mistakes, and a verdict on a graded
+//! program. The CLI knows courses only through this trait (and the files registered beside it),
+//! so a new course adds no line to the CLI.
+
+use crate::fault::Channel;
+use crate::report::{Contract, Report};
+use crate::text::Bi;
+
+/// One case as the course lists it: its contract, id and title.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CaseTitle {
+    /// The contract it belongs to.
+    pub contract: Contract,
+    /// Stable id, carried in reports.
+    pub id: &'static str,
+    /// What it checks, in Chinese.
+    pub zh: &'static str,
+    /// What it checks, in English.
+    pub en: &'static str,
+}
+
+/// A classic mistake and the hint that addresses it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mistake {
+    /// Stable id, carried in the report.
+    pub id: &'static str,
+    /// The exercise whose hints address it (its id within the course, e.g. `02-norm`).
+    pub exercise: &'static str,
+    /// The hint level that addresses it.
+    pub hint: u32,
+    /// What it is, in Chinese.
+    pub zh: &'static str,
+    /// What it is, in English.
+    pub en: &'static str,
+}
+
+impl Mistake {
+    /// Its title in both languages.
+    pub fn title(&self) -> Bi {
+        Bi::new(self.zh, self.en)
+    }
+}
+
+/// A short note for a compiler error beginners meet: when rustc says `missing` cannot be found,
+/// the line that brings it in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImportNote {
+    /// The name rustc cannot find.
+    pub missing: &'static str,
+    /// The `use` line that brings it in.
+    pub import: &'static str,
+}
+
+/// A course's grading code, registered in `courses/Cargo.toml` (see the README).
+pub trait Course: Sync {
+    /// Every case, in the order it runs and is shown.
+    fn cases(&self) -> Vec<CaseTitle>;
+
+    /// Grades the program behind `channel`, with random inputs drawn from `seed`.
+    fn grade(&self, channel: &dyn Channel, seed: u64) -> Report;
+
+    /// Every mistake the course can name.
+    fn mistakes(&self) -> &'static [Mistake];
+
+    /// Notes for the names an exercise file forgets to import.
+    fn import_notes(&self) -> &'static [ImportNote] {
+        &[]
+    }
+}

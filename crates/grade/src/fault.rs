@@ -1,0 +1,47 @@
+//! How a graded program reaches the grader, and how its failures reach a case.
+
+/// The graded program, seen from the grader: requests go in as frames, replies come back.
+/// tutor's runner implements it with a confined program in another process; a course's
+/// in-process tests need no channel at all.
+pub trait Channel {
+    /// Sends one request frame and returns the reply frame, with the generation (a count of
+    /// programs started) of the program that answered. `owner` is the generation whose state the
+    /// request refers to (a layer it built, say): if that program is gone, the call raises
+    /// [`Fault::Ended`] instead. Every other failure is raised as a [`Fault`] too.
+    fn call(&self, owner: Option<u64>, request: &[u8]) -> (Vec<u8>, u64);
+
+    /// Ends the running program because its last reply made no sense (the learner's code wrote
+    /// into the channel, say): the next call starts a fresh one.
+    fn discard(&self);
+}
+
+/// How a graded program failed a call, beyond returning `Err`. A subject raises it with
+/// [`Fault::raise`] from inside a call, and the case running at the time fails with it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fault {
+    /// The learner's code panicked (the graded program itself carries on).
+    Panicked { message: String, location: Option<String> },
+    /// The graded program ended during the call: `exit`, abort, a stack overflow, memory …
+    Ended(Ending),
+    /// The time limit ran out; `during_this_case` is false for the cases left after it.
+    TimedOut { limit_secs: f64, during_this_case: bool },
+    /// The graded program answered something that is not a reply (it wrote into tutor's pipe).
+    Unreadable(String),
+}
+
+/// How a graded program ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// It exited with this code.
+    Exited(i32),
+    /// A signal ended it.
+    Signalled(i32),
+}
+
+impl Fault {
+    /// Unwinds out of the learner's call to the case runner, without running the panic hook
+    /// (this is not a bug in tutor, and must not be reported as one).
+    pub fn raise(self) -> ! {
+        std::panic::resume_unwind(Box::new(self))
+    }
+}
