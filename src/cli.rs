@@ -78,8 +78,8 @@ pub enum Command {
     },
     /// Write a fresh course folder and warm up the grading harness. 创建新的课程文件夹。
     Init {
-        /// Where (default: rmsnorm-course).
-        #[arg(default_value = "rmsnorm-course")]
+        /// Where (default: llm-course).
+        #[arg(default_value = "llm-course")]
         dir: PathBuf,
         /// Write into a folder that already has files (existing exercise files are kept).
         /// 允许写入非空文件夹（已有的练习文件保留不动）。

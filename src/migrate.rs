@@ -16,7 +16,7 @@ use crate::course::catalogue::info_path;
 use crate::course::{editor, Catalogue};
 use crate::errors::OnFile;
 use crate::fsutil::write_if_changed;
-use crate::progress::{ProgressStore, State};
+use crate::progress::{ProgressStore, Recovered, State};
 
 /// What a migration did, for the one line tutor prints about it.
 #[derive(Debug, Default, PartialEq)]
@@ -27,6 +27,8 @@ pub struct Migrated {
     pub added: Vec<String>,
     /// Progress entries given their course.
     pub progress: usize,
+    /// An unreadable progress file set aside while reading it (the session tells the learner).
+    pub recovered: Option<Recovered>,
 }
 
 impl Migrated {
@@ -72,10 +74,12 @@ pub fn run(root: &Path, catalogue: &Catalogue, store: &ProgressStore) -> Result<
         }
         migrated.added.push(course.id.clone());
     }
-    let (state, _) = store.load()?;
+    let (state, recovered) = store.load()?;
+    migrated.recovered = recovered;
     if state.exercises.keys().any(|key| !key.contains('/')) {
-        let (moved, _) = store.update(|state| key_by_course(state, catalogue))?;
+        let (moved, recovered) = store.update(|state| key_by_course(state, catalogue))?;
         migrated.progress = moved;
+        migrated.recovered = migrated.recovered.or(recovered);
     }
     if migrated.any() {
         refresh_editor_project(root, catalogue)?;

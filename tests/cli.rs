@@ -29,7 +29,7 @@ fn a_learner_session_from_stub_to_solution() {
     assert!(course.state().contains("failing"), "{}", course.state());
 
     // Editing the harness's copy of the kit changes nothing: it is rewritten before every check.
-    let kit_copy = course.root.join(".tutor/harness/kit/src/text.rs");
+    let kit_copy = course.root.join(".tutor/harness/crates/subject/src/text.rs");
     let original = std::fs::read_to_string(&kit_copy).unwrap();
     std::fs::write(
         &kit_copy,
@@ -105,7 +105,7 @@ fn a_learner_session_from_stub_to_solution() {
     // a level that does not exist is a usage error naming the commands that do exist.
     course.tutor(&["hint", "01", "--level", "3"]).expect(0).shows("Hint 3/3 · 01-weight");
     assert!(
-        course.state().split("[exercises.01-weight]").nth(1).is_some_and(|s| s.contains("hints = 3")),
+        course.state().split("[exercises.\"rmsnorm/01-weight\"]").nth(1).is_some_and(|s| s.contains("hints = 3")),
         "{}",
         course.state()
     );

@@ -61,7 +61,7 @@ fn temporaries_of_a_killed_tutor_are_removed_on_the_next_run() {
     std::fs::create_dir_all(course.root.join(".tutor")).unwrap();
     let dead = dead_pid();
     let state_leftover = course.root.join(format!(".tutor/state.toml.tmp-{dead}"));
-    let exercise_leftover = course.root.join(format!("exercises/.02-norm.rs.tmp-{dead}"));
+    let exercise_leftover = course.root.join(format!("exercises/rmsnorm/.02-norm.rs.tmp-{dead}"));
     std::fs::write(&state_leftover, "version = 1\n[exer").unwrap();
     std::fs::write(&exercise_leftover, "fn half(").unwrap();
     // The learner's edit, so that reset really writes into exercises/.
@@ -202,11 +202,9 @@ fn doctor_reports_a_workspace_path_that_is_not_utf8() {
     let parent = std::env::temp_dir().join(format!("tutor-e2e-faults-utf8-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&parent);
     let root = parent.join(std::ffi::OsStr::from_bytes(b"caf\xe9-course"));
-    std::fs::create_dir_all(root.join("exercises")).unwrap();
-    for entry in std::fs::read_dir(common::repo().join("exercises")).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, root.join("exercises").join(path.file_name().unwrap())).unwrap();
-    }
+    std::fs::create_dir_all(&root).unwrap();
+    let copied = Command::new("cp").arg("-r").arg(common::repo().join("exercises")).arg(&root).status().unwrap();
+    assert!(copied.success());
     let course = Course { root: parent };
     let run = Run::from(
         Command::new(env!("CARGO_BIN_EXE_tutor"))
@@ -232,11 +230,9 @@ fn doctor_reports_an_over_long_workspace_path() {
     while root.as_os_str().len() <= 3000 {
         root.push("d".repeat(200));
     }
-    std::fs::create_dir_all(root.join("exercises")).unwrap();
-    for entry in std::fs::read_dir(common::repo().join("exercises")).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, root.join("exercises").join(path.file_name().unwrap())).unwrap();
-    }
+    std::fs::create_dir_all(&root).unwrap();
+    let copied = Command::new("cp").arg("-r").arg(common::repo().join("exercises")).arg(&root).status().unwrap();
+    assert!(copied.success());
     let course = Course { root: parent };
     let run = Run::from(
         Command::new(env!("CARGO_BIN_EXE_tutor"))

@@ -92,7 +92,7 @@ fn every_hostile_file_gets_a_verdict_and_leaves_nothing_running() {
     course.write_exercise("01-weight", &Course::solution("01-weight"));
     course.tutor(&["check", "01"]).expect(0);
     // A repository clone has solutions/ beside the exercises: the attacks go for it.
-    std::fs::create_dir_all(course.root.join("solutions")).unwrap();
+    std::fs::create_dir_all(course.root.join("solutions/rmsnorm")).unwrap();
     std::fs::write(course.root.join("solutions/rmsnorm/02-norm.rs"), Course::solution("02-norm")).unwrap();
     // After the first check, which made the harness's target/.
     make_fifo(&fifo(&course));
@@ -135,7 +135,7 @@ fn every_hostile_file_gets_a_verdict_and_leaves_nothing_running() {
     // Progress survived every run and still parses; a passing check still counts.
     course.tutor(&["list"]).expect(0).hides("could not be read");
     for id in ["01-weight", "02-norm", "03-forward"] {
-        assert!(course.state().contains(&format!("[exercises.{id}]")), "{}", course.state());
+        assert!(course.state().contains(&format!("[exercises.\"rmsnorm/{id}\"]")), "{}", course.state());
     }
     course.write_exercise("01-weight", &Course::solution("01-weight"));
     course.tutor(&["check", "01"]).expect(0);
@@ -273,7 +273,7 @@ fn ctrl_c_during_a_check_takes_the_graded_program_with_it() {
     let mut tutor = spawn_quietly(&course, &["check", "02-norm", "--timeout", "120"]);
     let tutor_pid = tutor.id() as i32;
     // The graded program is the group-leading child whose executable is the built exercise.
-    let graded = course.root.join(".tutor/harness/target/debug/ex-02-norm");
+    let graded = course.root.join(".tutor/harness/target/debug/ex-rmsnorm-02-norm");
     let started = Instant::now();
     let group = loop {
         let found = group_leading_children(tutor_pid)
@@ -313,7 +313,7 @@ fn two_checks_at_once_both_finish_with_the_right_verdict() {
     assert_eq!(b.status.code(), Some(0), "{}", String::from_utf8_lossy(&b.stdout));
     let state = course.state();
     let checks =
-        state.split("[exercises.02-norm]").nth(1).and_then(|s| s.lines().find(|l| l.starts_with("checks"))).unwrap();
+        state.split("[exercises.\"rmsnorm/02-norm\"]").nth(1).and_then(|s| s.lines().find(|l| l.starts_with("checks"))).unwrap();
     assert_eq!(checks, "checks = 2", "{state}");
 }
 

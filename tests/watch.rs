@@ -33,7 +33,7 @@ impl Shared {
     fn take() -> Shared {
         let turn = TURN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("watch-course");
-        if !root.join("exercises/info.toml").is_file() {
+        if !root.join("exercises/rmsnorm/info.toml").is_file() {
             let _ = std::fs::remove_dir_all(&root);
             let made = Command::new(env!("CARGO_BIN_EXE_tutor"))
                 .arg("init")
@@ -45,7 +45,7 @@ impl Shared {
             assert!(made.status.success(), "tutor init: {}", String::from_utf8_lossy(&made.stderr));
         }
         for id in ["01-weight", "02-norm", "03-forward"] {
-            std::fs::write(root.join(format!("exercises/{id}.rs")), Course::stub(id)).unwrap();
+            std::fs::write(root.join(format!("exercises/rmsnorm/{id}.rs")), Course::stub(id)).unwrap();
         }
         let _ = std::fs::remove_file(root.join(".tutor/state.toml"));
         let _ = std::fs::remove_dir_all(root.join(".tutor/backups"));
@@ -53,12 +53,12 @@ impl Shared {
     }
 
     fn file(&self, id: &str) -> PathBuf {
-        self.root.join(format!("exercises/{id}.rs"))
+        self.root.join(format!("exercises/rmsnorm/{id}.rs"))
     }
 
     /// Saves an exercise the way many editors do: a new file renamed over the old one.
     fn save(&self, id: &str, text: &str) {
-        let temporary = self.root.join(format!("exercises/.{id}.rs.swp"));
+        let temporary = self.root.join(format!("exercises/rmsnorm/.{id}.rs.swp"));
         std::fs::write(&temporary, text).unwrap();
         std::fs::rename(&temporary, self.file(id)).unwrap();
     }

@@ -51,17 +51,17 @@ fn watch_on_a_terminal(dir: &Path) -> Live {
 #[test]
 fn init_then_the_whole_loop() {
     let root = scratch("init");
-    let course = root.join("rmsnorm-course");
+    let course = root.join("llm-course");
 
-    tutor_in(&root, &["init"]).expect(0).shows("Created the course in rmsnorm-course").shows("tutor watch");
+    tutor_in(&root, &["init"]).expect(0).shows("Created the course in llm-course").shows("tutor watch");
     assert!(
-        course.join("exercises/info.toml").is_file()
+        course.join("exercises/rmsnorm/info.toml").is_file()
             && course.join(".gitignore").is_file()
             && course.join("README.md").is_file()
     );
     // An editor understands the folder: its Cargo.toml makes the exercises one library over the
     // kit, and it compiles (rust-analyzer resolves tutor_kit, ndarray and half the same way).
-    assert!(course.join("Cargo.toml").is_file() && course.join(".tutor/editor/lib.rs").is_file());
+    assert!(course.join("Cargo.toml").is_file() && course.join(".tutor/editor/rmsnorm/lib.rs").is_file());
     let checked = Command::new("cargo").args(["check", "--quiet"]).current_dir(&course).output().unwrap();
     assert!(checked.status.success(), "cargo check of the course folder: {}", String::from_utf8_lossy(&checked.stderr));
     // No solution on disk before reveal.
@@ -143,7 +143,7 @@ fn init_then_the_whole_loop() {
     let mut watch = watch_on_a_terminal(&course);
     let at = watch.wait_for("Watching exercises/rmsnorm/01-weight.rs", 0, Duration::from_secs(60));
     // An editor that saves by writing a temporary file and renaming it over the original.
-    let temporary = course.join("exercises/.01-weight.rs.swp");
+    let temporary = course.join("exercises/rmsnorm/.01-weight.rs.swp");
     std::fs::write(&temporary, Course::solution("01-weight")).unwrap();
     std::fs::rename(&temporary, course.join("exercises/rmsnorm/01-weight.rs")).unwrap();
     let at = watch.wait_for("01-weight passes every check", at, Duration::from_secs(20));

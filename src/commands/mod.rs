@@ -41,7 +41,8 @@ impl Session {
         let workspace = Workspace::find(cli.workspace.as_deref(), &here).map_err(CliError::Workspace)?;
         let catalogue = Catalogue::embedded().context("reading the embedded catalogue")?;
         let store = ProgressStore::new(&workspace.private_dir());
-        let migrated = crate::migrate::run(workspace.root(), &catalogue, &store)?;
+        let mut migrated = crate::migrate::run(workspace.root(), &catalogue, &store)?;
+        let recovered = migrated.recovered.take();
         if migrated.any() {
             let added = migrated.added.join(", ");
             eprintln!(
@@ -49,7 +50,9 @@ impl Session {
                 printer.lines(|u| u.migrated, &[("moved", &migrated.moved), ("progress", &migrated.progress), ("added", &added)])
             );
         }
-        Ok(Session { printer, workspace, catalogue, store })
+        let session = Session { printer, workspace, catalogue, store };
+        session.tell_recovered(recovered);
+        Ok(session)
     }
 
     /// The named exercise, or the current one (first not passed; the last when all are).

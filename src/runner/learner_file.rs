@@ -5,7 +5,7 @@ use std::fs::{File, OpenOptions};
 use std::io::Read;
 use std::path::Path;
 
-/// Exercise files larger than this are refused: no learner writes a megabyte of RMSNorm.
+/// Exercise files larger than this are refused: no exercise needs a megabyte of code.
 pub const MAX_BYTES: u64 = 1 << 20;
 
 /// Why the file cannot be graded (the learner can fix each of these).

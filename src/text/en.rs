@@ -121,7 +121,7 @@ pub const UI: Ui = Ui {
     doctor_fix_writable: "make {dir} writable for you (chown, chmod u+w), or work on the course in a folder you own",
     doctor_path_not_utf8: "the path is not valid UTF-8 ({path}); cargo cannot build there",
     doctor_path_too_long: "the path is {n} bytes long; cargo's build paths inside it would pass the system limit",
-    doctor_fix_path: "move the course to a short path whose folder names are plain UTF-8, e.g. `{tutor} init ~/rmsnorm-course`",
+    doctor_fix_path: "move the course to a short path whose folder names are plain UTF-8, e.g. `{tutor} init ~/llm-course`",
     // Watch mode (issue 10).
     watch_compiling: "compiling {file}…",
     watch_press_next: "Press n for the next exercise, {id}.",
@@ -158,7 +158,7 @@ pub const UI: Ui = Ui {
     cli_reveal: "Show the reference solution, after a STOP HERE confirmation.",
     cli_lesson: "Read a lesson (the overview without an argument).",
     cli_init: "Write a fresh course folder and warm up the grading harness.",
-    cli_init_dir: "Where (default: rmsnorm-course).",
+    cli_init_dir: "Where (default: llm-course).",
     cli_init_force: "Write into a folder that already has files (existing exercise files are kept).",
     cli_init_no_build: "Skip building the harness's dependencies now (the first check will).",
     cli_watch: "Check the current exercise, then again on every save.",

@@ -121,7 +121,7 @@ pub const UI: Ui = Ui {
     doctor_fix_writable: "让 {dir} 对你可写（chown、chmod u+w），或在你自己的文件夹中学习本课程",
     doctor_path_not_utf8: "路径不是有效的 UTF-8（{path}）；cargo 无法在那里构建",
     doctor_path_too_long: "路径长 {n} 字节；cargo 在其中的构建路径会超过系统上限",
-    doctor_fix_path: "把课程移到较短、文件夹名只含 UTF-8 字符的路径，例如 `{tutor} init ~/rmsnorm-course`",
+    doctor_fix_path: "把课程移到较短、文件夹名只含 UTF-8 字符的路径，例如 `{tutor} init ~/llm-course`",
     // Watch mode (issue 10).
     watch_compiling: "正在编译 {file}…",
     watch_press_next: "按 n 进入下一个练习：{id}。",
@@ -158,7 +158,7 @@ pub const UI: Ui = Ui {
     cli_reveal: "确认后显示参考答案。",
     cli_lesson: "阅读课程（不带参数时为总览）。",
     cli_init: "创建新的课程文件夹，并预先构建评分程序。",
-    cli_init_dir: "位置（默认：rmsnorm-course）。",
+    cli_init_dir: "位置（默认：llm-course）。",
     cli_init_force: "允许写入非空文件夹（已有的练习文件保留不动）。",
     cli_init_no_build: "暂不预编译依赖（第一次检查时再编译）。",
     cli_watch: "检查当前练习，之后每次保存都重新检查。",

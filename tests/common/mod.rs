@@ -122,15 +122,15 @@ impl Course {
     }
 
     pub fn write_exercise(&self, id: &str, contents: &str) {
-        std::fs::write(self.root.join("exercises").join(format!("{id}.rs")), contents).unwrap();
+        std::fs::write(self.root.join("exercises/rmsnorm").join(format!("{id}.rs")), contents).unwrap();
     }
 
     pub fn solution(id: &str) -> String {
-        std::fs::read_to_string(repo().join("solutions").join(format!("{id}.rs"))).unwrap()
+        std::fs::read_to_string(repo().join("solutions/rmsnorm").join(format!("{id}.rs"))).unwrap()
     }
 
     pub fn stub(id: &str) -> String {
-        std::fs::read_to_string(repo().join("exercises").join(format!("{id}.rs"))).unwrap()
+        std::fs::read_to_string(repo().join("exercises/rmsnorm").join(format!("{id}.rs"))).unwrap()
     }
 
     pub fn state(&self) -> String {

@@ -13,7 +13,7 @@ pub struct RMSNorm {
     pub weight: Param,
 }
 
-pub const KIT: &str = include_str!("../kit/src/reference.rs");
+pub const KIT: &str = include_str!("../../courses/rmsnorm/kit/src/reference.rs");
 
 impl RMSNorm {
     pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {

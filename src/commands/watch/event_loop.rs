@@ -177,7 +177,9 @@ impl<'scope, 'env> Watch<'scope, 'env> {
     /// folder is no business of the screen.
     fn on_saved(&mut self, path: &Path) {
         let watched = self.session.workspace.exercise_file(self.exercise());
-        if path.file_name().is_none() || path.file_name() != watched.file_name() {
+        // The file and its course's folder: two courses may have files of the same name.
+        let last_two = |p: &Path| p.components().rev().take(2).map(|c| c.as_os_str().to_owned()).collect::<Vec<_>>();
+        if path.file_name().is_none() || last_two(path) != last_two(&watched) {
             return;
         }
         if self.list.is_some() {

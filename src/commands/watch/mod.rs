@@ -64,8 +64,10 @@ pub fn run(session: &Session, manual: bool, auto_advance: bool, limits: &Limits,
     }
     // Watch the folder, not the file: editors that save by writing a new file and renaming it
     // over the old one replace the very inode a file watch would follow.
-    let exercises_dir = session.workspace.root().join("exercises");
-    let _watcher = if interactive { Some(watch_folder(&exercises_dir, sender.clone())?) } else { None };
+    // Every course's folder.
+    let folders: Vec<PathBuf> =
+        session.catalogue.courses.iter().map(|c| session.workspace.root().join("exercises").join(&c.id)).filter(|d| d.is_dir()).collect();
+    let _watcher = if interactive { Some(watch_folders(&folders, sender.clone())?) } else { None };
 
     let first = session.exercise(None)?;
     let first = session.catalogue.exercises.iter().position(|e| e.id == first.id).unwrap_or(0);
@@ -74,7 +76,7 @@ pub fn run(session: &Session, manual: bool, auto_advance: bool, limits: &Limits,
     Ok(ExitCode::SUCCESS)
 }
 
-fn watch_folder(dir: &Path, sender: Sender<WatchEvent>) -> Result<notify::RecommendedWatcher> {
+fn watch_folders(dirs: &[PathBuf], sender: Sender<WatchEvent>) -> Result<notify::RecommendedWatcher> {
     let mut watcher = notify::recommended_watcher(move |result: notify::Result<notify::Event>| {
         let Ok(event) = result else { return };
         if matches!(event.kind, EventKind::Access(_)) {
@@ -85,6 +87,8 @@ fn watch_folder(dir: &Path, sender: Sender<WatchEvent>) -> Result<notify::Recomm
         }
     })
     .context("starting the file watcher")?;
-    watcher.watch(dir, RecursiveMode::NonRecursive).with_context(|| format!("watching {}", dir.display()))?;
+    for dir in dirs {
+        watcher.watch(dir, RecursiveMode::NonRecursive).with_context(|| format!("watching {}", dir.display()))?;
+    }
     Ok(watcher)
 }
