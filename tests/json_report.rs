@@ -36,6 +36,7 @@ fn every_report_is_valid_against_its_schema() {
     assert_eq!(passed["status"], "pass");
     assert_eq!(passed["tests"].as_array().unwrap().len(), cases);
     assert_eq!(passed["exercises"][0]["exercise"], "02-norm");
+    assert_eq!(passed["exercises"][0]["course"], "rmsnorm");
     assert!(passed["exercises"][0]["seed"].is_u64());
 
     // A failure with a named mistake, and the seed that repeats it.

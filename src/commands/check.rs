@@ -135,11 +135,16 @@ pub fn run_json(session: &Session, name: Option<&str>, all: bool, limits: &Limit
                 Detail::Verbose,
             )),
         };
-        outcomes.push((exercise.id.as_str(), outcome, printed));
+        outcomes.push((exercise, outcome, printed));
     }
     let checked: Vec<json::Checked> = outcomes
         .iter()
-        .map(|(exercise, outcome, printed)| json::Checked { exercise, outcome, printed: printed.clone() })
+        .map(|(exercise, outcome, printed)| json::Checked {
+            exercise: &exercise.id,
+            course: &exercise.course,
+            outcome,
+            printed: printed.clone(),
+        })
         .collect();
     let document = json::document(&checked);
     println!("{}", serde_json::to_string_pretty(&document)?);

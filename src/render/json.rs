@@ -14,8 +14,10 @@ pub const VERSION: u64 = 1;
 
 /// One exercise's check, for the document.
 pub struct Checked<'a> {
-    /// The exercise id.
+    /// The exercise, as tutor names it.
     pub exercise: &'a str,
+    /// Its course's id.
+    pub course: &'a str,
     /// What the check found.
     pub outcome: &'a CheckOutcome,
     /// The check as tutor prints it without colour, for an exercise that could not be graded
@@ -31,6 +33,7 @@ pub fn document(checked: &[Checked]) -> Value {
         let status = status_of(check.outcome);
         let mut entry = Map::new();
         entry.insert("exercise".into(), json!(check.exercise));
+        entry.insert("course".into(), json!(check.course));
         entry.insert("status".into(), json!(status));
         match check.outcome {
             CheckOutcome::Graded { report, .. } => {
