@@ -104,20 +104,14 @@ fn key_by_course(state: &mut State, catalogue: &Catalogue) -> usize {
     changed
 }
 
-/// Rewrites tutor's own editor project (never a learner's `Cargo.toml`) for every course.
+/// Rewrites tutor's own editor project for every course (never a learner's `Cargo.toml`: then
+/// tutor's project was not in use).
 fn refresh_editor_project(root: &Path, catalogue: &Catalogue) -> Result<()> {
-    let manifest = root.join("Cargo.toml");
-    if !fs::read_to_string(&manifest).is_ok_and(|text| editor::is_ours(&text)) {
-        return Ok(());
+    if fs::read_to_string(root.join("Cargo.toml")).is_ok_and(|text| editor::is_ours(&text)) {
+        editor::write_project(root, catalogue)?;
+        // The one-course layout's single library root.
+        let _ = fs::remove_file(root.join(".tutor/editor/lib.rs"));
     }
-    write_if_changed(&manifest, &editor::manifest(catalogue))?;
-    for course in &catalogue.courses {
-        let dir = root.join(editor::project_dir(&course.id));
-        write_if_changed(&dir.join("Cargo.toml"), &editor::course_manifest(&course.id))?;
-        write_if_changed(&dir.join("lib.rs"), &editor::library_root(catalogue, &course.id, "../../../"))?;
-    }
-    // The old single library root.
-    let _ = fs::remove_file(root.join(".tutor/editor/lib.rs"));
     Ok(())
 }
 

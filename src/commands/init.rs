@@ -19,18 +19,9 @@ use crate::workspace::Workspace;
 /// Makes the folder something rust-analyzer understands: a `Cargo.toml` (unless one of the
 /// learner's is there) whose workspace has one library per course over the harness's kits,
 /// which are written now so that the editor resolves them before any check has run.
-pub fn write_editor_project(printer: &Printer, root: &Path, catalogue: &Catalogue) -> Result<()> {
-    let manifest = root.join("Cargo.toml");
-    match std::fs::read_to_string(&manifest) {
-        Ok(existing) if !editor::is_ours(&existing) => {
-            println!("{}", printer.lines(|u| u.init_kept, &[("file", &"Cargo.toml")]).dimmed());
-        }
-        _ => write_if_changed(&manifest, &editor::manifest(catalogue))?,
-    }
-    for course in &catalogue.courses {
-        let dir = root.join(editor::project_dir(&course.id));
-        write_if_changed(&dir.join("Cargo.toml"), &editor::course_manifest(&course.id))?;
-        write_if_changed(&dir.join("lib.rs"), &editor::library_root(catalogue, &course.id, "../../../"))?;
+fn write_editor_project(printer: &Printer, root: &Path, catalogue: &Catalogue) -> Result<()> {
+    if !editor::write_project(root, catalogue)? {
+        println!("{}", printer.lines(|u| u.init_kept, &[("file", &"Cargo.toml")]).dimmed());
     }
     let first = catalogue.exercises.first().context("the catalogue lists no exercise")?;
     runner::harness::write(&root.join(".tutor"), catalogue, first, first.stub())?;

@@ -4,7 +4,12 @@
 //! the exercises with completion and types. tutor itself never grades through it (rustlings writes
 //! such a file too).
 
+use std::path::Path;
+
+use anyhow::Result;
+
 use super::Catalogue;
+use crate::fsutil::write_if_changed;
 use crate::runner::harness;
 
 /// The first line of the course `Cargo.toml` that tutor writes, to recognise its own file.
@@ -52,6 +57,24 @@ pub fn course_manifest(course: &str) -> String {
         harness::kit_package(course),
         harness::kit_dependencies(course),
     )
+}
+
+/// Writes each course's library (manifest and root) under `root`, and the workspace manifest
+/// unless `root` has a `Cargo.toml` that is not tutor's; returns false in that case.
+pub fn write_project(root: &Path, catalogue: &Catalogue) -> Result<bool> {
+    for course in &catalogue.courses {
+        let dir = root.join(project_dir(&course.id));
+        write_if_changed(&dir.join("Cargo.toml"), &course_manifest(&course.id))?;
+        write_if_changed(&dir.join("lib.rs"), &library_root(catalogue, &course.id, "../../../"))?;
+    }
+    let path = root.join("Cargo.toml");
+    match std::fs::read_to_string(&path) {
+        Ok(existing) if !is_ours(&existing) => Ok(false),
+        _ => {
+            write_if_changed(&path, &manifest(catalogue))?;
+            Ok(true)
+        }
+    }
 }
 
 /// Whether a course `Cargo.toml` is tutor's own (and may be rewritten).

@@ -123,32 +123,41 @@ wire_element!(f16, 2, u16, f16::to_bits, f16::from_bits);
 wire_element!(bf16, 3, u16, bf16::to_bits, bf16::from_bits);
 
 #[derive(Default)]
+/// Builds a message: the primitive values in their wire form, appended in order.
 pub struct Writer(pub Vec<u8>);
 
 impl Writer {
+    /// A byte.
     pub fn u8(&mut self, v: u8) {
         self.0.push(v);
     }
+    /// A little-endian u32.
     pub fn u32(&mut self, v: u32) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
+    /// A little-endian u64.
     pub fn u64(&mut self, v: u64) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
+    /// An f32, by its bits.
     pub fn f32(&mut self, v: f32) {
         self.u32(v.to_bits());
     }
+    /// A length or count (as u64).
     pub fn len(&mut self, n: usize) {
         self.u64(n as u64);
     }
+    /// UTF-8 text with its length.
     pub fn text(&mut self, text: &str) {
         self.len(text.len());
         self.0.extend_from_slice(text.as_bytes());
     }
+    /// A list of f32 with its length.
     pub fn f32s(&mut self, values: &[f32]) {
         self.len(values.len());
         values.iter().for_each(|v| v.put(&mut self.0));
     }
+    /// A typed array: element tag, shape, elements in logical order.
     pub fn typed<T: WireElement>(&mut self, array: &ArrayD<T>) {
         self.u8(T::TAG);
         self.len(array.ndim());
@@ -156,6 +165,7 @@ impl Writer {
         // `iter` walks in logical (row-major) order whatever the memory layout.
         array.iter().for_each(|v| v.put(&mut self.0));
     }
+    /// An array of any element type.
     pub fn array(&mut self, array: &AnyArray) {
         match array {
             AnyArray::F32(a) => self.typed(a),
@@ -164,15 +174,19 @@ impl Writer {
             AnyArray::Bf16(a) => self.typed(a),
         }
     }
+    /// A shape: axis count, then each length.
     pub fn shape(&mut self, shape: &[usize]) {
         self.len(shape.len());
         shape.iter().for_each(|&d| self.len(d));
     }
 }
 
+/// Reads a message: the primitive values in the order they were written; every read checks the
+/// bytes left, so malformed input is an error, never a panic.
 pub struct Reader<'a>(pub &'a [u8]);
 
 impl Reader<'_> {
+    /// The next `n` bytes.
     pub fn take(&mut self, n: usize) -> Result<&[u8], WireError> {
         if self.0.len() < n {
             return Err(WireError(format!("{n} more bytes expected, {} left", self.0.len())));
@@ -181,45 +195,59 @@ impl Reader<'_> {
         self.0 = rest;
         Ok(head)
     }
+    /// Whether every byte has been read.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// Ok when every byte has been read.
     pub fn end(&self) -> Result<(), WireError> {
-        if self.0.is_empty() {
+        if self.is_empty() {
             Ok(())
         } else {
             Err(WireError(format!("{} bytes left over", self.0.len())))
         }
     }
+    /// A byte.
     pub fn u8(&mut self) -> Result<u8, WireError> {
         Ok(self.take(1)?[0])
     }
+    /// A little-endian u32.
     pub fn u32(&mut self) -> Result<u32, WireError> {
         let mut raw = [0u8; 4];
         raw.copy_from_slice(self.take(4)?);
         Ok(u32::from_le_bytes(raw))
     }
+    /// A little-endian u64.
     pub fn u64(&mut self) -> Result<u64, WireError> {
         let mut raw = [0u8; 8];
         raw.copy_from_slice(self.take(8)?);
         Ok(u64::from_le_bytes(raw))
     }
+    /// An f32, by its bits.
     pub fn f32(&mut self) -> Result<f32, WireError> {
         Ok(f32::from_bits(self.u32()?))
     }
+    /// A length or count, bounded by the frame size.
     pub fn len(&mut self) -> Result<usize, WireError> {
         let n = self.u64()?;
         usize::try_from(n).ok().filter(|&n| n <= MAX_FRAME).ok_or_else(|| WireError(format!("length {n}")))
     }
+    /// UTF-8 text (invalid bytes replaced).
     pub fn text(&mut self) -> Result<String, WireError> {
         let n = self.len()?;
         Ok(String::from_utf8_lossy(self.take(n)?).into_owned())
     }
+    /// `count` elements of type `T`.
     pub fn elements<T: WireElement>(&mut self, count: usize) -> Result<Vec<T>, WireError> {
         let bytes = count.checked_mul(T::SIZE).ok_or_else(|| WireError("array too large".into()))?;
         Ok(self.take(bytes)?.chunks_exact(T::SIZE).map(T::get).collect())
     }
+    /// A list of f32.
     pub fn f32s(&mut self) -> Result<Vec<f32>, WireError> {
         let n = self.len()?;
         self.elements(n)
     }
+    /// A shape of at most `MAX_AXES` axes.
     pub fn shape(&mut self) -> Result<Vec<usize>, WireError> {
         let ndim = self.len()?;
         if ndim > MAX_AXES {
@@ -227,12 +255,14 @@ impl Reader<'_> {
         }
         (0..ndim).map(|_| self.len()).collect()
     }
+    /// An array of type `T` and `shape`.
     pub fn typed<T: WireElement>(&mut self, shape: Vec<usize>) -> Result<ArrayD<T>, WireError> {
         let count = shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
         let count = count.filter(|&n| n <= MAX_FRAME).ok_or_else(|| WireError(format!("shape {shape:?}")))?;
         let values = self.elements(count)?;
         ArrayD::from_shape_vec(IxDyn(&shape), values).map_err(|e| WireError(e.to_string()))
     }
+    /// An array of any element type.
     pub fn array(&mut self) -> Result<AnyArray, WireError> {
         let tag = self.u8()?;
         let shape = self.shape()?;
