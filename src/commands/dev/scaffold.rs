@@ -60,8 +60,10 @@ mod tests {
             assert!(files.iter().any(|(p, _)| p == path), "{path} is written");
         }
         let stub = &files.iter().find(|(p, _)| *p == exercise.file).unwrap().1;
-        assert!(tutor_subject::text::is_not_done("not yet implemented: TODO 1 is not done yet / TODO 1 尚未完成"));
-        assert!(stub.contains("todo!(\"TODO 1 is not done yet / TODO 1 尚未完成\")"), "{stub}");
+        // The panic message of the stub's `todo!` is what the grader reads as "not done".
+        let message = stub.split("todo!(\"").nth(1).and_then(|rest| rest.split("\")").next()).unwrap();
+        assert!(tutor_subject::text::is_not_done(&format!("not yet implemented: {message}")), "{message}");
+        assert!(message.contains("TODO 1 "), "{message}");
         for (path, text) in files.iter().filter(|(p, _)| p.ends_with(".md")) {
             let lesson = Lesson::parse(text).unwrap();
             let is_exercise = !path.ends_with("00-overview.md");
