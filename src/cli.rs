@@ -119,6 +119,34 @@ pub enum Command {
         /// bash, zsh, fish, elvish or powershell.
         shell: clap_complete::Shell,
     },
+    /// Tools for course authors: check courses, start a new one. 课程作者工具。
+    Dev {
+        #[command(subcommand)]
+        command: DevCommand,
+    },
+}
+
+/// What `tutor dev` does: tools for course authors, which need no learner workspace.
+#[derive(Debug, Subcommand)]
+pub enum DevCommand {
+    /// Check every course (or one), as CI does. 像 CI 一样检查课程。
+    Check {
+        /// The course to check (default: every registered course). 要检查的课程。
+        course: Option<String>,
+        /// Read the courses' content from this repository checkout. 从仓库检出中读取课程内容。
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
+        #[command(flatten)]
+        limits: Limits,
+    },
+    /// Scaffold a new course and register it. 创建新课程的骨架并注册。
+    New {
+        /// The course's id. 课程的 id。
+        name: String,
+        /// The repository checkout to write into (default: the current folder). 要写入的仓库检出。
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
+    },
 }
 
 /// Seconds the graded code may run by default.
@@ -167,15 +195,15 @@ pub fn localized(choice: LangChoice) -> clap::Command {
     );
     let (options, arguments) = (heading(|u| u.cli_options_heading), heading(|u| u.cli_arguments_heading));
     let help = Arg::new("help").short('h').long("help").action(ArgAction::Help).global(true).help(say(|u| u.cli_help));
-    let limits = |c: clap::Command| {
+    let bounds = |c: clap::Command| {
         // The defaults are in the sentences: clap would add them in English.
         c.mut_arg("timeout", |a| a.help(say_with(|u| u.cli_timeout, DEFAULT_TIMEOUT)).hide_default_value(true))
             .mut_arg("build_timeout", |a| {
                 a.help(say_with(|u| u.cli_build_timeout, DEFAULT_BUILD_TIMEOUT)).hide_default_value(true)
             })
             .mut_arg("seed", |a| a.help(say(|u| u.cli_seed)))
-            .mut_arg("verbose", |a| a.help(say(|u| u.cli_verbose)))
     };
+    let limits = |c: clap::Command| bounds(c).mut_arg("verbose", |a| a.help(say(|u| u.cli_verbose)));
     let exercise = |c: clap::Command, pick: fn(&Ui) -> &'static str| c.mut_arg("exercise", |a| a.help(say(pick)));
     let yes = |c: clap::Command| c.mut_arg("yes", |a| a.help(say(|u| u.cli_yes)));
     let command = <Cli as CommandFactory>::command()
@@ -215,6 +243,22 @@ pub fn localized(choice: LangChoice) -> clap::Command {
         .mut_subcommand("completions", |s| {
             s.about(say(|u| u.cli_completions)).mut_arg("shell", |a| a.help(say(|u| u.cli_shell)))
         })
+        .mut_subcommand("dev", |s| {
+            s.about(say(|u| u.cli_dev))
+                .mut_subcommand("check", |c| {
+                    bounds(c.about(say(|u| u.cli_dev_check)))
+                        .mut_arg("course", |a| a.help(say(|u| u.cli_dev_course)))
+                        .mut_arg("root", |a| a.help(say(|u| u.cli_dev_root)))
+                })
+                .mut_subcommand("new", |c| {
+                    c.about(say(|u| u.cli_dev_new))
+                        .mut_arg("name", |a| a.help(say(|u| u.cli_dev_name)))
+                        .mut_arg("root", |a| a.help(say(|u| u.cli_dev_new_root)))
+                })
+                .subcommand_help_heading(heading(|u| u.cli_commands_heading))
+                .mut_subcommands(|c| c.disable_help_flag(true).help_template(template.clone()))
+                .mut_subcommands(|c| with_headings(c, &options, &arguments))
+        })
         .subcommand_help_heading(heading(|u| u.cli_commands_heading))
         .disable_help_flag(true)
         .disable_version_flag(true)
@@ -226,7 +270,9 @@ pub fn localized(choice: LangChoice) -> clap::Command {
     // The `help` subcommand exists only once clap has built the command.
     let mut command = command.mut_subcommands(|s| with_headings(s, &options, &arguments));
     command.build();
-    command.mut_subcommand("help", |s| s.about(say(|u| u.cli_help_command)))
+    command
+        .mut_subcommand("help", |s| s.about(say(|u| u.cli_help_command)))
+        .mut_subcommand("dev", |s| s.mut_subcommand("help", |h| h.about(say(|u| u.cli_help_command))))
 }
 
 /// Puts a command's options and positional arguments under headings in the chosen languages.

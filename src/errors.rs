@@ -23,6 +23,16 @@ pub enum CliError {
     InitNotEmpty(std::path::PathBuf),
     /// `hint --level N` beyond the exercise's last hint.
     NoSuchHint { id: String, level: u32, total: u32 },
+    /// `dev check COURSE` names no registered course.
+    DevUnknownCourse { given: String, known: Vec<String> },
+    /// `--root DIR` is not a folder.
+    DevNotAFolder(PathBuf),
+    /// `--root DIR` (or the current folder) is not a checkout of the tutor repository.
+    DevNotARepository { dir: PathBuf, missing: &'static str },
+    /// `dev new NAME` with a name that cannot be a course's id.
+    DevBadName(String),
+    /// `dev new NAME` for a course that exists already.
+    DevCourseExists { name: String, path: PathBuf },
 }
 
 impl std::fmt::Display for CliError {
@@ -187,6 +197,17 @@ fn describe(printer: &Printer, error: &CliError) -> String {
         CliError::InitNotEmpty(dir) => printer.lines(|u| u.init_not_empty, &[("dir", &dir.display())]),
         CliError::NoSuchHint { id, level, total } => {
             printer.lines(|u| u.no_such_hint, &[("id", id), ("level", level), ("total", total)])
+        }
+        CliError::DevUnknownCourse { given, known } => {
+            printer.lines(|u| u.dev_unknown_course, &[("given", given), ("known", &known.join(", "))])
+        }
+        CliError::DevNotAFolder(dir) => printer.lines(|u| u.dev_not_a_folder, &[("dir", &dir.display())]),
+        CliError::DevNotARepository { dir, missing } => {
+            printer.lines(|u| u.dev_not_a_repository, &[("dir", &dir.display()), ("missing", missing)])
+        }
+        CliError::DevBadName(name) => printer.lines(|u| u.dev_bad_name, &[("name", name)]),
+        CliError::DevCourseExists { name, path } => {
+            printer.lines(|u| u.dev_course_exists, &[("name", name), ("path", &path.display())])
         }
     }
 }

@@ -39,6 +39,12 @@ impl Workspace {
             .ok_or(WorkspaceError::NotFound)
     }
 
+    /// A workspace at `root` as it is, catalogue or not: a private scratch folder that tutor
+    /// fills itself (`tutor dev check` grades stubs and solutions there).
+    pub fn at(root: &Path) -> Workspace {
+        Workspace { root: root.to_path_buf() }
+    }
+
     /// The workspace folder.
     pub fn root(&self) -> &Path {
         &self.root

@@ -1,6 +1,7 @@
 //! One module per command; [`Session`] holds what they share.
 
 pub mod check;
+pub mod dev;
 pub mod doctor;
 pub mod hint;
 pub mod init;
@@ -108,6 +109,7 @@ pub fn run(cli: Cli, printer: Printer) -> Result<ExitCode> {
     match &cli.command {
         Some(Command::Init { dir, force, no_build }) => return init::run(&printer, dir, *force, *no_build),
         Some(Command::Doctor) => return doctor::run(&printer, cli.workspace.as_deref()),
+        Some(Command::Dev { command }) => return dev::run(&printer, command),
         Some(Command::Completions { shell }) => {
             clap_complete::generate(
                 *shell,
@@ -136,7 +138,9 @@ pub fn run(cli: Cli, printer: Printer) -> Result<ExitCode> {
             watch::run(&session, manual, auto_advance, &limits, Detail::from_flag(verbose))
         }
         Some(Command::Reset { exercise, yes }) => reset::run(&session, &exercise, yes),
-        Some(Command::Init { .. } | Command::Doctor | Command::Completions { .. }) => Ok(ExitCode::SUCCESS),
+        Some(Command::Init { .. } | Command::Doctor | Command::Completions { .. } | Command::Dev { .. }) => {
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

@@ -36,6 +36,21 @@ pub enum Part {
     Explanation,
 }
 
+impl Part {
+    /// The section's marker words, as an author writes them: `hint 2 zh`.
+    pub fn marker(self, language: Language) -> String {
+        let language = match language {
+            Language::Zh => "zh",
+            Language::En => "en",
+        };
+        match self {
+            Part::Lesson => format!("lesson {language}"),
+            Part::Hint(n) => format!("hint {n} {language}"),
+            Part::Explanation => format!("explanation {language}"),
+        }
+    }
+}
+
 /// One section: a part in one language.
 #[derive(Debug, Clone, PartialEq)]
 struct Section {
@@ -56,15 +71,40 @@ pub struct LessonError {
     /// 1-based line, when the problem is on one line.
     pub line: Option<usize>,
     /// What is wrong.
-    pub problem: String,
+    pub problem: LessonProblem,
+}
+
+/// What is wrong with a lesson file (the sentences are in `crate::text`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum LessonProblem {
+    /// A marker line does not end with `-->`.
+    Unterminated,
+    /// A section (its marker words) appears twice.
+    Twice(String),
+    /// A hint's number is not a number.
+    HintNotANumber(String),
+    /// A hint numbered 0.
+    HintZero,
+    /// A marker of an unknown kind.
+    UnknownMarker(String),
+    /// A marker in an unknown language.
+    UnknownLanguage(String),
+    /// Fewer hints than an exercise lesson needs.
+    TooFewHints { count: u32, min: u32 },
+    /// A section that must exist is missing or empty (its marker words).
+    Missing(String),
+}
+
+impl LessonError {
+    /// The problem in one language, with its line when it has one.
+    pub fn describe(&self, language: Language) -> String {
+        crate::text::lesson_problem(language, self)
+    }
 }
 
 impl fmt::Display for LessonError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "line {line}: {}", self.problem),
-            None => write!(f, "{}", self.problem),
-        }
+        write!(f, "{}", self.describe(Language::En))
     }
 }
 
@@ -80,16 +120,15 @@ impl Lesson {
         for (index, line) in source.lines().enumerate() {
             let trimmed = line.trim();
             if let Some(inner) = trimmed.strip_prefix(MARKER_START) {
-                let inner = inner.strip_suffix(MARKER_END).ok_or_else(|| LessonError {
-                    line: Some(index + 1),
-                    problem: "a marker must end with `-->` on the same line".into(),
-                })?;
+                let inner = inner
+                    .strip_suffix(MARKER_END)
+                    .ok_or(LessonError { line: Some(index + 1), problem: LessonProblem::Unterminated })?;
                 let (part, language) =
                     parse_marker(inner).map_err(|problem| LessonError { line: Some(index + 1), problem })?;
                 if sections.iter().any(|s| s.part == part && s.language == language) {
                     return Err(LessonError {
                         line: Some(index + 1),
-                        problem: format!("{part:?} {language:?} appears twice"),
+                        problem: LessonProblem::Twice(part.marker(language)),
                     });
                 }
                 sections.push(Section { part, language, text: String::new() });
@@ -116,13 +155,12 @@ impl Lesson {
 
     /// Checks that the lesson text exists in both languages, and, for an exercise lesson, that
     /// there are at least `min_hints` gap-free hints and an explanation, all in both languages.
-    #[cfg(test)]
     pub fn validate(&self, exercise: bool, min_hints: u32) -> Result<(), LessonError> {
         let mut required = vec![Part::Lesson];
         if exercise {
             let count = self.hint_count();
             if count < min_hints {
-                return Err(LessonError { line: None, problem: format!("{count} hints, at least {min_hints} needed") });
+                return Err(LessonError { line: None, problem: LessonProblem::TooFewHints { count, min: min_hints } });
             }
             required.extend((1..=count).map(Part::Hint));
             required.push(Part::Explanation);
@@ -132,10 +170,7 @@ impl Lesson {
                 match self.text(part, language) {
                     Some(text) if !text.is_empty() => {}
                     _ => {
-                        return Err(LessonError {
-                            line: None,
-                            problem: format!("{part:?} is missing or empty in {language:?}"),
-                        })
+                        return Err(LessonError { line: None, problem: LessonProblem::Missing(part.marker(language)) })
                     }
                 }
             }
@@ -144,25 +179,21 @@ impl Lesson {
     }
 }
 
-fn parse_marker(inner: &str) -> Result<(Part, Language), String> {
+fn parse_marker(inner: &str) -> Result<(Part, Language), LessonProblem> {
     let words: Vec<&str> = inner.split_whitespace().collect();
     let (part, language) = match words.as_slice() {
         ["lesson", lang] => (Part::Lesson, lang),
         ["explanation", lang] => (Part::Explanation, lang),
         ["hint", n, lang] => {
-            let n: u32 = n.parse().map_err(|_| format!("hint number {n:?} is not a number"))?;
+            let n: u32 = n.parse().map_err(|_| LessonProblem::HintNotANumber(n.to_string()))?;
             if n == 0 {
-                return Err("hints are numbered from 1".into());
+                return Err(LessonProblem::HintZero);
             }
             (Part::Hint(n), lang)
         }
-        _ => {
-            return Err(format!(
-                "unknown marker {inner:?}: expected `lesson LANG`, `hint N LANG` or `explanation LANG`"
-            ))
-        }
+        _ => return Err(LessonProblem::UnknownMarker(inner.trim().to_string())),
     };
-    let language = Language::parse(language).ok_or_else(|| format!("unknown language {language:?}: use zh or en"))?;
+    let language = Language::parse(language).ok_or_else(|| LessonProblem::UnknownLanguage(language.to_string()))?;
     Ok((part, language))
 }
 
@@ -198,7 +229,7 @@ mod tests {
             <!-- tutor: hint 1 zh -->\na\n<!-- tutor: hint 1 en -->\na\n<!-- tutor: hint 3 zh -->\na\n<!-- tutor: hint 3 en -->\na\n\
             <!-- tutor: explanation zh -->\na\n<!-- tutor: explanation en -->\na\n";
         let err = Lesson::parse(source).unwrap().validate(true, 1).unwrap_err();
-        assert!(err.problem.contains("Hint(2)"), "{err}");
+        assert_eq!(err.problem, LessonProblem::Missing("hint 2 zh".into()), "{err}");
     }
 
     #[test]

@@ -6,7 +6,7 @@
 mod en;
 mod zh;
 
-use crate::course::lesson::Language;
+use crate::course::lesson::{Language, LessonError, LessonProblem};
 
 /// The languages a learner can ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -55,6 +55,25 @@ pub fn fill(template: &str, values: &[(&str, &dyn std::fmt::Display)]) -> String
         out = out.replace(&format!("{{{name}}}"), &value.to_string());
     }
     out
+}
+
+/// A lesson's problem in one language, with its line when it has one.
+pub fn lesson_problem(language: Language, error: &LessonError) -> String {
+    let ui = ui(language);
+    let problem = match &error.problem {
+        LessonProblem::Unterminated => ui.lesson_unterminated.to_string(),
+        LessonProblem::Twice(section) => fill(ui.lesson_twice, &[("section", section)]),
+        LessonProblem::HintNotANumber(n) => fill(ui.lesson_hint_not_number, &[("n", n)]),
+        LessonProblem::HintZero => ui.lesson_hint_zero.to_string(),
+        LessonProblem::UnknownMarker(marker) => fill(ui.lesson_unknown_marker, &[("marker", marker)]),
+        LessonProblem::UnknownLanguage(word) => fill(ui.lesson_unknown_language, &[("language", word)]),
+        LessonProblem::TooFewHints { count, min } => fill(ui.lesson_too_few_hints, &[("count", count), ("min", min)]),
+        LessonProblem::Missing(section) => fill(ui.lesson_missing_section, &[("section", section)]),
+    };
+    match error.line {
+        Some(line) => fill(ui.lesson_at_line, &[("line", &line), ("problem", &problem)]),
+        None => problem,
+    }
 }
 
 /// One language's sentences.
@@ -239,4 +258,65 @@ pub struct Ui {
     pub cli_error_conflict: &'static str,
     pub cli_error_other: &'static str,
     pub cli_error_more: &'static str,
+    // Authoring: lessons' problems and `tutor dev`.
+    pub lesson_at_line: &'static str,
+    pub lesson_unterminated: &'static str,
+    pub lesson_twice: &'static str,
+    pub lesson_hint_not_number: &'static str,
+    pub lesson_hint_zero: &'static str,
+    pub lesson_unknown_marker: &'static str,
+    pub lesson_unknown_language: &'static str,
+    pub lesson_too_few_hints: &'static str,
+    pub lesson_missing_section: &'static str,
+    pub dev_course: &'static str,
+    pub dev_check_catalogue: &'static str,
+    pub dev_check_lessons: &'static str,
+    pub dev_check_hints: &'static str,
+    pub dev_check_mistakes: &'static str,
+    pub dev_check_cases: &'static str,
+    pub dev_check_author: &'static str,
+    pub dev_check_stubs: &'static str,
+    pub dev_check_solutions: &'static str,
+    pub dev_skipped: &'static str,
+    pub dev_all_passed: &'static str,
+    pub dev_problems_found: &'static str,
+    pub dev_catalogue_missing: &'static str,
+    pub dev_catalogue_unreadable: &'static str,
+    pub dev_catalogue_empty: &'static str,
+    pub dev_names_missing_file: &'static str,
+    pub dev_todo_out_of_order: &'static str,
+    pub dev_stub_lacks_marker: &'static str,
+    pub dev_overview_extra: &'static str,
+    pub dev_hint_gives_away: &'static str,
+    pub dev_mistake_no_exercise: &'static str,
+    pub dev_mistake_no_hint: &'static str,
+    pub dev_untitled: &'static str,
+    pub dev_title_not_chinese: &'static str,
+    pub dev_no_cases: &'static str,
+    pub dev_author_marker: &'static str,
+    pub dev_author_marker_in_title: &'static str,
+    pub dev_does_not_compile: &'static str,
+    pub dev_build_timed_out: &'static str,
+    pub dev_compiler_died: &'static str,
+    pub dev_foreign_sources: &'static str,
+    pub dev_file_absent: &'static str,
+    pub dev_file_blank: &'static str,
+    pub dev_file_unusable: &'static str,
+    pub dev_stub_passes: &'static str,
+    pub dev_stub_fails_otherwise: &'static str,
+    pub dev_solution_fails: &'static str,
+    pub dev_unknown_course: &'static str,
+    pub dev_not_a_folder: &'static str,
+    pub dev_not_a_repository: &'static str,
+    pub dev_bad_name: &'static str,
+    pub dev_course_exists: &'static str,
+    pub dev_new_created: &'static str,
+    pub dev_new_next: &'static str,
+    pub cli_dev: &'static str,
+    pub cli_dev_check: &'static str,
+    pub cli_dev_course: &'static str,
+    pub cli_dev_root: &'static str,
+    pub cli_dev_new: &'static str,
+    pub cli_dev_name: &'static str,
+    pub cli_dev_new_root: &'static str,
 }

@@ -1,0 +1,228 @@
+//! The checks of `dev check` that read files and grading data only (no build): the catalogue,
+//! the lessons, the hints, the known mistakes, the case titles, and TODO(author) markers. Each
+//! returns the problems it finds, naming the file and the reason.
+
+use crate::course::lesson::{Language, Lesson, Part};
+use crate::render::Printer;
+
+use super::content::Course;
+use super::Problem;
+
+/// The marker `dev new` leaves where the author must write.
+pub const AUTHOR_MARKER: &str = "TODO(author)";
+
+/// Hints an exercise lesson must have at least.
+pub const MIN_HINTS: u32 = 3;
+
+/// The catalogue names files that exist, its TODO numbers run 1..n, and every stub holds its
+/// `TODO n`.
+pub fn catalogue(printer: &Printer, course: &Course) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let info = &course.info_path;
+    if course.exercises().next().is_none() {
+        problems.push(Problem::new(info, printer.inline(|u| u.dev_catalogue_empty, &[])));
+    }
+    let missing = |field: &str, path: &str, id: &str| {
+        Problem::new(
+            info,
+            printer.inline(|u| u.dev_names_missing_file, &[("field", &field), ("path", &path), ("id", &id)]),
+        )
+    };
+    if course.text(course.overview()).is_none() {
+        problems.push(missing("overview", course.overview(), "[course]"));
+    }
+    for (index, exercise) in course.exercises().enumerate() {
+        let expected = index + 1;
+        if exercise.todo as usize != expected {
+            let values: [(&str, &dyn std::fmt::Display); 3] =
+                [("id", &exercise.local), ("todo", &exercise.todo), ("expected", &expected)];
+            problems.push(Problem::new(info, printer.inline(|u| u.dev_todo_out_of_order, &values)));
+        }
+        for (field, path) in [("file", &exercise.file), ("solution", &exercise.solution), ("lesson", &exercise.lesson)]
+        {
+            if course.text(path).is_none() {
+                problems.push(missing(field, path, &exercise.local));
+            }
+        }
+        if let Some(stub) = course.text(&exercise.file) {
+            if !holds_todo(stub, exercise.todo) {
+                let reason = printer.inline(|u| u.dev_stub_lacks_marker, &[("todo", &exercise.todo)]);
+                problems.push(Problem::new(&exercise.file, reason));
+            }
+        }
+    }
+    problems
+}
+
+/// Whether `text` holds `TODO n` (and not just `TODO n0`).
+pub fn holds_todo(text: &str, todo: u32) -> bool {
+    let marker = format!("TODO {todo}");
+    text.match_indices(&marker).any(|(at, _)| !text[at + marker.len()..].starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// Every lesson parses, with every section in both languages: the overview has the lesson part
+/// only; an exercise's lesson has the lesson, at least [`MIN_HINTS`] hints and an explanation.
+pub fn lessons(printer: &Printer, course: &Course) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let describe = |path: &str, error: &crate::course::lesson::LessonError| {
+        let reason = printer.languages().iter().map(|&l| error.describe(l)).collect::<Vec<_>>().join(" / ");
+        Problem::new(path, reason)
+    };
+    let overview = course.overview();
+    if let Some(text) = course.text(overview) {
+        match Lesson::parse(text).and_then(|lesson| lesson.validate(false, 0).map(|()| lesson)) {
+            Err(error) => problems.push(describe(overview, &error)),
+            Ok(lesson) => {
+                let extra = (1..=lesson.hint_count()).map(Part::Hint).chain([Part::Explanation]);
+                let extra = extra.flat_map(|part| Language::BOTH.map(|l| (part, l)));
+                if let Some((part, language)) = extra.into_iter().find(|(p, l)| lesson.text(*p, *l).is_some()) {
+                    let section = part.marker(language);
+                    problems.push(Problem::new(
+                        overview,
+                        printer.inline(|u| u.dev_overview_extra, &[("section", &section)]),
+                    ));
+                }
+            }
+        }
+    }
+    for exercise in course.exercises() {
+        let Some(text) = course.text(&exercise.lesson) else { continue };
+        if let Err(error) = Lesson::parse(text).and_then(|lesson| lesson.validate(true, MIN_HINTS)) {
+            problems.push(describe(&exercise.lesson, &error));
+        }
+    }
+    problems
+}
+
+/// No hint, in either language, holds a line the learner writes: a `let` line of the solution
+/// that the stub does not have.
+pub fn hints(printer: &Printer, course: &Course) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for exercise in course.exercises() {
+        let (Some(stub), Some(solution), Some(text)) =
+            (course.text(&exercise.file), course.text(&exercise.solution), course.text(&exercise.lesson))
+        else {
+            continue;
+        };
+        let Ok(lesson) = Lesson::parse(text) else { continue };
+        let written: Vec<&str> =
+            solution.lines().map(str::trim).filter(|l| l.starts_with("let ") && !stub.contains(*l)).collect();
+        for level in 1..=lesson.hint_count() {
+            for language in Language::BOTH {
+                let Some(hint) = lesson.text(Part::Hint(level), language) else { continue };
+                if let Some(line) = written.iter().find(|line| hint.contains(line.trim_end_matches(';'))) {
+                    let section = Part::Hint(level).marker(language);
+                    let values: [(&str, &dyn std::fmt::Display); 2] = [("section", &section), ("code", line)];
+                    problems.push(Problem::new(&exercise.lesson, printer.inline(|u| u.dev_hint_gives_away, &values)));
+                }
+            }
+        }
+    }
+    problems
+}
+
+/// Every known mistake of the grading code points at an exercise of the catalogue and at a
+/// hint level its lesson has.
+pub fn mistakes(printer: &Printer, course: &Course) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for mistake in course.grading.mistakes() {
+        let Some(exercise) = course.exercises().find(|e| e.local == mistake.exercise) else {
+            let values: [(&str, &dyn std::fmt::Display); 2] =
+                [("mistake", &mistake.id), ("exercise", &mistake.exercise)];
+            problems.push(Problem::new(course.grading_dir(), printer.inline(|u| u.dev_mistake_no_exercise, &values)));
+            continue;
+        };
+        let Some(Ok(lesson)) = course.text(&exercise.lesson).map(Lesson::parse) else { continue };
+        let count = lesson.hint_count();
+        if mistake.hint == 0 || mistake.hint > count {
+            let values: [(&str, &dyn std::fmt::Display); 4] =
+                [("mistake", &mistake.id), ("level", &mistake.hint), ("exercise", &exercise.local), ("count", &count)];
+            problems.push(Problem::new(&exercise.lesson, printer.inline(|u| u.dev_mistake_no_hint, &values)));
+        }
+    }
+    problems
+}
+
+/// Every case and every known mistake has a title in both languages, the Chinese one in
+/// Chinese (not the English copied), and none still says TODO(author).
+pub fn titles(printer: &Printer, course: &Course) -> Vec<Problem> {
+    let file = course.grading_dir();
+    let cases = course.grading.cases();
+    let mut problems = Vec::new();
+    if cases.is_empty() {
+        problems.push(Problem::new(&file, printer.inline(|u| u.dev_no_cases, &[])));
+    }
+    let titled =
+        cases.iter().map(|c| (c.id, c.zh, c.en)).chain(course.grading.mistakes().iter().map(|m| (m.id, m.zh, m.en)));
+    for (id, zh, en) in titled {
+        for (language, title) in [("zh", zh), ("en", en)] {
+            if title.trim().is_empty() {
+                let values: [(&str, &dyn std::fmt::Display); 2] = [("id", &id), ("language", &language)];
+                problems.push(Problem::new(&file, printer.inline(|u| u.dev_untitled, &values)));
+            }
+        }
+        if !zh.trim().is_empty() && !zh.chars().any(is_chinese) {
+            let values: [(&str, &dyn std::fmt::Display); 2] = [("id", &id), ("title", &zh)];
+            problems.push(Problem::new(&file, printer.inline(|u| u.dev_title_not_chinese, &values)));
+        }
+        if zh.contains(AUTHOR_MARKER) || en.contains(AUTHOR_MARKER) {
+            problems.push(Problem::new(&file, printer.inline(|u| u.dev_author_marker_in_title, &[("id", &id)])));
+        }
+    }
+    problems
+}
+
+/// A CJK ideograph.
+fn is_chinese(c: char) -> bool {
+    matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x3134F)
+}
+
+/// No file the author writes still holds a TODO(author) marker.
+pub fn author_markers(printer: &Printer, files: &[(String, String)]) -> Vec<Problem> {
+    files
+        .iter()
+        .filter_map(|(path, text)| {
+            let lines: Vec<usize> =
+                text.lines().enumerate().filter(|(_, l)| l.contains(AUTHOR_MARKER)).map(|(i, _)| i + 1).collect();
+            let first = lines.first()?;
+            let values: [(&str, &dyn std::fmt::Display); 2] = [("n", &lines.len()), ("line", first)];
+            Some(Problem::new(path, printer.inline(|u| u.dev_author_marker, &values)))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_todo_number_is_found_whole() {
+        assert!(holds_todo("// TODO 1: write it\ntodo!(\"TODO 1 is not done yet\")", 1));
+        assert!(!holds_todo("// TODO 10: later", 1));
+        assert!(holds_todo("// TODO 10 and TODO 1", 1));
+        assert!(!holds_todo("// TODO: later", 1));
+    }
+
+    #[test]
+    fn chinese_is_recognised() {
+        assert!("缩放".chars().any(is_chinese));
+        assert!(!"scale (zh)".chars().any(is_chinese));
+    }
+
+    #[test]
+    fn markers_are_counted_per_file() {
+        let printer = Printer::new(crate::text::LangChoice::En, true);
+        let files = vec![
+            ("a.md".to_string(), "ok\nTODO(author): x\nTODO(author): y\n".to_string()),
+            ("b.md".to_string(), "done".to_string()),
+        ];
+        let problems = author_markers(&printer, &files);
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].file, "a.md");
+        assert!(
+            problems[0].reason.contains("2 TODO(author) marker(s) left, the first on line 2"),
+            "{}",
+            problems[0].reason
+        );
+    }
+}
