@@ -18,7 +18,9 @@ fn main() {
         .expect("courses/Cargo.toml is readable")
         .parse()
         .expect("courses/Cargo.toml is TOML");
-    let mut code = String::from("/// Every registered course, in the order of `courses/Cargo.toml`.\npub static COURSES: &[Registered] = &[\n");
+    let mut code = String::from(
+        "/// Every registered course, in the order of `courses/Cargo.toml`.\npub static COURSES: &[Registered] = &[\n",
+    );
     let dependencies = manifest.get("dependencies").and_then(|d| d.as_table()).cloned().unwrap_or_default();
     // `toml::Table` is ordered by key; registration order is the order of the lines.
     let text = std::fs::read_to_string(here.join("Cargo.toml")).unwrap_or_default();
@@ -29,7 +31,11 @@ fn main() {
         .collect();
     ids.sort_by_key(|id| text.find(&format!("\n{id} =")).unwrap_or(usize::MAX));
     for id in &ids {
-        let _ = writeln!(code, "    Registered {{\n        id: {id:?},\n        grading: &{}::COURSE,", id.replace('-', "_"));
+        let _ = writeln!(
+            code,
+            "    Registered {{\n        id: {id:?},\n        grading: &{}::COURSE,",
+            id.replace('-', "_")
+        );
         code.push_str("        files: &[\n");
         for folder in ["exercises", "solutions", "lessons"] {
             for path in files_below(&root.join(folder).join(id)) {
@@ -62,7 +68,10 @@ fn main() {
 /// One `EmbeddedFile` line: the path relative to the repository, the text compiled in.
 fn entry(root: &Path, path: &Path) -> String {
     let relative = path.strip_prefix(root).expect("below the repository").to_string_lossy().replace('\\', "/");
-    format!("            EmbeddedFile {{ path: {relative:?}, contents: include_str!({:?}) }},\n", path.to_string_lossy())
+    format!(
+        "            EmbeddedFile {{ path: {relative:?}, contents: include_str!({:?}) }},\n",
+        path.to_string_lossy()
+    )
 }
 
 /// Every file below `dir`, sorted, and a rerun of the build script when any of them changes.

@@ -56,7 +56,11 @@ fn a_learner_session_from_stub_to_solution() {
     let with_warning =
         Course::solution("02-norm").replace("let last = Axis", "let unused_here = 1;\n        let last = Axis");
     course.write_exercise("02-norm", &with_warning);
-    course.tutor(&["check", "02"]).expect(0).shows("unused variable: `unused_here`").shows("--> exercises/rmsnorm/02-norm.rs:");
+    course
+        .tutor(&["check", "02"])
+        .expect(0)
+        .shows("unused variable: `unused_here`")
+        .shows("--> exercises/rmsnorm/02-norm.rs:");
 
     // The random inputs: printed, and the same seed repeats a run exactly.
     let wrong = std::fs::read_to_string(common::repo().join("tests/mistakes/running-sum-across-rows.rs")).unwrap();

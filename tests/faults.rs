@@ -69,7 +69,10 @@ fn temporaries_of_a_killed_tutor_are_removed_on_the_next_run() {
     course.tutor(&["reset", "02", "--yes"]).expect(0);
     assert!(!state_leftover.exists(), "the progress temporary is removed");
     assert!(!exercise_leftover.exists(), "the exercise temporary is removed");
-    assert_eq!(std::fs::read_to_string(course.root.join("exercises/rmsnorm/02-norm.rs")).unwrap(), Course::stub("02-norm"));
+    assert_eq!(
+        std::fs::read_to_string(course.root.join("exercises/rmsnorm/02-norm.rs")).unwrap(),
+        Course::stub("02-norm")
+    );
 }
 
 #[test]
@@ -112,7 +115,10 @@ fn reset_waits_for_a_running_check() {
     }
     let run = Run::from(reset.wait_with_output().unwrap());
     run.expect(0).shows("waiting for it to finish").shows("is the original stub again");
-    assert_eq!(std::fs::read_to_string(course.root.join("exercises/rmsnorm/02-norm.rs")).unwrap(), Course::stub("02-norm"));
+    assert_eq!(
+        std::fs::read_to_string(course.root.join("exercises/rmsnorm/02-norm.rs")).unwrap(),
+        Course::stub("02-norm")
+    );
     assert!(course.state().contains("not-started"), "{}", course.state());
 }
 

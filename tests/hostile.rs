@@ -171,7 +171,11 @@ fn files_that_cannot_be_graded_are_refused_with_a_reason() {
     let course = Course::new("refused");
     let file = course.root.join("exercises/rmsnorm/02-norm.rs");
     std::fs::remove_file(&file).unwrap();
-    course.tutor(&["check", "02"]).expect(1).shows("exercises/rmsnorm/02-norm.rs is missing").shows("tutor reset 02-norm");
+    course
+        .tutor(&["check", "02"])
+        .expect(1)
+        .shows("exercises/rmsnorm/02-norm.rs is missing")
+        .shows("tutor reset 02-norm");
     course.write_exercise("02-norm", "\n  \n");
     course.tutor(&["check", "02"]).expect(1).shows("exercises/rmsnorm/02-norm.rs is empty");
     std::fs::write(&file, [0xff, 0xfe, 0x00]).unwrap();
@@ -312,8 +316,11 @@ fn two_checks_at_once_both_finish_with_the_right_verdict() {
     assert_eq!(a.status.code(), Some(0), "{}", String::from_utf8_lossy(&a.stdout));
     assert_eq!(b.status.code(), Some(0), "{}", String::from_utf8_lossy(&b.stdout));
     let state = course.state();
-    let checks =
-        state.split("[exercises.\"rmsnorm/02-norm\"]").nth(1).and_then(|s| s.lines().find(|l| l.starts_with("checks"))).unwrap();
+    let checks = state
+        .split("[exercises.\"rmsnorm/02-norm\"]")
+        .nth(1)
+        .and_then(|s| s.lines().find(|l| l.starts_with("checks")))
+        .unwrap();
     assert_eq!(checks, "checks = 2", "{state}");
 }
 

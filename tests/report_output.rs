@@ -91,7 +91,8 @@ fn at_40_columns_lines_fit_and_no_word_is_split() {
     let bare = |word: &str| word.trim_end_matches(['.', ',', ':', ';']).to_string();
     let words: Vec<String> = run.stdout.split_whitespace().map(bare).collect();
     let mistake = rmsnorm_grade::mistakes::find("sum-not-mean").expect("a known mistake");
-    let first_case = rmsnorm_grade::all_cases().into_iter().find(|c| c.id == "tutorial-case").expect("the tutorial case");
+    let first_case =
+        rmsnorm_grade::all_cases().into_iter().find(|c| c.id == "tutorial-case").expect("the tutorial case");
     for sentence in [mistake.en, first_case.en, "norm(x) differs from the reference"] {
         for word in sentence.split_whitespace() {
             assert!(words.contains(&bare(word)), "{word:?} of {sentence:?} is split or missing:\n{}", run.stdout);

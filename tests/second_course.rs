@@ -29,6 +29,9 @@ fn fixture() -> PathBuf {
     repo().join("tests/fixtures/courses").join(COURSE)
 }
 
+/// The course this test scaffolds with `tutor dev new`.
+const SCAFFOLD: &str = "demo";
+
 /// The fixture file that holds the registration line; it is not copied as a course file.
 const REGISTRATION: &str = "registration.toml";
 
@@ -53,6 +56,14 @@ fn a_second_course_is_folders_and_one_registration_line() {
             "the fixture would replace the repository's {path}: a course only adds files"
         );
         assert!(!path.starts_with("src/"), "the fixture would add {path} to the CLI");
+        files.insert(path, bytes);
+    }
+    // A course scaffolded by `tutor dev new` (this test's own binary), its TODO(author) markers
+    // filled in, joins the copy the same way: its folders, and the one line `dev new` added.
+    let (scaffolded, scaffold_root) = scaffold(&tracked["courses/Cargo.toml"]);
+    for (path, bytes) in scaffolded {
+        assert!(path == "courses/Cargo.toml" || !tracked.contains_key(&path), "dev new replaced {path}");
+        assert!(!path.starts_with("src/"), "dev new would add {path} to the CLI");
         files.insert(path, bytes);
     }
     let line = registration_line();
@@ -99,10 +110,17 @@ fn a_second_course_is_folders_and_one_registration_line() {
     }
     let bin = target.join("debug").join(format!("tutor{}", std::env::consts::EXE_SUFFIX));
 
-    // ---------------------------------------------------------------------------------------
-    // LEAD: `tutor dev check scale` goes here, once the binary has it (it is written on another
-    // branch), e.g. `Tutor { bin: bin.clone(), dir: copy.clone() }.run(&["dev", "check", COURSE]).expect(0);`
-    // ---------------------------------------------------------------------------------------
+    // The authoring checks accept every course the copy carries: RMSNorm, the fixture, and the
+    // scaffold once its markers are filled; the scaffold as written fails on its markers alone.
+    let authoring = Tutor { bin: bin.clone(), dir: copy.clone() };
+    let checked = authoring.run(&["dev", "check"]);
+    checked.expect(0);
+    for course in [FIRST_COURSE, COURSE, SCAFFOLD] {
+        checked.shows(course);
+    }
+    let scaffold_root = scaffold_root.to_string_lossy().into_owned();
+    let unfilled = authoring.run(&["dev", "check", SCAFFOLD, "--root", &scaffold_root]);
+    unfilled.expect(1).shows("TODO(author)");
 
     // init: both courses' stubs, no solution, and the harness built for both kits.
     let scratch = Scratch::new();
@@ -271,6 +289,39 @@ fn sync(dir: &Path, files: &BTreeMap<String, Vec<u8>>) {
     for path in present.keys().filter(|p| !files.contains_key(*p)) {
         std::fs::remove_file(dir.join(path)).unwrap();
     }
+}
+
+/// Scaffolds [`SCAFFOLD`] with `tutor dev new` into a folder holding only `registry` (the
+/// repository's `courses/Cargo.toml`), checks that it added one registration line, and returns
+/// every file it wrote with its TODO(author) markers filled in, and the folder (markers left).
+fn scaffold(registry: &[u8]) -> (BTreeMap<String, Vec<u8>>, PathBuf) {
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("second-course-scaffold");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("courses")).unwrap();
+    std::fs::write(root.join("courses/Cargo.toml"), registry).unwrap();
+    let made = Command::new(env!("CARGO_BIN_EXE_tutor"))
+        .args(["dev", "new", SCAFFOLD, "--root"])
+        .arg(&root)
+        .env("TUTOR_LANG", "en")
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("tutor runs");
+    assert!(made.status.success(), "tutor dev new: {}{}", text(&made.stdout), text(&made.stderr));
+    let written = files_below(&root);
+    let registry_now = text(&written["courses/Cargo.toml"]);
+    let added: Vec<&str> = registry_now.lines().filter(|l| !text(registry).lines().any(|old| old == *l)).collect();
+    assert_eq!(added.len(), 1, "dev new adds one registration line: {added:?}");
+    assert!(written.keys().any(|p| p.starts_with(&format!("courses/{SCAFFOLD}/grade/"))), "{:?}", written.keys());
+    let marked = written.values().filter(|b| text(b).contains("TODO(author)")).count();
+    assert!(marked > 0, "the scaffold leaves its prose to the author");
+    let filled = written
+        .into_iter()
+        .map(|(path, bytes)| {
+            (path, text(&bytes).replace("TODO(author)", "为测试而写 (written for the test)").into_bytes())
+        })
+        .collect();
+    (filled, root)
 }
 
 /// The one registration line of the fixture's `registration.toml` (comments aside).

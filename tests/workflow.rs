@@ -76,7 +76,9 @@ fn init_then_the_whole_loop() {
     // --force keeps a learner's file as it is.
     std::fs::write(course.join("exercises/rmsnorm/02-norm.rs"), "// my work\n").unwrap();
     std::fs::remove_file(course.join("README.md")).unwrap();
-    tutor_in(&root, &["init", "--force", "--no-build"]).expect(0).shows("Kept your existing exercises/rmsnorm/02-norm.rs");
+    tutor_in(&root, &["init", "--force", "--no-build"])
+        .expect(0)
+        .shows("Kept your existing exercises/rmsnorm/02-norm.rs");
     assert_eq!(std::fs::read_to_string(course.join("exercises/rmsnorm/02-norm.rs")).unwrap(), "// my work\n");
     assert!(course.join("README.md").is_file());
     std::fs::write(course.join("exercises/rmsnorm/02-norm.rs"), &before).unwrap();
@@ -97,7 +99,10 @@ fn init_then_the_whole_loop() {
         .expect(0)
         .shows("is the original stub again")
         .shows(".tutor/backups/02-norm-");
-    assert_eq!(std::fs::read(course.join("exercises/rmsnorm/02-norm.rs")).unwrap(), Course::stub("02-norm").into_bytes());
+    assert_eq!(
+        std::fs::read(course.join("exercises/rmsnorm/02-norm.rs")).unwrap(),
+        Course::stub("02-norm").into_bytes()
+    );
     let backups = files_below(&course.join(".tutor/backups"));
     assert_eq!(backups.len(), 1);
     assert_eq!(std::fs::read_to_string(&backups[0]).unwrap(), Course::solution("02-norm"));

@@ -48,7 +48,10 @@ impl Session {
             let added = migrated.added.join(", ");
             eprintln!(
                 "{}",
-                printer.lines(|u| u.migrated, &[("moved", &migrated.moved), ("progress", &migrated.progress), ("added", &added)])
+                printer.lines(
+                    |u| u.migrated,
+                    &[("moved", &migrated.moved), ("progress", &migrated.progress), ("added", &added)]
+                )
             );
         }
         let session = Session { printer, workspace, catalogue, store };

@@ -67,7 +67,6 @@ pub fn restore_stub(session: &Session, exercise: &Exercise, on_wait: &mut dyn Fn
     }
     let stub = course_file(&exercise.file).context("the stub is embedded")?;
     write_if_changed(&file, stub)?;
-    session
-        .update(|state| state.exercises.entry(exercise.key()).or_default().status = ExerciseStatus::NotStarted)?;
+    session.update(|state| state.exercises.entry(exercise.key()).or_default().status = ExerciseStatus::NotStarted)?;
     Ok(kept)
 }

@@ -142,7 +142,9 @@ impl std::error::Error for CatalogueError {}
 impl Catalogue {
     /// The catalogue of every course compiled into this binary.
     pub fn embedded() -> Result<Self, CatalogueError> {
-        Self::from_sources(embedded::courses().iter().map(|c| (c.id, embedded::course_file(&info_path(c.id)).unwrap_or_default())))
+        Self::from_sources(
+            embedded::courses().iter().map(|c| (c.id, embedded::course_file(&info_path(c.id)).unwrap_or_default())),
+        )
     }
 
     /// A catalogue from each course's id and `info.toml` text.
@@ -290,7 +292,10 @@ mod tests {
     #[test]
     fn a_name_two_courses_share_needs_its_course() {
         let catalogue = Catalogue::from_sources(TWO_COURSES).unwrap();
-        assert_eq!(catalogue.exercises.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(), ["alpha/01-scale", "02-shift", "beta/01-scale"]);
+        assert_eq!(
+            catalogue.exercises.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(),
+            ["alpha/01-scale", "02-shift", "beta/01-scale"]
+        );
         let err = catalogue.resolve("scale").unwrap_err();
         assert_eq!(err.suggestion.as_deref(), Some("alpha/01-scale"), "ambiguous: the suggestion names a course");
         assert_eq!(catalogue.resolve("beta/scale").unwrap().key(), "beta/01-scale");

@@ -54,7 +54,8 @@ mod tests {
     #[test]
     fn every_kit_and_subject_file_is_embedded_and_identical() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut crates: Vec<(String, Vec<&EmbeddedFile>)> = vec![("crates/subject".into(), SUBJECT_FILES.iter().collect())];
+        let mut crates: Vec<(String, Vec<&EmbeddedFile>)> =
+            vec![("crates/subject".into(), SUBJECT_FILES.iter().collect())];
         for course in courses() {
             crates.push((format!("courses/{}/kit", course.id), course.kit.iter().collect()));
         }

@@ -91,7 +91,12 @@ fn missing_import(message: &str, course: &[ImportNote]) -> Option<Note> {
     let names = quoted(message);
     let name = names.first()?;
     let course = course.iter().map(|n| (n.missing, n.import));
-    IMPORTS.iter().copied().chain(course).find(|(known, _)| known == name).map(|(name, import)| Note::MissingImport { name, import })
+    IMPORTS
+        .iter()
+        .copied()
+        .chain(course)
+        .find(|(known, _)| known == name)
+        .map(|(name, import)| Note::MissingImport { name, import })
 }
 
 /// `generic` when one of the two is `f32` and the other a generic parameter's name (`T`, `F` …).
@@ -130,7 +135,10 @@ mod tests {
         let mixed = Some(Note::MixedFloat { generic: "T".into() });
         assert_eq!(note_for(&error("E0277", "cannot divide `T` by `f32`", &[]), &[]), mixed);
         assert_eq!(note_for(&error("E0277", "cannot multiply `f32` by `T`", &[]), &[]), mixed);
-        assert_eq!(note_for(&error("E0308", "mismatched types", &["expected `f32`, found type parameter `T`"]), &[]), mixed);
+        assert_eq!(
+            note_for(&error("E0308", "mismatched types", &["expected `f32`, found type parameter `T`"]), &[]),
+            mixed
+        );
         assert_eq!(
             note_for(&error("E0433", "failed to resolve: use of undeclared type `Axis`", &[]), &[]),
             Some(Note::MissingImport { name: "Axis", import: "use ndarray::Axis;" })
@@ -152,6 +160,9 @@ mod tests {
         assert_eq!(note_for(&error("E0277", "cannot divide `f32` by `f64`", &[]), &[]), None);
         assert_eq!(note_for(&error("E0412", "cannot find type `Foo` in this scope", &[]), &[]), None);
         assert_eq!(note_for(&error("E0308", "mismatched types", &["expected `usize`, found `f32`"]), &[]), None);
-        assert_eq!(note_for(&Diagnostic { message: "cannot divide `T` by `f32`".into(), ..Default::default() }, &[]), None);
+        assert_eq!(
+            note_for(&Diagnostic { message: "cannot divide `T` by `f32`".into(), ..Default::default() }, &[]),
+            None
+        );
     }
 }

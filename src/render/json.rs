@@ -3,9 +3,9 @@
 //! validates every document tutor writes against it.
 
 use serde_json::{json, Map, Value};
-use tutor_grade::Mistake;
 use tutor_grade::report::{CaseResult, Status};
 use tutor_grade::text::Bi;
+use tutor_grade::Mistake;
 
 use crate::runner::CheckOutcome;
 
@@ -42,8 +42,7 @@ pub fn document(checked: &[Checked]) -> Value {
                 let passed = report.cases.iter().filter(|c| c.status == Status::Passed).count();
                 entry.insert("passed".into(), json!(passed));
                 entry.insert("total".into(), json!(report.cases.len()));
-                let named: Vec<Value> =
-                    report.named_mistakes().into_iter().map(mistake).collect();
+                let named: Vec<Value> = report.named_mistakes().into_iter().map(mistake).collect();
                 entry.insert("mistakes".into(), Value::Array(named));
             }
             _ => {

@@ -136,7 +136,8 @@ fn lock_file(course: &str, harness_manifest: &str) -> String {
     let subject = manifest_of(SUBJECT_FILES, "crates/subject").unwrap_or_default();
     let harness: toml::Table = toml::from_str(harness_manifest).unwrap_or_default();
     for manifest in [harness, kit, subject] {
-        let version = manifest.get("package").and_then(|p| p.get("version")).and_then(|v| v.as_str()).unwrap_or("0.0.0");
+        let version =
+            manifest.get("package").and_then(|p| p.get("version")).and_then(|v| v.as_str()).unwrap_or("0.0.0");
         let name = package_name(&manifest);
         let mut dependencies: Vec<String> = manifest
             .get("dependencies")
@@ -169,7 +170,11 @@ fn lock_file(course: &str, harness_manifest: &str) -> String {
 
 /// The `name = "..."` of one lock-file block.
 fn block_name(block: &str) -> String {
-    block.lines().find_map(|l| l.strip_prefix("name = \"")).map(|n| n.trim_end_matches('"').to_string()).unwrap_or_default()
+    block
+        .lines()
+        .find_map(|l| l.strip_prefix("name = \""))
+        .map(|n| n.trim_end_matches('"').to_string())
+        .unwrap_or_default()
 }
 
 /// The graded program of one exercise: the learner's file as a module, answering tutor's requests.
@@ -221,7 +226,10 @@ pub fn kit_in_workspace(course: &str) -> String {
 
 /// A course kit's package name (its exercises know it as `tutor_kit`).
 pub fn kit_package(course: &str) -> String {
-    embedded::registered(course).and_then(|c| manifest_of(c.kit, &kit_dir(course))).map(|m| package_name(&m)).unwrap_or_default()
+    embedded::registered(course)
+        .and_then(|c| manifest_of(c.kit, &kit_dir(course)))
+        .map(|m| package_name(&m))
+        .unwrap_or_default()
 }
 
 /// Removes every file and folder below `dir` that is not in `keep` (paths relative to `root`),

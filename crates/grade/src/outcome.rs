@@ -110,4 +110,3 @@ pub fn unwind_message(payload: Box<dyn std::any::Any + Send>) -> String {
         Err(payload) => panics::message(payload.as_ref()),
     }
 }
-

@@ -65,8 +65,13 @@ pub fn run(session: &Session, manual: bool, auto_advance: bool, limits: &Limits,
     // Watch the folder, not the file: editors that save by writing a new file and renaming it
     // over the old one replace the very inode a file watch would follow.
     // Every course's folder.
-    let folders: Vec<PathBuf> =
-        session.catalogue.courses.iter().map(|c| session.workspace.root().join("exercises").join(&c.id)).filter(|d| d.is_dir()).collect();
+    let folders: Vec<PathBuf> = session
+        .catalogue
+        .courses
+        .iter()
+        .map(|c| session.workspace.root().join("exercises").join(&c.id))
+        .filter(|d| d.is_dir())
+        .collect();
     let _watcher = if interactive { Some(watch_folders(&folders, sender.clone())?) } else { None };
 
     let first = session.exercise(None)?;

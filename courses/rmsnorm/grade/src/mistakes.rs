@@ -6,7 +6,6 @@ use half::{bf16, f16};
 use ndarray::{ArrayD, Axis};
 use tutor_kit::{reference, Float, Param};
 
-
 pub use tutor_grade::Mistake;
 
 macro_rules! mistakes {

@@ -22,9 +22,9 @@ pub use warm::instantiate as __instantiate_common_generics;
 pub mod wire;
 
 pub use error::NormError;
-pub use tutor_subject::{panics, Float};
 pub use layer::{Build, Element, Layer};
 pub use param::Param;
+pub use tutor_subject::{panics, Float};
 
 /// Re-exported so that generated code and exercises can name them through the kit.
 pub use tutor_subject::{half, ndarray};

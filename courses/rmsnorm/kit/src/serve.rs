@@ -14,9 +14,9 @@ use ndarray::Array1;
 
 use crate::layer::{Build, Layer};
 use crate::panics;
-use tutor_subject::protocol::{protocol_files, USAGE, USAGE_EXIT};
 use crate::reference::{self, Serving};
 use crate::wire::{read_frame, write_frame, AnyArray, Reply, Request};
+use tutor_subject::protocol::{protocol_files, USAGE, USAGE_EXIT};
 
 /// Answers tutor's requests about the exercise that `build` makes, until the requests end.
 /// `todo` is the TODO this program grades: the kit's own answer to it refuses to run.

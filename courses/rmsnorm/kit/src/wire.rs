@@ -194,7 +194,6 @@ impl Reply {
     }
 }
 
-
 fn put_error(w: &mut Writer, error: &NormError) {
     match error {
         NormError::ZeroHiddenSize => w.u8(0),
@@ -268,7 +267,8 @@ mod tests {
         round_trip_reply(Reply::Error(NormError::ShapeMismatch { expected: vec![2, 3], found: vec![3] }));
         round_trip_reply(Reply::Error(NormError::BadEps(-1.0)));
         round_trip_reply(Reply::Panic {
-            message: "boom 💥".into(), location: Some("exercises/rmsnorm/02-norm.rs:3:5".into())
+            message: "boom 💥".into(),
+            location: Some("exercises/rmsnorm/02-norm.rs:3:5".into()),
         });
         round_trip_reply(Reply::Panic { message: "no location".into(), location: None });
         round_trip_reply(Reply::Layer(9));

@@ -7,10 +7,10 @@ use half::f16;
 use ndarray::{ArrayD, IxDyn};
 use tutor_kit::{reference, Element};
 
-use tutor_grade::data::tensor;
 use super::{assert_close, cases, Case, Failure, Outcome, Run};
 use crate::evidence::Observation;
 use crate::{mistakes, text};
+use tutor_grade::data::tensor;
 
 /// The explicit FP32 reference and the learner's code sum in different orders: a few ulp apart.
 const ATOL: f64 = 1e-6;
