@@ -240,7 +240,12 @@ fn a_second_course_is_folders_and_one_registration_line() {
 /// Every file git tracks in the repository, as it is on disk now (files deleted but not yet
 /// committed are left out).
 fn tracked_files() -> BTreeMap<String, Vec<u8>> {
-    let listed = Command::new("git").args(["ls-files", "-z"]).current_dir(repo()).output().expect("git runs");
+    // Untracked files too (not ignored ones): a course being written is not committed yet.
+    let listed = Command::new("git")
+        .args(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+        .current_dir(repo())
+        .output()
+        .expect("git runs");
     assert!(listed.status.success(), "git ls-files: {}", text(&listed.stderr));
     listed
         .stdout
