@@ -184,6 +184,10 @@ pub fn describe_workspace_error(printer: &Printer, error: &WorkspaceError) -> St
 
 fn describe(printer: &Printer, error: &CliError) -> String {
     match error {
+        CliError::UnknownExercise(e) if !e.candidates.is_empty() => {
+            let candidates = e.candidates.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ");
+            printer.lines(|u| u.ambiguous_exercise, &[("given", &e.given), ("candidates", &candidates)])
+        }
         CliError::UnknownExercise(e) => {
             let mut lines = vec![printer.lines(|u| u.unknown_exercise, &[("given", &e.given)])];
             if let Some(suggestion) = &e.suggestion {

@@ -53,7 +53,7 @@ fn init_then_the_whole_loop() {
     let root = scratch("init");
     let course = root.join("llm-course");
 
-    tutor_in(&root, &["init"]).expect(0).shows("Created the course in llm-course").shows("tutor watch");
+    tutor_in(&root, &["init"]).expect(0).shows("Created the course folder llm-course").shows("tutor watch");
     assert!(
         course.join("exercises/rmsnorm/info.toml").is_file()
             && course.join(".gitignore").is_file()

@@ -11,7 +11,7 @@ use crate::cli::Limits;
 use crate::course::Exercise;
 use crate::render::check::{render, Detail, FileNames};
 use crate::render::json;
-use crate::render::list::current;
+use crate::render::list::{current, next_not_passed};
 use crate::render::progress_line::ProgressLine;
 use crate::render::{plain, title, Printer};
 use crate::runner::{self, CheckEvent, CheckOptions};
@@ -36,7 +36,8 @@ pub fn run(session: &Session, name: Option<&str>, all: bool, limits: &Limits, de
 pub struct Checked<'a> {
     /// Every case passed.
     pub passed: bool,
-    /// The first exercise not yet passed, after recording this check (`None`: all done).
+    /// The next exercise not yet passed after this one (the rest of its course first), after
+    /// recording this check (`None`: all done).
     pub current: Option<&'a Exercise>,
 }
 
@@ -74,7 +75,7 @@ pub fn check_one<'a>(
 
 /// Checks one exercise under the workspace's check lock, shows the outcome with `show`, and
 /// records the verdict before the lock is let go (so that a `tutor reset` waits for it, see
-/// `runner::CheckLock`). Returns the outcome and the first exercise not yet passed.
+/// `runner::CheckLock`). Returns the outcome and the next exercise not yet passed.
 fn grade<'a>(
     session: &'a Session,
     exercise: &Exercise,
@@ -86,9 +87,12 @@ fn grade<'a>(
     let outcome = runner::check(&session.workspace, &session.catalogue, exercise, options, &lock, on_event)?;
     show(&outcome);
     let passed = outcome.passed();
+    let index = session.catalogue.exercises.iter().position(|e| e.key() == exercise.key()).unwrap_or(0);
     let current = session.update(|state| {
         state.exercises.entry(exercise.key()).or_default().record_check(passed);
-        current(&session.catalogue, state)
+        let next = next_not_passed(&session.catalogue, state, index).map(|i| &session.catalogue.exercises[i]);
+        // This one, when it is the only one left.
+        next.or_else(|| current(&session.catalogue, state))
     })?;
     drop(lock);
     Ok((outcome, current))

@@ -55,7 +55,8 @@ pub fn run(printer: &Printer, dir: &Path, force: bool, no_build: bool) -> Result
     let catalogue = Catalogue::embedded().context("reading the embedded catalogue")?;
     write_editor_project(printer, &root, &catalogue)?;
     let n = catalogue.exercises.len();
-    println!("{}", printer.lines(|u| u.init_created, &[("dir", &dir.display()), ("n", &n)]).green());
+    let courses = catalogue.courses.iter().map(|c| c.id.as_str()).collect::<Vec<_>>().join(", ");
+    println!("{}", printer.lines(|u| u.init_created, &[("dir", &dir.display()), ("courses", &courses), ("n", &n)]).green());
 
     if !no_build {
         eprintln!("{}", printer.lines(|u| u.init_building, &[]).dimmed());

@@ -62,7 +62,12 @@ impl Session {
     /// The named exercise, or the current one (first not passed; the last when all are).
     pub fn exercise(&self, name: Option<&str>) -> Result<&Exercise> {
         match name {
-            Some(name) => Ok(self.catalogue.resolve(name).map_err(CliError::UnknownExercise)?),
+            Some(name) => {
+                // A name several courses share means the one in the course being taken.
+                let state = self.state()?;
+                let taking = current(&self.catalogue, &state).map(|e| e.course.as_str());
+                Ok(self.catalogue.resolve_preferring(name, taking).map_err(CliError::UnknownExercise)?)
+            }
             None => {
                 let state = self.state()?;
                 current(&self.catalogue, &state)

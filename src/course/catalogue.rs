@@ -113,13 +113,15 @@ impl Exercise {
     }
 }
 
-/// What the learner typed matched no exercise.
+/// What the learner typed matched no exercise, or exercises of several courses.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnknownExercise {
     /// What was typed.
     pub given: String,
     /// The closest id, when one is close enough to suggest.
     pub suggestion: Option<String>,
+    /// The exercises it names in different courses (`course/id` each), when it names several.
+    pub candidates: Vec<String>,
 }
 
 /// A course's `info.toml` could not be read.
@@ -188,12 +190,20 @@ impl Catalogue {
     /// Resolves `02-norm`, `02`, `2`, `norm` (and any unambiguous prefix of an id) to an exercise,
     /// in any course, or within one course when it is named first: `<course>/02`,
     /// `exercises/<course>/02-norm.rs`. A name that fits exercises of two courses is ambiguous.
+    #[cfg(test)]
     pub fn resolve(&self, given: &str) -> Result<&Exercise, UnknownExercise> {
+        self.resolve_preferring(given, None)
+    }
+
+    /// [`Catalogue::resolve`], except that a name fitting exercises of several courses means the
+    /// one in `preferred` (the learner's current course) when that course has one: `tutor check 2`
+    /// keeps meaning "exercise 2 of the course I am taking" whatever other courses there are.
+    pub fn resolve_preferring(&self, given: &str, preferred: Option<&str>) -> Result<&Exercise, UnknownExercise> {
         let wanted = given.trim().trim_end_matches(".rs").to_lowercase();
         let parts: Vec<&str> = wanted.split('/').collect();
         let name = parts.last().copied().unwrap_or_default().to_string();
         let course = parts.iter().rev().skip(1).find(|p| self.course(p).is_some()).map(|p| p.to_string());
-        let unknown = |suggestion| UnknownExercise { given: given.to_string(), suggestion };
+        let unknown = |suggestion, candidates| UnknownExercise { given: given.to_string(), suggestion, candidates };
         let mut found: Vec<&Exercise> = Vec::new();
         for entry in &self.courses {
             if course.as_ref().is_some_and(|c| *c != entry.id) {
@@ -205,8 +215,11 @@ impl Catalogue {
         }
         match found.as_slice() {
             [one] => Ok(one),
-            [first, ..] => Err(unknown(Some(first.key()))),
-            [] => Err(unknown(self.closest(&name, course.as_deref()))),
+            [_, _, ..] => match found.iter().find(|e| preferred.is_some_and(|p| p == e.course)) {
+                Some(mine) => Ok(mine),
+                None => Err(unknown(None, found.iter().map(|e| e.key()).collect())),
+            },
+            [] => Err(unknown(self.closest(&name, course.as_deref()), Vec::new())),
         }
     }
 
@@ -267,10 +280,12 @@ mod tests {
             "rmsnorm/02-norm",
         ];
         for given in spellings {
-            assert_eq!(catalogue.resolve(given).unwrap().key(), "rmsnorm/02-norm", "{given}");
+            // Preferring the course: another course may have a `02` too.
+            let found = catalogue.resolve_preferring(given, Some("rmsnorm"));
+            assert_eq!(found.unwrap().key(), "rmsnorm/02-norm", "{given}");
         }
         assert_eq!(catalogue.resolve("rmsnorm/1").unwrap().key(), "rmsnorm/01-weight");
-        assert_eq!(catalogue.resolve("forward").unwrap().key(), "rmsnorm/03-forward");
+        assert_eq!(catalogue.resolve_preferring("forward", Some("rmsnorm")).unwrap().key(), "rmsnorm/03-forward");
     }
 
     #[test]
@@ -297,7 +312,10 @@ mod tests {
             ["alpha/01-scale", "02-shift", "beta/01-scale"]
         );
         let err = catalogue.resolve("scale").unwrap_err();
-        assert_eq!(err.suggestion.as_deref(), Some("alpha/01-scale"), "ambiguous: the suggestion names a course");
+        assert_eq!(err.candidates, ["alpha/01-scale", "beta/01-scale"], "ambiguous: every candidate, with its course");
+        assert_eq!(catalogue.resolve_preferring("1", Some("beta")).unwrap().key(), "beta/01-scale");
+        assert_eq!(catalogue.resolve_preferring("scale", Some("alpha")).unwrap().key(), "alpha/01-scale");
+        assert!(catalogue.resolve_preferring("1", Some("gamma")).is_err(), "no preferred course has it");
         assert_eq!(catalogue.resolve("beta/scale").unwrap().key(), "beta/01-scale");
         assert_eq!(catalogue.resolve("beta/1").unwrap().key(), "beta/01-scale");
         assert_eq!(catalogue.resolve("shift").unwrap().key(), "alpha/02-shift", "unique names need no course");

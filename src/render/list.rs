@@ -11,6 +11,15 @@ pub fn current<'a>(catalogue: &'a Catalogue, state: &State) -> Option<&'a crate:
     catalogue.exercises.iter().find(|e| state.of(&e.key()).status != ExerciseStatus::Passed)
 }
 
+/// The first exercise after the one at `index` (going round the catalogue) not passed yet: the
+/// rest of its course first, then the courses after it.
+pub fn next_not_passed(catalogue: &Catalogue, state: &State, index: usize) -> Option<usize> {
+    let count = catalogue.exercises.len();
+    (1..count)
+        .map(|step| (index + step) % count)
+        .find(|&i| state.of(&catalogue.exercises[i].key()).status != ExerciseStatus::Passed)
+}
+
 /// Renders the list.
 pub fn render(printer: &Printer, catalogue: &Catalogue, state: &State) -> String {
     render_with_cursor(printer, catalogue, state, None)

@@ -20,7 +20,6 @@ use super::WatchEvent;
 use crate::cli::Limits;
 use crate::commands::{check, hint, reset, Session};
 use crate::course::Exercise;
-use crate::progress::ExerciseStatus;
 use crate::render::check::{render, Detail};
 use crate::render::list::{progress_bar, render as render_list};
 use crate::render::title;
@@ -302,11 +301,7 @@ impl<'scope, 'env> Watch<'scope, 'env> {
     /// The first exercise after the watched one (going round) not passed yet.
     fn next_not_passed(&self) -> Result<Option<usize>> {
         let state = self.session.state()?;
-        let exercises = &self.session.catalogue.exercises;
-        let count = exercises.len();
-        Ok((1..count)
-            .map(|step| (self.watched + step) % count)
-            .find(|&i| state.of(&exercises[i].key()).status != ExerciseStatus::Passed))
+        Ok(crate::render::list::next_not_passed(&self.session.catalogue, &state, self.watched))
     }
 
     /// Where `n` goes: the next exercise not passed yet; when all are, simply the next one.
