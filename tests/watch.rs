@@ -44,8 +44,12 @@ impl Shared {
                 .unwrap();
             assert!(made.status.success(), "tutor init: {}", String::from_utf8_lossy(&made.stderr));
         }
-        for id in ["01-weight", "02-norm", "03-forward"] {
-            std::fs::write(root.join(format!("exercises/rmsnorm/{id}.rs")), Course::stub(id)).unwrap();
+        // Every course's stubs back (other courses' exercises too: the tests pass them).
+        for course in common::courses() {
+            for (id, _) in common::exercises_of(&course) {
+                let stub = common::repo().join(format!("exercises/{course}/{id}.rs"));
+                std::fs::copy(stub, root.join(format!("exercises/{course}/{id}.rs"))).unwrap();
+            }
         }
         let _ = std::fs::remove_file(root.join(".tutor/state.toml"));
         let _ = std::fs::remove_dir_all(root.join(".tutor/backups"));
@@ -63,11 +67,13 @@ impl Shared {
         std::fs::rename(&temporary, self.file(id)).unwrap();
     }
 
-    /// Writes the solution of `id` and checks it with `tutor check`, so that it counts as passed.
-    fn pass(&self, id: &str) {
-        std::fs::write(self.file(id), Course::solution(id)).unwrap();
+    /// Writes the solution of `course/id` and checks it with `tutor check`, so that it counts as
+    /// passed.
+    fn pass(&self, course: &str, id: &str) {
+        let solution = common::repo().join(format!("solutions/{course}/{id}.rs"));
+        std::fs::copy(solution, self.root.join(format!("exercises/{course}/{id}.rs"))).unwrap();
         let checked = Command::new(env!("CARGO_BIN_EXE_tutor"))
-            .args(["check", id])
+            .args(["check", &format!("{course}/{id}")])
             .current_dir(&self.root)
             .env("TUTOR_LANG", "en")
             .env("NO_COLOR", "1")
@@ -115,7 +121,7 @@ fn the_screen_is_cleared_before_each_run_and_the_progress_bar_stays_at_the_botto
     // The last screen ends with the bar and the keys.
     let last = screen(&output);
     // The bar is 24 cells, filled in proportion.
-    let n = common::exercises().len();
+    let n: usize = common::courses().iter().map(|c| common::exercises_of(c).len()).sum();
     let drawn = format!(" [{}{}] {}", "#".repeat(24 / n), "-".repeat(24 - 24 / n), common::done(1));
     let bar = last.find(&drawn).unwrap_or_else(|| panic!("no {drawn:?} in\n{last}"));
     assert!(last.find("01-weight passes every check").is_some_and(|verdict| verdict < bar), "{last}");
@@ -253,7 +259,7 @@ fn graded_program(script: i32, limit: Duration) -> i32 {
 #[test]
 fn q_or_ctrl_c_cancels_a_running_check_at_once_and_nothing_typed_is_echoed() {
     let course = Shared::take();
-    course.pass("01-weight");
+    course.pass("rmsnorm", "01-weight");
     let endless = Course::stub("02-norm")
         .replace("todo!(\"TODO 2 is not done yet / TODO 2 尚未完成\")", "loop { std::hint::spin_loop() }");
     assert!(endless.contains("spin_loop"));
@@ -300,9 +306,12 @@ fn read_state(course: &Shared) -> String {
 #[test]
 fn the_end_of_the_course_is_announced_once_whichever_exercise_passes_last() {
     let course = Shared::take();
-    // Every exercise but 02 passes first; 02, in the middle, passes last.
-    for (id, _) in common::exercises().iter().filter(|(id, _)| id != "02-norm") {
-        course.pass(id);
+    // Every exercise of every course but 02 passes first; 02, in the middle of its course,
+    // passes last.
+    for name in common::courses() {
+        for (id, _) in common::exercises_of(&name).iter().filter(|(id, _)| name != "rmsnorm" || id != "02-norm") {
+            course.pass(&name, id);
+        }
     }
     let mut watch = course.watch("");
     let at = watch.wait_for("cases pass · next: `tutor hint 02-norm`", 0, CHECK);
@@ -318,7 +327,8 @@ fn the_end_of_the_course_is_announced_once_whichever_exercise_passes_last() {
     course.save("02-norm", &Course::solution("02-norm"));
     let at = watch.wait_for("02-norm passes every check", at, CHECK);
     let at = watch.wait_for("the whole course is done", at, KEY);
-    watch.wait_for(&common::done(common::exercises().len()), at, KEY);
+    let every: usize = common::courses().iter().map(|c| common::exercises_of(c).len()).sum();
+    watch.wait_for(&common::done(every), at, KEY);
     watch.collect_for(Duration::from_millis(1500));
     assert_eq!(watch.seen().matches("the whole course is done").count(), 1, "{}", watch.seen());
     assert!(!screen(watch.seen()).contains("Press n"), "{}", watch.seen());

@@ -11,7 +11,7 @@ use crate::cli::Limits;
 use crate::course::Exercise;
 use crate::render::check::{render, Detail, FileNames};
 use crate::render::json;
-use crate::render::list::{current, next_not_passed};
+use crate::render::list::{course_done, course_title, current, next_not_passed};
 use crate::render::progress_line::ProgressLine;
 use crate::render::{plain, title, Printer};
 use crate::runner::{self, CheckEvent, CheckOptions};
@@ -26,7 +26,7 @@ pub fn run(session: &Session, name: Option<&str>, all: bool, limits: &Limits, de
         let checked = check_one(session, exercise, &options, detail)?;
         every_one_passed &= checked.passed;
         if checked.passed && !all {
-            tell_what_is_next(&session.printer, exercise, checked.current);
+            tell_what_is_next(session, exercise, checked.current)?;
         }
     }
     Ok(if every_one_passed { ExitCode::SUCCESS } else { ExitCode::from(1) })
@@ -163,13 +163,17 @@ pub fn verdict(printer: &Printer, exercise: &Exercise, outcome: &runner::CheckOu
     outcome.passed().then(|| printer.lines(|u| u.passed_all, &[("id", &exercise.id)]).green().bold().to_string())
 }
 
-fn tell_what_is_next(printer: &Printer, done: &Exercise, current: Option<&Exercise>) {
-    match current {
-        Some(next) if next.id != done.id => {
-            let name = title(printer, &next.title_zh, &next.title_en);
-            printer.say(|u| u.next_exercise, &[("id", &next.id), ("title", &name), ("file", &next.file)]);
-        }
-        Some(_) => {}
-        None => printer.say(|u| u.course_complete, &[]),
+/// After a pass: the end of its course, when that was the course's last exercise, and the next
+/// exercise not passed yet, if any.
+fn tell_what_is_next(session: &Session, done: &Exercise, next: Option<&Exercise>) -> Result<()> {
+    let printer = &session.printer;
+    if course_done(&session.catalogue, &session.state()?, &done.course) {
+        let course = course_title(printer, &session.catalogue, &done.course);
+        printer.say(|u| u.course_complete, &[("course", &course)]);
     }
+    if let Some(next) = next.filter(|next| next.key() != done.key()) {
+        let name = title(printer, &next.title_zh, &next.title_en);
+        printer.say(|u| u.next_exercise, &[("id", &next.id), ("title", &name), ("file", &next.file)]);
+    }
+    Ok(())
 }

@@ -56,7 +56,10 @@ pub fn run(printer: &Printer, dir: &Path, force: bool, no_build: bool) -> Result
     write_editor_project(printer, &root, &catalogue)?;
     let n = catalogue.exercises.len();
     let courses = catalogue.courses.iter().map(|c| c.id.as_str()).collect::<Vec<_>>().join(", ");
-    println!("{}", printer.lines(|u| u.init_created, &[("dir", &dir.display()), ("courses", &courses), ("n", &n)]).green());
+    println!(
+        "{}",
+        printer.lines(|u| u.init_created, &[("dir", &dir.display()), ("courses", &courses), ("n", &n)]).green()
+    );
 
     if !no_build {
         eprintln!("{}", printer.lines(|u| u.init_building, &[]).dimmed());

@@ -20,6 +20,16 @@ pub fn next_not_passed(catalogue: &Catalogue, state: &State, index: usize) -> Op
         .find(|&i| state.of(&catalogue.exercises[i].key()).status != ExerciseStatus::Passed)
 }
 
+/// Whether every exercise of `course` has passed.
+pub fn course_done(catalogue: &Catalogue, state: &State, course: &str) -> bool {
+    catalogue.exercises_of(course).all(|e| state.of(&e.key()).status == ExerciseStatus::Passed)
+}
+
+/// A course's title in the chosen languages, by its id.
+pub fn course_title(printer: &Printer, catalogue: &Catalogue, course: &str) -> String {
+    catalogue.course(course).map_or_else(|| course.to_string(), |c| title(printer, &c.info.title_zh, &c.info.title_en))
+}
+
 /// Renders the list.
 pub fn render(printer: &Printer, catalogue: &Catalogue, state: &State) -> String {
     render_with_cursor(printer, catalogue, state, None)

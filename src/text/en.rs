@@ -41,7 +41,7 @@ pub const UI: Ui = Ui {
     summary: "{passed}/{total} cases pass",
     passed_all: "{id} passes every check. Well done!",
     next_exercise: "Next up: {id} · {title}. Read `{tutor} lesson {id}`, then edit {file}.",
-    course_complete: "That was the last exercise: the whole course is done!",
+    course_complete: "That was the last exercise of {course}: the whole course is done!",
     todo_not_done: "TODO {todo} is not written yet: fill it in, in {file}.",
     timed_out: "Your code used up the {secs} s time limit and was stopped: an endless loop, or a very slow answer? (`--timeout` changes the limit.)",
     build_timed_out: "Compiling {file} took more than {secs} s and was stopped: an endless const evaluation, or `include_bytes!` of something that never ends? (`--build-timeout` changes the limit.)",

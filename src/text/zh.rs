@@ -41,7 +41,7 @@ pub const UI: Ui = Ui {
     summary: "{passed}/{total} 个用例通过",
     passed_all: "{id} 通过了全部检查，干得好！",
     next_exercise: "下一个练习：{id} · {title}。先读 `{tutor} lesson {id}`，再编辑 {file}。",
-    course_complete: "这是最后一个练习：整个课程完成了！",
+    course_complete: "这是「{course}」的最后一个练习：整个课程完成了！",
     todo_not_done: "TODO {todo} 还没有写：请在 {file} 中完成它。",
     timed_out: "你的代码用完了 {secs} 秒的时限，已被终止：是死循环，还是计算太慢？（可用 `--timeout` 调整时限。）",
     build_timed_out: "编译 {file} 超过 {secs} 秒，已被终止：是无尽的常量求值，还是 `include_bytes!` 了一个永远读不完的东西？（可用 `--build-timeout` 调整时限。）",

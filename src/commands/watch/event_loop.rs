@@ -21,7 +21,7 @@ use crate::cli::Limits;
 use crate::commands::{check, hint, reset, Session};
 use crate::course::Exercise;
 use crate::render::check::{render, Detail};
-use crate::render::list::{progress_bar, render as render_list};
+use crate::render::list::{course_title, progress_bar, render as render_list};
 use crate::render::title;
 
 /// Saves arrive as bursts of events (write, chmod, rename …): the check starts after this much
@@ -233,9 +233,11 @@ impl<'scope, 'env> Watch<'scope, 'env> {
         let mut verdict: Vec<String> = check::verdict(printer, exercise, &finished.outcome).into_iter().collect();
         if finished.outcome.passed() {
             if finished.completed_now {
-                // Once: only the check that made the last missing exercise pass says it.
-                verdict.push(printer.lines(|u| u.course_complete, &[]).green().bold().to_string());
-            } else if let Some(next) = self.next_not_passed()? {
+                // Once: only the check that made the course's last missing exercise pass says it.
+                let course = course_title(printer, &self.session.catalogue, &exercise.course);
+                verdict.push(printer.lines(|u| u.course_complete, &[("course", &course)]).green().bold().to_string());
+            }
+            if let Some(next) = self.next_not_passed()? {
                 let next_id = &self.session.catalogue.exercises[next].id;
                 if self.options.auto_advance {
                     verdict.push(printer.lines(|u| u.watch_moving_on, &[("id", next_id)]));
@@ -244,7 +246,7 @@ impl<'scope, 'env> Watch<'scope, 'env> {
                     return self.start_check();
                 }
                 verdict.push(printer.lines(|u| u.watch_press_next, &[("id", next_id)]).cyan().to_string());
-            } else if finished.all_done {
+            } else if finished.all_done && !finished.completed_now {
                 verdict.push(printer.lines(|u| u.all_done, &[]));
             }
         }

@@ -10,7 +10,7 @@ use anyhow::Result;
 use super::WatchEvent;
 use crate::cli::Limits;
 use crate::commands::Session;
-use crate::render::list::current;
+use crate::render::list::{course_done, current};
 use crate::runner::{self, BuildEvent, Cancel, Cancelled, CheckEvent, CheckOptions, CheckOutcome};
 
 /// What the check is doing, for the status line.
@@ -30,7 +30,8 @@ pub enum Status {
 pub struct Finished {
     /// What the check found.
     pub outcome: CheckOutcome,
-    /// This check made the last exercise pass: every exercise passes now, and did not before.
+    /// This check made its course's last exercise pass: every exercise of the course passes now,
+    /// and did not before.
     pub completed_now: bool,
     /// Every exercise passes (now or already).
     pub all_done: bool,
@@ -120,11 +121,12 @@ fn check(session: &Session, index: usize, options: &CheckOptions, tell: &dyn Fn(
         Err(e) => return Err(e),
     };
     let passed = outcome.passed();
-    let (done_before, done_after) = session.update(|state| {
-        let before = current(&session.catalogue, state).is_none();
+    let course_done = |state: &crate::progress::State| course_done(&session.catalogue, state, &exercise.course);
+    let (course_before, course_after, all_after) = session.update(|state| {
+        let before = course_done(state);
         state.exercises.entry(exercise.key()).or_default().record_check(passed);
-        (before, current(&session.catalogue, state).is_none())
+        (before, course_done(state), current(&session.catalogue, state).is_none())
     })?;
     drop(lock);
-    Ok(Some(Finished { outcome, completed_now: done_after && !done_before, all_done: done_after }))
+    Ok(Some(Finished { outcome, completed_now: course_after && !course_before, all_done: all_after }))
 }
