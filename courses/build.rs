@@ -4,7 +4,9 @@
 //! - the course's content, by its path in a workspace: `exercises/<id>/`, `solutions/<id>/`,
 //!   `lessons/<id>/` (README files excluded);
 //! - its kit, `courses/<id>/kit/` (manifest and `src/`), and the core subject crate
-//!   `crates/subject/`, by their paths in the repository: the grading harness mirrors them.
+//!   `crates/subject/`, by their paths in the repository: the grading harness mirrors them;
+//! - the fingerprint of its grading side (`courses/<id>/kit/` and `courses/<id>/grade/`), so that
+//!   `tutor dev check` can tell when a checkout's grading code is not the one compiled in.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -36,6 +38,7 @@ fn main() {
             "    Registered {{\n        id: {id:?},\n        grading: &{}::COURSE,",
             id.replace('-', "_")
         );
+        let _ = writeln!(code, "        grading_fingerprint: {:#018x},", grading_fingerprint(&root, id));
         code.push_str("        files: &[\n");
         for folder in ["exercises", "solutions", "lessons"] {
             for path in files_below(&root.join(folder).join(id)) {
@@ -63,6 +66,45 @@ fn main() {
     }
     code.push_str("];\n");
     std::fs::write(out.join("registry.rs"), code).expect("OUT_DIR is writable");
+}
+
+/// FNV-1a (64 bits) over every file of `courses/<id>/kit/` and `courses/<id>/grade/` (any
+/// `target/` left out), in the order of their repository paths, each as its path, a zero byte, its
+/// length (8 bytes, little endian) and its bytes. A copy of `of_checkout` in the CLI's
+/// `src/commands/dev/fingerprint.rs` (a build script cannot use the CLI's code); a test there holds
+/// the two to the same value. The build script runs again when any of these files changes.
+fn grading_fingerprint(root: &Path, id: &str) -> u64 {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n != "target") {
+                    walk(root, &path, out);
+                }
+            } else {
+                let relative = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+                out.push((relative, path));
+            }
+        }
+    }
+    let mut files = Vec::new();
+    for folder in ["kit", "grade"] {
+        let dir = root.join("courses").join(id).join(folder);
+        println!("cargo:rerun-if-changed={}", dir.display());
+        walk(root, &dir, &mut files);
+    }
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for (path, full) in &files {
+        let bytes = std::fs::read(full).unwrap_or_else(|e| panic!("reading {}: {e}", full.display()));
+        for chunk in [path.as_bytes(), &[0], &(bytes.len() as u64).to_le_bytes(), &bytes] {
+            for &byte in chunk {
+                hash ^= u64::from(byte);
+                hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        }
+    }
+    hash
 }
 
 /// One `EmbeddedFile` line: the path relative to the repository, the text compiled in.

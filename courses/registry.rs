@@ -23,6 +23,10 @@ pub struct Registered {
     pub files: &'static [EmbeddedFile],
     /// Its kit crate (`courses/<id>/kit`), which its exercises know as `tutor_kit`.
     pub kit: &'static [EmbeddedFile],
+    /// The fingerprint of its grading side as it was built: FNV-1a (64 bits) over every file of
+    /// `courses/<id>/kit/` and `courses/<id>/grade/` (see `build.rs`), for `tutor dev check` to
+    /// compare with a checkout's.
+    pub grading_fingerprint: u64,
 }
 
 impl Registered {

@@ -133,7 +133,8 @@ pub enum DevCommand {
     Check {
         /// The course to check (default: every registered course). 要检查的课程。
         course: Option<String>,
-        /// Read the courses' content from this repository checkout. 从仓库检出中读取课程内容。
+        /// Read the courses' content from this repository checkout, and compare its grading code
+        /// (default: the current folder when it is a checkout). 从仓库检出中读取课程内容并比较评分代码。
         #[arg(long, value_name = "DIR")]
         root: Option<PathBuf>,
         #[command(flatten)]

@@ -52,6 +52,16 @@ impl Temp {
         temp
     }
 
+    /// A copy of the repository's content and of its grading side (`courses/`): a checkout as an
+    /// author has it.
+    fn checkout(name: &str) -> Temp {
+        let temp = Temp::content(name);
+        let copied =
+            Command::new("cp").arg("-r").arg(repo().join("courses")).arg(&temp.root).status().expect("cp runs");
+        assert!(copied.success(), "copying courses/");
+        temp
+    }
+
     fn path(&self, relative: &str) -> PathBuf {
         self.root.join(relative)
     }
@@ -116,14 +126,91 @@ fn without_section(source: &str, marker: &str) -> String {
 #[test]
 fn every_course_of_the_repository_passes_from_the_binary_and_from_the_checkout() {
     let root = repo().to_string_lossy().into_owned();
+    let courses = common::courses().len();
+    let checkout_line = format!("content: {root}; grading code: compiled into this tutor");
+    // In the checkout, with and without --root: the checkout's content, its grading side compared.
     for args in [vec!["dev", "check"], vec!["dev", "check", "--root", &root]] {
         let run = tutor(&args);
-        run.expect(0).shows("every check passes").hides("✗");
+        run.expect(0).shows("every check passes").shows(&checkout_line).hides("✗").hides("  – ");
         for course in common::courses() {
             run.shows(&format!("Course {course} · "));
         }
-        assert_eq!(run.stdout.matches("  ✓ ").count(), 8 * common::courses().len(), "{}", run.stdout);
+        assert_eq!(run.stdout.matches("  ✓ ").count(), 10 * courses, "{}", run.stdout);
     }
+    // Elsewhere: the content compiled in, with nothing to compare the grading side with.
+    let elsewhere = Temp::new("compiled-in");
+    let run = tutor_in(&elsewhere.root, "en", &["dev", "check"]);
+    run.expect(0)
+        .shows("every check passes")
+        .shows("content: compiled in; grading code: compiled into this tutor")
+        .shows("– the grading code and kit in the folder are the ones compiled into this tutor (not checked")
+        .hides("✗");
+    assert_eq!(run.stdout.matches("  ✓ ").count(), 8 * courses, "{}", run.stdout);
+    assert_eq!(run.stdout.matches("  – ").count(), 2 * courses, "{}", run.stdout);
+}
+
+#[test]
+fn in_a_checkout_dev_check_reads_it_without_root() {
+    let (course, entries) = first_course();
+    let checkout = Temp::checkout("current-folder");
+    let lesson = &entries[0].lesson;
+    checkout.edit(lesson, |text| format!("{text}\nTODO(author): say more.\n"));
+    let dir = std::fs::canonicalize(&checkout.root).expect("the copy exists");
+    tutor_in(&checkout.root, "en", &["dev", "check", &course])
+        .expect(1)
+        .shows(&format!("content: {}; grading code: compiled into this tutor", dir.display()))
+        .shows("✓ the grading code and kit in the folder are the ones compiled into this tutor")
+        .shows("✓ the grading crate's editor.rs lists the catalogue's exercises")
+        .shows(&format!("{lesson}: 1 TODO(author) marker(s) left"));
+}
+
+#[test]
+fn stale_grading_code_in_the_root_is_named() {
+    let (course, _) = first_course();
+    let checkout = Temp::checkout("stale-grading");
+    checkout.edit(&format!("courses/{course}/grade/src/lib.rs"), |text| format!("{text}\n// An edit not built yet.\n"));
+    let root = checkout.root.to_string_lossy().into_owned();
+    checkout
+        .dev_check(&course)
+        .expect(1)
+        .shows("✗ the grading code and kit in the folder are the ones compiled into this tutor")
+        .shows(&format!(
+            "courses/{course}/grade: the grading code or kit in {root} (courses/{course}/grade, courses/{course}/kit) \
+             is not the one compiled into this tutor"
+        ))
+        .shows("rebuild tutor from")
+        .shows("(`cargo run -- dev check`)");
+    // The kit counts too.
+    let kit = Temp::checkout("stale-kit");
+    kit.edit(&format!("courses/{course}/kit/Cargo.toml"), |text| format!("{text}\n# An edit not built yet.\n"));
+    kit.dev_check(&course).expect(1).shows(&format!("courses/{course}/grade: the grading code or kit in"));
+}
+
+#[test]
+fn a_stale_editor_rs_is_named_with_the_text_to_copy() {
+    let (course, entries) = first_course();
+    let checkout = Temp::checkout("stale-editor");
+    let editor = format!("courses/{course}/grade/editor.rs");
+    let expected = checkout.read(&editor);
+    let last = entries.last().expect("an exercise");
+    let last_line = format!("#[path = \"../../../{}\"]", last.file);
+    let stale = format!("#[path = \"../../../exercises/{course}/09-old.rs\"]");
+    checkout.edit(&editor, |text| text.replace(&last_line, &stale));
+    checkout
+        .dev_check(&course)
+        .expect(1)
+        .shows("✗ the grading crate's editor.rs lists the catalogue's exercises")
+        .shows(&format!(
+            "{editor}: it does not list the catalogue's exercises as tutor writes them (missing: {last_line}; \
+             not in the catalogue: {stale}); it should read (between the dashed lines):"
+        ))
+        .shows(&format!("----\n{expected}----"));
+    std::fs::remove_file(checkout.path(&editor)).expect("removing editor.rs");
+    checkout
+        .dev_check(&course)
+        .expect(1)
+        .shows(&format!("{editor}: the file does not exist; it lists the exercises for editors"))
+        .shows(&expected);
 }
 
 #[test]
@@ -190,31 +277,87 @@ fn a_mistake_pointing_at_a_missing_hint_is_named() {
         .dev_check(&course)
         .expect(1)
         .shows("✗ every known mistake points at an exercise and a hint that exist")
-        .shows(&format!("{lesson}: mistake `{}` points at hint 3 of {}", mistake.id, mistake.exercise));
+        .shows(&format!(
+            "courses/{course}/grade: mistake `{}` points at hint 3 of {}, and its lesson {lesson} has 2 hint(s)",
+            mistake.id, mistake.exercise
+        ));
+}
+
+/// `text` without whitespace.
+fn squeezed(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// The first line of a solution that its stub lacks (whitespace aside), with at least 12
+/// characters besides whitespace, that satisfies `wanted`; and its exercise.
+fn written_line<'a>(entries: &'a [Entry], content: &Temp, wanted: impl Fn(&str) -> bool) -> (&'a Entry, String) {
+    entries
+        .iter()
+        .find_map(|e| {
+            let stub = squeezed(&content.read(&e.file));
+            let solution = content.read(&e.solution);
+            let line = solution.lines().map(str::trim).find(|l| {
+                let key = squeezed(l.trim_end_matches(';'));
+                key.len() >= 12 && !l.starts_with("//") && !stub.contains(&key) && wanted(l)
+            })?;
+            Some((e, line.to_string()))
+        })
+        .expect("a solution writes such a line")
 }
 
 #[test]
 fn a_hint_that_holds_solution_code_is_named() {
     let (course, entries) = first_course();
     let content = Temp::content("hint-code");
-    // The first line the learner writes: a `let` line of a solution that its stub does not have.
-    let (exercise, line) = entries
-        .iter()
-        .find_map(|e| {
-            let stub = content.read(&e.file);
-            let solution = content.read(&e.solution);
-            let line = solution.lines().map(str::trim).find(|l| l.starts_with("let ") && !stub.contains(*l))?;
-            Some((e, line.to_string()))
-        })
-        .expect("a solution writes a `let` line");
+    // A `let` line the learner writes, quoted in a hint without its spaces.
+    let (exercise, line) = written_line(&entries, &content, |l| l.starts_with("let ") && l.contains(' '));
+    let quoted = squeezed(&line);
     content.edit(&exercise.lesson, |text| {
-        text.replacen("<!-- tutor: hint 1 en -->\n", &format!("<!-- tutor: hint 1 en -->\nWrite `{line}`.\n"), 1)
+        text.replacen("<!-- tutor: hint 1 en -->\n", &format!("<!-- tutor: hint 1 en -->\nWrite `{quoted}`.\n"), 1)
+    });
+    content.dev_check(&course).expect(1).shows("✗ no hint holds a line of the solution's code").shows(&format!(
+        "{}: the section `hint 1 en` holds a line of the solution's code ({}): `{line}`",
+        exercise.lesson, exercise.solution
+    ));
+}
+
+#[test]
+fn a_hint_that_holds_a_line_other_than_a_let_is_named() {
+    let (course, entries) = first_course();
+    let content = Temp::content("hint-statement");
+    // A statement or expression the learner writes (no `let`, no import), in a Chinese hint's
+    // code block.
+    let (exercise, line) = written_line(&entries, &content, |l| !l.starts_with("let ") && !l.starts_with("use "));
+    content.edit(&exercise.lesson, |text| {
+        text.replacen(
+            "<!-- tutor: hint 2 zh -->\n",
+            &format!("<!-- tutor: hint 2 zh -->\n答案：\n```\n{line}\n```\n"),
+            1,
+        )
     });
     content
         .dev_check(&course)
         .expect(1)
-        .shows("✗ no hint holds solution code")
-        .shows(&format!("{}: the section `hint 1 en` holds solution code: `{line}`", exercise.lesson));
+        .shows("✗ no hint holds a line of the solution's code")
+        .shows(&format!("{}: the section `hint 2 zh` holds a line of the solution's code", exercise.lesson))
+        .shows(&format!("`{line}`"));
+}
+
+#[test]
+fn a_chinese_section_written_in_english_is_named() {
+    let (course, entries) = first_course();
+    let content = Temp::content("zh-in-english");
+    let lesson = &entries[0].lesson;
+    content.edit(lesson, |text| {
+        let start = text.find("<!-- tutor: hint 1 zh -->\n").expect("hint 1 zh") + "<!-- tutor: hint 1 zh -->\n".len();
+        let end = text.find("<!-- tutor: hint 1 en -->").expect("hint 1 en");
+        format!("{}Think about the shape first.\n\n{}", &text[..start], &text[end..])
+    });
+    content
+        .dev_check(&course)
+        .expect(1)
+        .shows("✗ every lesson parses, with every section in both languages")
+        .shows(&format!("{lesson}: the section `hint 1 zh` has no Chinese character: write it in Chinese"));
 }
 
 #[test]

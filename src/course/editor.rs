@@ -34,6 +34,11 @@ pub fn library_root(catalogue: &Catalogue, course: &str, prefix: &str) -> String
     text
 }
 
+/// The `#[path = "…"]` lines of a library root, trimmed, in order: the exercises it includes.
+pub fn path_lines(text: &str) -> Vec<&str> {
+    text.lines().map(str::trim).filter(|l| l.starts_with("#[path")).collect()
+}
+
 /// The workspace's `Cargo.toml`: one member per course.
 pub fn manifest(catalogue: &Catalogue) -> String {
     let members: Vec<String> = catalogue.courses.iter().map(|c| format!("\"{}\"", project_dir(&c.id))).collect();
@@ -94,8 +99,31 @@ mod tests {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         for course in &catalogue.courses {
             let example = root.join("courses").join(&course.id).join("grade/editor.rs");
-            let on_disk = std::fs::read_to_string(&example).unwrap_or_default();
-            assert_eq!(on_disk, library_root(&catalogue, &course.id, "../../../"), "{}", example.display());
+            let expected = library_root(&catalogue, &course.id, "../../../");
+            let on_disk = match std::fs::read_to_string(&example) {
+                Ok(text) => text,
+                Err(e) => {
+                    panic!("courses/{}/grade/editor.rs cannot be read ({e}); it should read:\n\n{expected}", course.id)
+                }
+            };
+            let (wanted, found) = (path_lines(&expected), path_lines(&on_disk));
+            let listed = |lines: Vec<&&str>| {
+                if lines.is_empty() {
+                    " none".to_string()
+                } else {
+                    lines.iter().map(|l| format!("\n    {l}")).collect()
+                }
+            };
+            let missing = listed(wanted.iter().filter(|l| !found.contains(l)).collect());
+            let extra = listed(found.iter().filter(|l| !wanted.contains(l)).collect());
+            assert!(
+                on_disk == expected,
+                "courses/{id}/grade/editor.rs must hold exactly what tutor writes for the exercises of \
+                 exercises/{id}/info.toml (crate::course::editor::library_root): one `#[path]` module per \
+                 exercise, in the catalogue's order.\n  missing:{missing}\n  not in the catalogue:{extra}\n\
+                 (`cargo run -- dev check {id}` says the same.) It should read:\n\n{expected}",
+                id = course.id,
+            );
             for exercise in catalogue.exercises_of(&course.id) {
                 assert!(library_root(&catalogue, &course.id, "").contains(&format!("#[path = \"{}\"]", exercise.file)));
             }

@@ -1,9 +1,13 @@
 //! `tutor dev check [COURSE] [--root DIR]`: every check of every course (or one), one line per
 //! check, each failure with its file and reason. Exit 0 when every check passes, 1 when a problem
 //! is found, 2 for a usage or environment error.
+//!
+//! Content comes from `DIR`, else from the current folder when it is a repository checkout, else
+//! from the files compiled in; the grading code is always the compiled-in one, and a checkout's
+//! is compared with it.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -17,11 +21,14 @@ use crate::text::Ui;
 
 use super::content::{Course, Source, Unloadable};
 use super::graded::{self, Role};
-use super::{pick, rules, say_each, Problem};
+use super::{fingerprint, grading, pick, rules, say_each, Problem};
 
-/// The checks, in the order they are shown: the quick ones first, the builds last.
-const CHECKS: [fn(&Ui) -> &'static str; 8] = [
+/// The checks, in the order they are shown: the grading side first (when it is stale, every
+/// result about cases and mistakes is about other code), the quick ones next, the builds last.
+const CHECKS: [fn(&Ui) -> &'static str; 10] = [
+    |u| u.dev_check_grading,
     |u| u.dev_check_catalogue,
+    |u| u.dev_check_editor,
     |u| u.dev_check_lessons,
     |u| u.dev_check_hints,
     |u| u.dev_check_mistakes,
@@ -31,11 +38,19 @@ const CHECKS: [fn(&Ui) -> &'static str; 8] = [
     |u| u.dev_check_solutions,
 ];
 
+/// What one check found.
+enum Verdict {
+    /// It ran and found these problems (none: it passes).
+    Checked(Vec<Problem>),
+    /// It did not run, for this reason (in the chosen languages).
+    Skipped(String),
+}
+
 /// Checks the courses and prints what it finds.
 pub fn run(printer: &Printer, course: Option<&str>, root: Option<&Path>, limits: &Limits) -> Result<ExitCode> {
     let source = match root {
-        None => Source::Embedded,
         Some(dir) => Source::Root(checkout(dir)?),
+        None => current_checkout()?.map_or(Source::Embedded, Source::Root),
     };
     let known: Vec<String> = embedded::courses().iter().map(|c| c.id.to_string()).collect();
     let ids: Vec<String> = match course {
@@ -43,11 +58,14 @@ pub fn run(printer: &Printer, course: Option<&str>, root: Option<&Path>, limits:
         Some(given) if known.iter().any(|k| k == given) => vec![given.to_string()],
         Some(given) => return Err(CliError::DevUnknownCourse { given: given.to_string(), known }.into()),
     };
+    let origin = match &source {
+        Source::Embedded => printer.inline(|u| u.dev_source_embedded, &[]),
+        Source::Root(dir) => printer.inline(|u| u.dev_source_root, &[("dir", &dir.display())]),
+    };
+    println!("{}", origin.dimmed());
     let mut problems = 0;
-    for (index, id) in ids.iter().enumerate() {
-        if index > 0 {
-            println!();
-        }
+    for id in &ids {
+        println!();
         problems += check_course(printer, &source, id, limits)?;
     }
     println!();
@@ -63,7 +81,7 @@ pub fn run(printer: &Printer, course: Option<&str>, root: Option<&Path>, limits:
 }
 
 /// `--root DIR` as an absolute path, when it is a folder with an `exercises/` folder.
-fn checkout(dir: &Path) -> Result<std::path::PathBuf> {
+fn checkout(dir: &Path) -> Result<PathBuf> {
     let dir = if dir.is_absolute() {
         dir.to_path_buf()
     } else {
@@ -78,8 +96,27 @@ fn checkout(dir: &Path) -> Result<std::path::PathBuf> {
     Ok(dir)
 }
 
+/// The current folder, when it is a checkout of the tutor repository (it has `courses/Cargo.toml`
+/// and `exercises/`): an author running `dev check` there means the files they are editing.
+fn current_checkout() -> Result<Option<PathBuf>> {
+    let dir = std::env::current_dir().context("reading the current folder")?;
+    Ok((dir.join("courses/Cargo.toml").is_file() && dir.join("exercises").is_dir()).then_some(dir))
+}
+
 /// Checks one course; returns how many problems it has.
 fn check_course(printer: &Printer, source: &Source, id: &str, limits: &Limits) -> Result<usize> {
+    // The grading side can be compared only in a checkout that has it.
+    let grading_root = match source {
+        Source::Embedded => Err(printer.inline(|u| u.dev_skipped_compiled_in, &[])),
+        Source::Root(root) if !fingerprint::has_grading_side(root, id) => {
+            Err(printer.inline(|u| u.dev_skipped_no_grading, &[("dir", &root.display()), ("id", &id)]))
+        }
+        Source::Root(root) => Ok(root.as_path()),
+    };
+    let compiled_in = match &grading_root {
+        Ok(root) => Verdict::Checked(grading::compiled_in(printer, root, id)?),
+        Err(reason) => Verdict::Skipped(reason.clone()),
+    };
     let course = match Course::load(source, id)? {
         Ok(course) => course,
         Err(unloadable) => {
@@ -91,35 +128,39 @@ fn check_course(printer: &Printer, source: &Source, id: &str, limits: &Limits) -
                     printer.inline(|u| u.dev_catalogue_unreadable, &[("detail", &detail)])
                 }
             };
-            show(printer, CHECKS[0], &[Problem::new(info, reason)]);
-            for check in &CHECKS[1..] {
-                let skipped =
-                    format!("  – {} ({})", printer.inline(*check, &[]), printer.inline(|u| u.dev_skipped, &[]));
-                println!("{}", skipped.dimmed());
+            let mut count = show(printer, CHECKS[0], &compiled_in);
+            count += show(printer, CHECKS[1], &Verdict::Checked(vec![Problem::new(info, reason)]));
+            let skipped = Verdict::Skipped(printer.inline(|u| u.dev_skipped, &[]));
+            for check in &CHECKS[2..] {
+                show(printer, *check, &skipped);
             }
-            return Ok(1);
+            return Ok(count);
         }
     };
     let info = course.catalogue.course(id).map(|c| c.info.clone());
     heading(printer, id, |l| info.as_ref().map(|i| pick(l, &i.title_zh, &i.title_en)).unwrap_or_default());
+    let editor = match &grading_root {
+        Ok(_) => Verdict::Checked(grading::editor_file(printer, source, &course)?),
+        Err(reason) => Verdict::Skipped(reason.clone()),
+    };
     let files = source.author_files(id)?;
     let quick = [
-        rules::catalogue(printer, &course),
-        rules::lessons(printer, &course),
-        rules::hints(printer, &course),
-        rules::mistakes(printer, &course),
-        rules::titles(printer, &course),
-        rules::author_markers(printer, &files),
+        compiled_in,
+        Verdict::Checked(rules::catalogue(printer, &course)),
+        editor,
+        Verdict::Checked(rules::lessons(printer, &course)),
+        Verdict::Checked(rules::hints(printer, &course)),
+        Verdict::Checked(rules::mistakes(printer, &course)),
+        Verdict::Checked(rules::titles(printer, &course)),
+        Verdict::Checked(rules::author_markers(printer, &files)),
     ];
     let mut count = 0;
-    for (check, problems) in CHECKS.iter().zip(&quick) {
-        show(printer, *check, problems);
-        count += problems.len();
+    for (check, verdict) in CHECKS.iter().zip(&quick) {
+        count += show(printer, *check, verdict);
     }
-    for (check, role) in CHECKS[6..].iter().zip([Role::Stub, Role::Solution]) {
+    for (check, role) in CHECKS[quick.len()..].iter().zip([Role::Stub, Role::Solution]) {
         let problems = graded::run(printer, &course, role, limits)?;
-        show(printer, *check, &problems);
-        count += problems.len();
+        count += show(printer, *check, &Verdict::Checked(problems));
     }
     Ok(count)
 }
@@ -130,16 +171,38 @@ fn heading(printer: &Printer, id: &str, title: impl Fn(crate::course::lesson::La
     println!("{}", line.bold());
 }
 
-/// One check's line, ✓ or ✗, and under a ✗ every problem with its file.
-fn show(printer: &Printer, check: fn(&Ui) -> &'static str, problems: &[Problem]) {
+/// Rules off text to copy, above and below it.
+const CUT: &str = "------------------------------------------------------------------------";
+
+/// One check's line, ✓, ✗ or – (not checked), and under a ✗ every problem with its file and
+/// any text to copy, verbatim between two rules. Returns how many problems it shows.
+fn show(printer: &Printer, check: fn(&Ui) -> &'static str, verdict: &Verdict) -> usize {
     let label = printer.inline(check, &[]);
-    if problems.is_empty() {
-        println!("  {} {label}", "✓".green());
-    } else {
-        println!("  {} {label}", "✗".red());
-        for problem in problems {
-            println!("      {}: {}", problem.file.bold(), problem.reason);
+    let count = match verdict {
+        Verdict::Skipped(reason) => {
+            println!("{}", format!("  – {label} ({reason})").dimmed());
+            0
         }
-    }
+        Verdict::Checked(problems) if problems.is_empty() => {
+            println!("  {} {label}", "✓".green());
+            0
+        }
+        Verdict::Checked(problems) => {
+            println!("  {} {label}", "✗".red());
+            for problem in problems {
+                println!("      {}: {}", problem.file.bold(), problem.reason);
+                if let Some(detail) = &problem.detail {
+                    println!("{}", CUT.dimmed());
+                    print!("{detail}");
+                    if !detail.ends_with('\n') {
+                        println!();
+                    }
+                    println!("{}", CUT.dimmed());
+                }
+            }
+            problems.len()
+        }
+    };
     let _ = std::io::stdout().flush();
+    count
 }

@@ -4,7 +4,10 @@
 
 mod check;
 mod content;
+mod fingerprint;
 mod graded;
+mod grading;
+mod leak;
 mod new;
 mod rules;
 mod scaffold;
@@ -33,12 +36,19 @@ pub struct Problem {
     pub file: String,
     /// What is wrong with it.
     pub reason: String,
+    /// Text to copy, shown verbatim under the reason (what the file should hold), if any.
+    pub detail: Option<String>,
 }
 
 impl Problem {
     /// A problem in `file`.
     pub fn new(file: impl Into<String>, reason: String) -> Problem {
-        Problem { file: file.into(), reason }
+        Problem { file: file.into(), reason, detail: None }
+    }
+
+    /// A problem in `file`, with text to copy.
+    pub fn with_detail(file: impl Into<String>, reason: String, detail: String) -> Problem {
+        Problem { file: file.into(), reason, detail: Some(detail) }
     }
 }
 

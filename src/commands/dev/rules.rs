@@ -6,7 +6,7 @@ use crate::course::lesson::{Language, Lesson, Part};
 use crate::render::Printer;
 
 use super::content::Course;
-use super::Problem;
+use super::{leak, Problem};
 
 /// The marker `dev new` leaves where the author must write.
 pub const AUTHOR_MARKER: &str = "TODO(author)";
@@ -60,8 +60,9 @@ pub fn holds_todo(text: &str, todo: u32) -> bool {
     text.match_indices(&marker).any(|(at, _)| !text[at + marker.len()..].starts_with(|c: char| c.is_ascii_digit()))
 }
 
-/// Every lesson parses, with every section in both languages: the overview has the lesson part
-/// only; an exercise's lesson has the lesson, at least [`MIN_HINTS`] hints and an explanation.
+/// Every lesson parses, with every section in both languages, each `zh` section in Chinese: the
+/// overview has the lesson part only; an exercise's lesson has the lesson, at least
+/// [`MIN_HINTS`] hints and an explanation.
 pub fn lessons(printer: &Printer, course: &Course) -> Vec<Problem> {
     let mut problems = Vec::new();
     let describe = |path: &str, error: &crate::course::lesson::LessonError| {
@@ -73,6 +74,7 @@ pub fn lessons(printer: &Printer, course: &Course) -> Vec<Problem> {
         match Lesson::parse(text).and_then(|lesson| lesson.validate(false, 0).map(|()| lesson)) {
             Err(error) => problems.push(describe(overview, &error)),
             Ok(lesson) => {
+                problems.extend(not_chinese(printer, overview, &lesson));
                 let extra = (1..=lesson.hint_count()).map(Part::Hint).chain([Part::Explanation]);
                 let extra = extra.flat_map(|part| Language::BOTH.map(|l| (part, l)));
                 if let Some((part, language)) = extra.into_iter().find(|(p, l)| lesson.text(*p, *l).is_some()) {
@@ -87,15 +89,29 @@ pub fn lessons(printer: &Printer, course: &Course) -> Vec<Problem> {
     }
     for exercise in course.exercises() {
         let Some(text) = course.text(&exercise.lesson) else { continue };
-        if let Err(error) = Lesson::parse(text).and_then(|lesson| lesson.validate(true, MIN_HINTS)) {
-            problems.push(describe(&exercise.lesson, &error));
+        match Lesson::parse(text).and_then(|lesson| lesson.validate(true, MIN_HINTS).map(|()| lesson)) {
+            Err(error) => problems.push(describe(&exercise.lesson, &error)),
+            Ok(lesson) => problems.extend(not_chinese(printer, &exercise.lesson, &lesson)),
         }
     }
     problems
 }
 
-/// No hint, in either language, holds a line the learner writes: a `let` line of the solution
-/// that the stub does not have.
+/// A problem for every `zh` section of `lesson` (at `path`) with no Chinese character in it: an
+/// English text under a `zh` marker is a translation still to write.
+fn not_chinese(printer: &Printer, path: &str, lesson: &Lesson) -> Vec<Problem> {
+    let parts = [Part::Lesson].into_iter().chain((1..=lesson.hint_count()).map(Part::Hint)).chain([Part::Explanation]);
+    parts
+        .filter(|&part| lesson.text(part, Language::Zh).is_some_and(|text| !text.chars().any(is_chinese)))
+        .map(|part| {
+            let section = part.marker(Language::Zh);
+            Problem::new(path, printer.inline(|u| u.dev_section_not_chinese, &[("section", &section)]))
+        })
+        .collect()
+}
+
+/// No hint, in either language, holds a line of code the solution adds to its stub (see
+/// [`leak::written_lines`]), whitespace aside.
 pub fn hints(printer: &Printer, course: &Course) -> Vec<Problem> {
     let mut problems = Vec::new();
     for exercise in course.exercises() {
@@ -105,14 +121,14 @@ pub fn hints(printer: &Printer, course: &Course) -> Vec<Problem> {
             continue;
         };
         let Ok(lesson) = Lesson::parse(text) else { continue };
-        let written: Vec<&str> =
-            solution.lines().map(str::trim).filter(|l| l.starts_with("let ") && !stub.contains(*l)).collect();
+        let written = leak::written_lines(stub, solution);
         for level in 1..=lesson.hint_count() {
             for language in Language::BOTH {
                 let Some(hint) = lesson.text(Part::Hint(level), language) else { continue };
-                if let Some(line) = written.iter().find(|line| hint.contains(line.trim_end_matches(';'))) {
+                if let Some(line) = leak::leaked(hint, &written) {
                     let section = Part::Hint(level).marker(language);
-                    let values: [(&str, &dyn std::fmt::Display); 2] = [("section", &section), ("code", line)];
+                    let values: [(&str, &dyn std::fmt::Display); 3] =
+                        [("section", &section), ("code", &line), ("solution", &exercise.solution)];
                     problems.push(Problem::new(&exercise.lesson, printer.inline(|u| u.dev_hint_gives_away, &values)));
                 }
             }
@@ -122,7 +138,7 @@ pub fn hints(printer: &Printer, course: &Course) -> Vec<Problem> {
 }
 
 /// Every known mistake of the grading code points at an exercise of the catalogue and at a
-/// hint level its lesson has.
+/// hint level its lesson has. A problem is the grading code's, where the mistake is declared.
 pub fn mistakes(printer: &Printer, course: &Course) -> Vec<Problem> {
     let mut problems = Vec::new();
     for mistake in course.grading.mistakes() {
@@ -135,9 +151,16 @@ pub fn mistakes(printer: &Printer, course: &Course) -> Vec<Problem> {
         let Some(Ok(lesson)) = course.text(&exercise.lesson).map(Lesson::parse) else { continue };
         let count = lesson.hint_count();
         if mistake.hint == 0 || mistake.hint > count {
-            let values: [(&str, &dyn std::fmt::Display); 4] =
-                [("mistake", &mistake.id), ("level", &mistake.hint), ("exercise", &exercise.local), ("count", &count)];
-            problems.push(Problem::new(&exercise.lesson, printer.inline(|u| u.dev_mistake_no_hint, &values)));
+            let values: [(&str, &dyn std::fmt::Display); 5] = [
+                ("mistake", &mistake.id),
+                ("level", &mistake.hint),
+                ("exercise", &exercise.local),
+                ("lesson", &exercise.lesson),
+                ("count", &count),
+            ];
+            // The mistake is declared in the grading code: that is where it is fixed (or the lesson
+            // gains the hint, which the reason names).
+            problems.push(Problem::new(course.grading_dir(), printer.inline(|u| u.dev_mistake_no_hint, &values)));
         }
     }
     problems
