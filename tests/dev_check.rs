@@ -143,7 +143,7 @@ fn every_course_of_the_repository_passes_from_the_binary_and_from_the_checkout()
     run.expect(0)
         .shows("every check passes")
         .shows("content: compiled in; grading code: compiled into this tutor")
-        .shows("– the grading code and kit in the folder are the ones compiled into this tutor (not checked")
+        .shows("– the grading code and kit in the folder are those compiled into this tutor (not checked")
         .hides("✗");
     assert_eq!(run.stdout.matches("  ✓ ").count(), 8 * courses, "{}", run.stdout);
     assert_eq!(run.stdout.matches("  – ").count(), 2 * courses, "{}", run.stdout);
@@ -159,7 +159,7 @@ fn in_a_checkout_dev_check_reads_it_without_root() {
     tutor_in(&checkout.root, "en", &["dev", "check", &course])
         .expect(1)
         .shows(&format!("content: {}; grading code: compiled into this tutor", dir.display()))
-        .shows("✓ the grading code and kit in the folder are the ones compiled into this tutor")
+        .shows("✓ the grading code and kit in the folder are those compiled into this tutor")
         .shows("✓ the grading crate's editor.rs lists the catalogue's exercises")
         .shows(&format!("{lesson}: 1 TODO(author) marker(s) left"));
 }
@@ -173,10 +173,10 @@ fn stale_grading_code_in_the_root_is_named() {
     checkout
         .dev_check(&course)
         .expect(1)
-        .shows("✗ the grading code and kit in the folder are the ones compiled into this tutor")
+        .shows("✗ the grading code and kit in the folder are those compiled into this tutor")
         .shows(&format!(
             "courses/{course}/grade: the grading code or kit in {root} (courses/{course}/grade, courses/{course}/kit) \
-             is not the one compiled into this tutor"
+             is not what was compiled into this tutor"
         ))
         .shows("rebuild tutor from")
         .shows("(`cargo run -- dev check`)");
