@@ -15,6 +15,25 @@ pub trait Channel {
     fn discard(&self);
 }
 
+/// Sends `request` over `channel` (about state of program `owner`, if any) and reads the reply
+/// with the course's `decode`. A reply that does not decode ends the program, whose replies can
+/// no longer be trusted, and raises [`Fault::Unreadable`]; the next call starts a fresh one.
+pub fn call_decoded<T, E: std::fmt::Display>(
+    channel: &dyn Channel,
+    owner: Option<u64>,
+    request: &[u8],
+    decode: impl FnOnce(&[u8]) -> Result<T, E>,
+) -> (T, u64) {
+    let (bytes, generation) = channel.call(owner, request);
+    match decode(&bytes) {
+        Ok(reply) => (reply, generation),
+        Err(e) => {
+            channel.discard();
+            Fault::Unreadable(e.to_string()).raise()
+        }
+    }
+}
+
 /// How a graded program failed a call, beyond returning `Err`. A subject raises it with
 /// [`Fault::raise`] from inside a call, and the case running at the time fails with it.
 #[derive(Debug, Clone, PartialEq)]

@@ -19,5 +19,5 @@ pub mod text;
 pub use compare::{assert_close, is_close, unravel};
 pub use course::{CaseTitle, Course, ImportNote, Mistake};
 pub use data::Rng;
-pub use fault::{Channel, Ending, Fault};
+pub use fault::{call_decoded, Channel, Ending, Fault};
 pub use outcome::{run_guarded, Failure, Outcome};

@@ -4,7 +4,7 @@
 
 use half::{bf16, f16};
 use ndarray::{Array1, ArrayD};
-use tutor_grade::{Channel, Fault};
+use tutor_grade::{call_decoded, Channel, Fault};
 use tutor_kit::wire::{Reply, Request, Wired};
 use tutor_kit::{Layer, NormError, Param};
 
@@ -16,14 +16,7 @@ pub struct Remote<'a>(pub &'a dyn Channel);
 impl Remote<'_> {
     /// Sends `request` (about state of program `owner`, if any) and decodes the reply.
     fn call(&self, owner: Option<u64>, request: &Request) -> (Reply, u64) {
-        let (bytes, generation) = self.0.call(owner, &request.encode());
-        match Reply::decode(&bytes) {
-            Ok(reply) => (reply, generation),
-            Err(e) => {
-                self.0.discard();
-                Fault::Unreadable(e.to_string()).raise()
-            }
-        }
+        call_decoded(self.0, owner, &request.encode(), Reply::decode)
     }
 }
 

@@ -13,10 +13,6 @@ use crate::{Float, NormError, Param};
 
 pub use tutor_subject::text::KIT_ANSWER_MARKER;
 
-/// The TODO the running graded program grades (0: none, as in tutor's own process). Set once,
-/// before any learner code runs; it never changes afterwards.
-static TODO_UNDER_TEST: AtomicU32 = AtomicU32::new(0);
-
 /// The request being answered now, as the method it calls (see [`Serving`]).
 static SERVING: AtomicU32 = AtomicU32::new(Serving::None as u32);
 
@@ -43,16 +39,6 @@ impl Serving {
     }
 }
 
-/// Marks the TODO this process grades. Only the request loop calls it, once, before any learner
-/// code; a later call cannot change it (so learner code cannot switch the refusals off).
-pub(crate) fn set_todo_under_test(todo: u32) -> bool {
-    set_once(&TODO_UNDER_TEST, todo)
-}
-
-fn set_once(cell: &AtomicU32, value: u32) -> bool {
-    value != 0 && cell.compare_exchange(0, value, Ordering::SeqCst, Ordering::SeqCst).is_ok()
-}
-
 /// Marks the request being answered (the request loop's business only).
 pub(crate) fn serving(request: Serving) {
     SERVING.store(request as u32, Ordering::SeqCst);
@@ -62,7 +48,7 @@ pub(crate) fn serving(request: Serving) {
 /// compute the answer and the request grading that TODO is being served (`while_graded`: the
 /// weight gradient of `backward` is the normalised row, for instance).
 fn refuse_if_answer(function: &str, always: &[u32], while_graded: &[u32]) {
-    let todo = TODO_UNDER_TEST.load(Ordering::SeqCst);
+    let todo = tutor_subject::serve::todo_under_test();
     let graded_now = SERVING.load(Ordering::SeqCst) == Serving::grading(todo) as u32;
     if let Some(refusal) = refusal(todo, function, always, if graded_now { while_graded } else { &[] }) {
         panic!("{refusal}");
@@ -241,14 +227,5 @@ mod tests {
         // backward is given in 02, but not while norm itself is being graded.
         assert_eq!(refusal(2, "backward", &[4], &[]), None);
         assert!(refusal(2, "backward", &[4], &[2, 3]).is_some());
-    }
-
-    #[test]
-    fn the_todo_under_test_is_set_once_and_never_lowered() {
-        let cell = AtomicU32::new(0);
-        assert!(set_once(&cell, 2));
-        assert!(!set_once(&cell, 0), "learner code cannot switch the refusals off");
-        assert!(!set_once(&cell, 3));
-        assert_eq!(cell.load(Ordering::SeqCst), 2);
     }
 }

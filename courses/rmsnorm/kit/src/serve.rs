@@ -6,7 +6,6 @@
 //! overflow or an `exit` ends the process; tutor notices, fails the case it was on and starts a
 //! fresh program for the rest. Nothing here decides a verdict.
 
-use std::io::{BufReader, BufWriter};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::process::ExitCode;
 
@@ -15,45 +14,24 @@ use ndarray::Array1;
 use crate::layer::{Build, Layer};
 use crate::panics;
 use crate::reference::{self, Serving};
-use crate::wire::{read_frame, write_frame, AnyArray, Reply, Request};
-use tutor_subject::protocol::{protocol_files, USAGE, USAGE_EXIT};
+use crate::wire::{AnyArray, Reply, Request};
 
 /// Answers tutor's requests about the exercise that `build` makes, until the requests end.
 /// `todo` is the TODO this program grades: the kit's own answer to it refuses to run.
 pub fn serve(build: Build, todo: u32) -> ExitCode {
-    // The graded program's `main` calls this first; a second call can only come from learner
-    // code trying to take the loop over (or to reset the refusals): end the program instead.
-    if !reference::set_todo_under_test(todo) {
-        std::process::abort();
-    }
-    let Some((input, output)) = protocol_files() else {
-        eprintln!("{USAGE}");
-        return ExitCode::from(USAGE_EXIT);
-    };
-    // Remembers where a panic happened instead of printing it: the reply carries it.
-    panics::install_quiet_hook();
-    let mut input = BufReader::new(input);
-    let mut output = BufWriter::new(output);
     let mut layers: Vec<Box<dyn Layer>> = Vec::new();
-    loop {
-        let request = match read_frame(&mut input) {
-            Ok(Some(bytes)) => Request::decode(&bytes),
-            Ok(None) | Err(_) => return ExitCode::SUCCESS,
-        };
-        let reply = match request {
+    tutor_subject::serve::serve(todo, |bytes| {
+        let reply = match Request::decode(bytes) {
             Ok(request) => answer(build, &mut layers, request),
             Err(e) => Reply::Refused(e.to_string()),
         };
-        if write_frame(&mut output, &reply.encode()).is_err() {
-            return ExitCode::SUCCESS;
-        }
-    }
+        reply.encode()
+    })
 }
 
 /// Runs one request under `catch_unwind`, marked as the method it calls (the given pieces refuse
 /// to compute while the exercise's own method is being graded).
 fn answer(build: Build, layers: &mut Vec<Box<dyn Layer>>, request: Request) -> Reply {
-    panics::take_location();
     reference::serving(match &request {
         Request::New { .. } => Serving::New,
         Request::Norm { .. } => Serving::Norm,
