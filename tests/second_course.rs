@@ -150,6 +150,10 @@ fn a_second_course_is_folders_and_one_registration_line() {
         list.shows(field(exercise, "id")).shows(field(exercise, "title_en"));
     }
 
+    // A course's id names where the learner stands in it: its first exercise, untouched.
+    let first_id = field(&exercises(&catalogue)[0], "id");
+    ws.run(&["check", COURSE]).expect(1).shows(&format!("Checking {first_id}")).shows("TODO 1 is not written yet");
+
     // Every exercise of the fixture: its stub fails on its own TODO, its solution passes, by the
     // course-qualified name and by the short one.
     for exercise in exercises(&catalogue) {

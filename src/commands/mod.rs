@@ -19,7 +19,7 @@ use anyhow::{Context, Result};
 use crate::cli::{Cli, Command};
 use crate::course::{Catalogue, Exercise};
 use crate::errors::CliError;
-use crate::progress::{ProgressStore, Recovered, State, Unreadable};
+use crate::progress::{ExerciseStatus, ProgressStore, Recovered, State, Unreadable};
 use crate::render::check::Detail;
 use crate::render::{list::current, Printer};
 use crate::text;
@@ -59,9 +59,18 @@ impl Session {
         Ok(session)
     }
 
-    /// The named exercise, or the current one (first not passed; the last when all are).
+    /// The named exercise (a course's id names the first of its exercises not passed yet), or the
+    /// current one (first not passed; the last when all are).
     pub fn exercise(&self, name: Option<&str>) -> Result<&Exercise> {
         match name {
+            Some(name) if self.catalogue.course(name.trim()).is_some() => {
+                // A course's id: where the learner stands in that course.
+                let state = self.state()?;
+                let course: Vec<&Exercise> =
+                    self.catalogue.exercises.iter().filter(|e| e.course == name.trim()).collect();
+                let first_open = course.iter().find(|e| state.of(&e.key()).status != ExerciseStatus::Passed);
+                first_open.or(course.last()).copied().context("the course lists no exercise")
+            }
             Some(name) => {
                 // A name several courses share means the one in the course being taken.
                 let state = self.state()?;
