@@ -1,5 +1,7 @@
 //! How a graded program reaches the grader, and how its failures reach a case.
 
+use tutor_subject::serve::Envelope;
+
 /// The graded program, seen from the grader: requests go in as frames, replies come back.
 /// tutor's runner implements it with a confined program in another process; a course's
 /// in-process tests need no channel at all.
@@ -15,9 +17,11 @@ pub trait Channel {
     fn discard(&self);
 }
 
-/// Sends `request` over `channel` (about state of program `owner`, if any) and reads the reply
-/// with the course's `decode`. A reply that does not decode ends the program, whose replies can
-/// no longer be trusted, and raises [`Fault::Unreadable`]; the next call starts a fresh one.
+/// Sends `request` over `channel` (about state of program `owner`, if any) and opens the reply:
+/// the course's answer, read with its `decode`; a panic of the learner's code, raised as
+/// [`Fault::Panicked`]; a refused request, raised as [`Fault::Unreadable`]. A reply that does not
+/// decode ends the program, whose replies can no longer be trusted, and raises
+/// [`Fault::Unreadable`]; the next call starts a fresh one.
 pub fn call_decoded<T, E: std::fmt::Display>(
     channel: &dyn Channel,
     owner: Option<u64>,
@@ -25,12 +29,18 @@ pub fn call_decoded<T, E: std::fmt::Display>(
     decode: impl FnOnce(&[u8]) -> Result<T, E>,
 ) -> (T, u64) {
     let (bytes, generation) = channel.call(owner, request);
-    match decode(&bytes) {
-        Ok(reply) => (reply, generation),
-        Err(e) => {
-            channel.discard();
-            Fault::Unreadable(e.to_string()).raise()
-        }
+    let unreadable = |why: String| -> ! {
+        channel.discard();
+        Fault::Unreadable(why).raise()
+    };
+    match Envelope::decode(&bytes) {
+        Ok(Envelope::Answered(payload)) => match decode(&payload) {
+            Ok(reply) => (reply, generation),
+            Err(e) => unreadable(e.to_string()),
+        },
+        Ok(Envelope::Panicked { message, location }) => Fault::Panicked { message, location }.raise(),
+        Ok(Envelope::Refused(why)) => Fault::Unreadable(why).raise(),
+        Err(e) => unreadable(e.to_string()),
     }
 }
 

@@ -1,14 +1,18 @@
 //! The graded program's request loop, below every course: take the protocol descriptors, read a
 //! request frame, let the course's kit answer it, write the reply frame, until the requests end.
 //!
-//! The course's kit decodes the request, calls the learner's code (under `catch_unwind`: a panic
-//! is a reply like any other) and encodes the reply. Nothing here decides a verdict.
+//! The course's kit decodes the request, calls the learner's code and encodes what it returned.
+//! Every reply travels in an [`Envelope`]: the kit's answer, or a panic of the learner's code
+//! (caught here, so the loop goes on), or a request the kit refused. An abort, a stack overflow
+//! or an `exit` ends the process; tutor notices and starts a fresh one. Nothing here decides a
+//! verdict.
 
 use std::io::{BufReader, BufWriter};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use crate::frame::{read_frame, write_frame};
+use crate::frame::{read_frame, write_frame, Reader, WireError, Writer};
 use crate::panics;
 use crate::protocol::{protocol_files, USAGE, USAGE_EXIT};
 
@@ -27,11 +31,63 @@ fn set_once(cell: &AtomicU32, value: u32) -> bool {
     value != 0 && cell.compare_exchange(0, value, Ordering::SeqCst, Ordering::SeqCst).is_ok()
 }
 
-/// Answers tutor's requests with `answer` (a request frame in, a reply frame out) until they
-/// end. `todo` is the TODO this program grades, set once: the graded program's `main` calls this
+/// What the graded program sent back for one request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Envelope {
+    /// The course's reply (its own encoding): what the learner's code returned.
+    Answered(Vec<u8>),
+    /// The learner's code panicked (a `todo!` included); the program carries on.
+    Panicked { message: String, location: Option<String> },
+    /// The request made no sense to the kit (a layer that does not exist …).
+    Refused(String),
+}
+
+impl Envelope {
+    /// The envelope as frame bytes.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut w = Writer::default();
+        match self {
+            Envelope::Answered(payload) => {
+                w.u8(0);
+                w.0.extend_from_slice(payload);
+            }
+            Envelope::Panicked { message, location } => {
+                w.u8(1);
+                w.text(message);
+                w.text(location.as_deref().unwrap_or(""));
+            }
+            Envelope::Refused(why) => {
+                w.u8(2);
+                w.text(why);
+            }
+        }
+        w.0
+    }
+
+    /// Reads an envelope from frame bytes.
+    pub fn decode(bytes: &[u8]) -> Result<Envelope, WireError> {
+        let mut r = Reader(bytes);
+        let envelope = match r.u8()? {
+            0 => return Ok(Envelope::Answered(r.0.to_vec())),
+            1 => {
+                let message = r.text()?;
+                let location = r.text()?;
+                Envelope::Panicked { message, location: (!location.is_empty()).then_some(location) }
+            }
+            2 => Envelope::Refused(r.text()?),
+            tag => return Err(WireError(format!("unknown envelope {tag}"))),
+        };
+        r.end()?;
+        Ok(envelope)
+    }
+}
+
+/// Answers tutor's requests with `answer` (a request frame in; the kit's reply out, or why it
+/// refuses the request) until they end. A panic in `answer` is caught and sent back as one.
+/// `todo` is the TODO this program grades, set once: the graded program's `main` calls this
 /// first, and a second call can only come from learner code trying to take the loop over (or to
 /// reset the refusals), so it ends the program instead.
-pub fn serve(todo: u32, mut answer: impl FnMut(&[u8]) -> Vec<u8>) -> ExitCode {
+pub fn serve(todo: u32, mut answer: impl FnMut(&[u8]) -> Result<Vec<u8>, String>) -> ExitCode {
     if !set_once(&TODO_UNDER_TEST, todo) {
         std::process::abort();
     }
@@ -49,7 +105,14 @@ pub fn serve(todo: u32, mut answer: impl FnMut(&[u8]) -> Vec<u8>) -> ExitCode {
             Ok(None) | Err(_) => return ExitCode::SUCCESS,
         };
         panics::take_location();
-        if write_frame(&mut output, &answer(&request)).is_err() {
+        let envelope = match catch_unwind(AssertUnwindSafe(|| answer(&request))) {
+            Ok(Ok(reply)) => Envelope::Answered(reply),
+            Ok(Err(why)) => Envelope::Refused(why),
+            Err(payload) => {
+                Envelope::Panicked { message: panics::message(payload.as_ref()), location: panics::take_location() }
+            }
+        };
+        if write_frame(&mut output, &envelope.encode()).is_err() {
             return ExitCode::SUCCESS;
         }
     }
@@ -58,6 +121,22 @@ pub fn serve(todo: u32, mut answer: impl FnMut(&[u8]) -> Vec<u8>) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_envelope_round_trips_and_garbage_is_an_error() {
+        for envelope in [
+            Envelope::Answered(vec![1, 2, 3]),
+            Envelope::Answered(Vec::new()),
+            Envelope::Panicked { message: "boom 💥".into(), location: Some("exercises/c/02-x.rs:3:5".into()) },
+            Envelope::Panicked { message: "no location".into(), location: None },
+            Envelope::Refused("no layer 9".into()),
+        ] {
+            assert_eq!(Envelope::decode(&envelope.encode()), Ok(envelope));
+        }
+        assert!(Envelope::decode(&[]).is_err());
+        assert!(Envelope::decode(&[9]).is_err());
+        assert!(Envelope::decode(&[2, 200, 0, 0, 0, 0, 0, 0, 0]).is_err(), "text cut short");
+    }
 
     #[test]
     fn the_todo_under_test_is_set_once_and_never_lowered() {

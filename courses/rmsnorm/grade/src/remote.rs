@@ -76,13 +76,9 @@ impl RemoteLayer<'_> {
     }
 }
 
-/// A reply that does not fit the request: a panic in the learner's code, or garbage.
+/// A reply that does not fit the request.
 fn unexpected(reply: Reply) -> ! {
-    match reply {
-        Reply::Panic { message, location } => Fault::Panicked { message, location }.raise(),
-        Reply::Refused(why) => Fault::Unreadable(why).raise(),
-        other => Fault::Unreadable(format!("an unexpected reply: {other:?}").chars().take(200).collect()).raise(),
-    }
+    Fault::Unreadable(format!("an unexpected reply: {reply:?}").chars().take(200).collect()).raise()
 }
 
 impl Layer for RemoteLayer<'_> {

@@ -1,18 +1,16 @@
 //! The graded program's main loop: read a request, call the learner's code, write the reply.
 //!
 //! tutor starts the program with its socket on the descriptors of `tutor_subject::protocol`, so
-//! whatever the learner's code prints never mixes with the replies. Every request runs under
-//! `catch_unwind`: a panic becomes a [`Reply::Panic`], and the loop goes on. An abort, a stack
-//! overflow or an `exit` ends the process; tutor notices, fails the case it was on and starts a
-//! fresh program for the rest. Nothing here decides a verdict.
+//! whatever the learner's code prints never mixes with the replies. The loop itself (frames,
+//! panics caught and sent back, refusals) is `tutor_subject::serve`'s; this module decodes the
+//! course's requests, calls the learner's code and encodes what it returned. Nothing here decides
+//! a verdict.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::process::ExitCode;
 
 use ndarray::Array1;
 
 use crate::layer::{Build, Layer};
-use crate::panics;
 use crate::reference::{self, Serving};
 use crate::wire::{AnyArray, Reply, Request};
 
@@ -21,48 +19,39 @@ use crate::wire::{AnyArray, Reply, Request};
 pub fn serve(build: Build, todo: u32) -> ExitCode {
     let mut layers: Vec<Box<dyn Layer>> = Vec::new();
     tutor_subject::serve::serve(todo, |bytes| {
-        let reply = match Request::decode(bytes) {
-            Ok(request) => answer(build, &mut layers, request),
-            Err(e) => Reply::Refused(e.to_string()),
-        };
-        reply.encode()
+        let request = Request::decode(bytes).map_err(|e| e.to_string())?;
+        // Marked as the method it calls: the given pieces refuse to compute while the exercise's
+        // own method is being graded. Every request sets the mark (a panic leaves it to the next).
+        reference::serving(match &request {
+            Request::New { .. } => Serving::New,
+            Request::Norm { .. } => Serving::Norm,
+            Request::Forward { .. } => Serving::Forward,
+            Request::Backward { .. } => Serving::Backward,
+            _ => Serving::None,
+        });
+        let reply = dispatch(build, &mut layers, request);
+        reference::serving(Serving::None);
+        Ok(reply?.encode())
     })
 }
 
-/// Runs one request under `catch_unwind`, marked as the method it calls (the given pieces refuse
-/// to compute while the exercise's own method is being graded).
-fn answer(build: Build, layers: &mut Vec<Box<dyn Layer>>, request: Request) -> Reply {
-    reference::serving(match &request {
-        Request::New { .. } => Serving::New,
-        Request::Norm { .. } => Serving::Norm,
-        Request::Forward { .. } => Serving::Forward,
-        Request::Backward { .. } => Serving::Backward,
-        _ => Serving::None,
-    });
-    let answered = catch_unwind(AssertUnwindSafe(|| dispatch(build, layers, request)));
-    reference::serving(Serving::None);
-    match answered {
-        Ok(reply) => reply,
-        Err(payload) => Reply::Panic { message: panics::message(payload.as_ref()), location: panics::take_location() },
-    }
-}
-
-fn dispatch(build: Build, layers: &mut Vec<Box<dyn Layer>>, request: Request) -> Reply {
+/// Calls the learner's code for one request; `Err` for a request that makes no sense.
+fn dispatch(build: Build, layers: &mut Vec<Box<dyn Layer>>, request: Request) -> Result<Reply, String> {
     let result = |r: Result<AnyArray, crate::NormError>| r.map_or_else(Reply::Error, Reply::Array);
     if let Request::New { hidden_size, eps } = request {
         let Ok(hidden_size) = usize::try_from(hidden_size) else {
-            return Reply::Refused(format!("hidden_size {hidden_size}"));
+            return Err(format!("hidden_size {hidden_size}"));
         };
-        return match build(hidden_size, eps) {
+        return Ok(match build(hidden_size, eps) {
             Ok(layer) => {
                 layers.push(layer);
                 Reply::Layer(u32::try_from(layers.len() - 1).unwrap_or(u32::MAX))
             }
             Err(e) => Reply::Error(e),
-        };
+        });
     }
     let id = match &request {
-        Request::New { .. } => return Reply::Refused("unreachable".into()),
+        Request::New { .. } => return Err("unreachable".into()),
         Request::Norm { layer, .. }
         | Request::Forward { layer, .. }
         | Request::Backward { layer, .. }
@@ -72,10 +61,10 @@ fn dispatch(build: Build, layers: &mut Vec<Box<dyn Layer>>, request: Request) ->
         | Request::Eps { layer } => *layer as usize,
     };
     let Some(layer) = layers.get_mut(id) else {
-        return Reply::Refused(format!("there is no layer {id}"));
+        return Err(format!("there is no layer {id}"));
     };
-    match request {
-        Request::New { .. } => Reply::Refused("unreachable".into()),
+    Ok(match request {
+        Request::New { .. } => return Err("unreachable".into()),
         Request::Norm { x, .. } => result(
             match x {
                 AnyArray::F32(x) => layer.norm_f32(&x),
@@ -96,7 +85,7 @@ fn dispatch(build: Build, layers: &mut Vec<Box<dyn Layer>>, request: Request) ->
             (AnyArray::F64(x), AnyArray::F64(g)) => layer.backward_f64(&x, &g).map(AnyArray::F64),
             (AnyArray::F16(x), AnyArray::F16(g)) => layer.backward_f16(&x, &g).map(AnyArray::F16),
             (AnyArray::Bf16(x), AnyArray::Bf16(g)) => layer.backward_bf16(&x, &g).map(AnyArray::Bf16),
-            _ => return Reply::Refused("x and grad_out of different element types".into()),
+            _ => return Err("x and grad_out of different element types".into()),
         }),
         Request::Weight { .. } => Reply::Param(layer.weight()),
         Request::SetWeight { value, .. } => {
@@ -108,5 +97,5 @@ fn dispatch(build: Build, layers: &mut Vec<Box<dyn Layer>>, request: Request) ->
             Reply::Unit
         }
         Request::Eps { .. } => Reply::Eps(layer.eps()),
-    }
+    })
 }

@@ -45,10 +45,6 @@ pub enum Reply {
     Eps(f32),
     /// The learner's code returned `Err`.
     Error(NormError),
-    /// The learner's code panicked.
-    Panic { message: String, location: Option<String> },
-    /// The request itself made no sense to the graded program (a layer that does not exist …).
-    Refused(String),
 }
 
 impl Request {
@@ -151,15 +147,6 @@ impl Reply {
                 w.u8(5);
                 put_error(&mut w, error);
             }
-            Reply::Panic { message, location } => {
-                w.u8(6);
-                w.text(message);
-                w.text(location.as_deref().unwrap_or(""));
-            }
-            Reply::Refused(why) => {
-                w.u8(7);
-                w.text(why);
-            }
         }
         w.0
     }
@@ -181,12 +168,6 @@ impl Reply {
             }
             4 => Reply::Eps(r.f32()?),
             5 => Reply::Error(get_error(&mut r)?),
-            6 => {
-                let message = r.text()?;
-                let location = r.text()?;
-                Reply::Panic { message, location: (!location.is_empty()).then_some(location) }
-            }
-            7 => Reply::Refused(r.text()?),
             tag => return Err(WireError(format!("unknown reply {tag}"))),
         };
         r.end()?;
@@ -266,15 +247,9 @@ mod tests {
         round_trip_reply(Reply::Param(Param::frozen(array![1.0])));
         round_trip_reply(Reply::Error(NormError::ShapeMismatch { expected: vec![2, 3], found: vec![3] }));
         round_trip_reply(Reply::Error(NormError::BadEps(-1.0)));
-        round_trip_reply(Reply::Panic {
-            message: "boom 💥".into(),
-            location: Some("exercises/rmsnorm/02-norm.rs:3:5".into()),
-        });
-        round_trip_reply(Reply::Panic { message: "no location".into(), location: None });
         round_trip_reply(Reply::Layer(9));
         round_trip_reply(Reply::Unit);
         round_trip_reply(Reply::Eps(1e-5));
-        round_trip_reply(Reply::Refused("no layer 9".into()));
         // NaN payloads survive too (compared by bits, since NaN != NaN).
         let nan = Reply::Array(AnyArray::F32(array![f32::from_bits(0x7fc0_0001)].into_dyn()));
         assert_eq!(Reply::decode(&nan.encode()).unwrap().encode(), nan.encode());
