@@ -190,7 +190,6 @@ impl Catalogue {
     /// Resolves `02-norm`, `02`, `2`, `norm` (and any unambiguous prefix of an id) to an exercise,
     /// in any course, or within one course when it is named first: `<course>/02`,
     /// `exercises/<course>/02-norm.rs`. A name that fits exercises of two courses is ambiguous.
-    #[cfg(test)]
     pub fn resolve(&self, given: &str) -> Result<&Exercise, UnknownExercise> {
         self.resolve_preferring(given, None)
     }

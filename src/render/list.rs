@@ -38,6 +38,8 @@ pub fn render(printer: &Printer, catalogue: &Catalogue, state: &State) -> String
 /// Renders the list with the exercise at index `cursor` marked by `>` (`tutor watch`'s list).
 pub fn render_with_cursor(printer: &Printer, catalogue: &Catalogue, state: &State, cursor: Option<usize>) -> String {
     let mut out = String::new();
+    // The titles line up under the longest id (eleven cells at least, as `04-backward` takes).
+    let width = catalogue.exercises.iter().map(|e| e.id.chars().count()).max().unwrap_or(0).max(11);
     let current_id = current(catalogue, state).map(|e| e.key());
     let mut course_shown = None;
     for (index, exercise) in catalogue.exercises.iter().enumerate() {
@@ -74,7 +76,7 @@ pub fn render_with_cursor(printer: &Printer, catalogue: &Catalogue, state: &Stat
             (" ".normal(), exercise.id.bold())
         };
         out.push_str(&format!(
-            "{pointer}{mark} {:<11} {}\n     {status} · {}{here}\n",
+            "{pointer}{mark} {:<width$} {}\n     {status} · {}{here}\n",
             id,
             title(printer, &exercise.title_zh, &exercise.title_en),
             extras.join(" · ")

@@ -7,6 +7,7 @@ pub const UI: Ui = Ui {
     internal_error: "tutor hit an internal error; your files and progress are untouched. Please report this: {detail}",
     unknown_exercise: "there is no exercise called `{given}`",
     ambiguous_exercise: "`{given}` names exercises of several courses: {candidates}. Name one with its course, e.g. `course/02`.",
+    name_also_means: "`{given}` is {chosen}, in the course you are taking; it also names {others} (name one with its course to check it).",
     did_you_mean: "did you mean `{suggestion}`?",
     see_list: "`{tutor} list` shows every exercise",
     no_workspace: "no course workspace here or above (a folder holding exercises/info.toml). Run tutor inside the course folder, or pass --workspace DIR",

@@ -82,6 +82,7 @@ pub struct Ui {
     pub internal_error: &'static str,
     pub unknown_exercise: &'static str,
     pub ambiguous_exercise: &'static str,
+    pub name_also_means: &'static str,
     pub did_you_mean: &'static str,
     pub see_list: &'static str,
     pub no_workspace: &'static str,

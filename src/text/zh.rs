@@ -7,6 +7,7 @@ pub const UI: Ui = Ui {
     internal_error: "tutor 遇到了内部错误；你的文件和进度都没有改动。请报告此问题：{detail}",
     unknown_exercise: "没有名为 `{given}` 的练习",
     ambiguous_exercise: "`{given}` 对应多门课程中的练习：{candidates}。请带上课程名，例如 `course/02`。",
+    name_also_means: "`{given}` 指当前所学课程中的 {chosen}；它也对应 {others}（带上课程名即可指定）。",
     did_you_mean: "你是不是想输入 `{suggestion}`？",
     see_list: "`{tutor} list` 会列出全部练习",
     no_workspace: "当前目录及其上级都不是课程工作区（含有 exercises/info.toml 的文件夹）。请在课程文件夹中运行 tutor，或使用 --workspace DIR",

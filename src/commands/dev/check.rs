@@ -90,6 +90,8 @@ fn checkout(dir: &Path) -> Result<PathBuf> {
     if !dir.is_dir() {
         return Err(CliError::DevNotAFolder(dir).into());
     }
+    // `.` and `..` spelled out, as the messages name this folder.
+    let dir = dir.canonicalize().unwrap_or(dir);
     if !dir.join("exercises").is_dir() {
         return Err(CliError::DevNotARepository { dir, missing: "exercises/" }.into());
     }
