@@ -2,7 +2,7 @@
 //! process that was killed between writing its temporary file and renaming it.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -12,6 +12,35 @@ use crate::errors::OnFile;
 /// A write takes milliseconds: a temporary file a minute old belongs to no write in progress,
 /// even when a process with its pid runs (pids are reused).
 const STALE_AFTER: Duration = Duration::from_secs(60);
+
+/// Every file below `dir` (cargo's `target/` folders left out), by its `/`-separated path
+/// relative to `root` and its full path, sorted by the former. A folder that does not exist has
+/// no files.
+pub fn files_below(root: &Path, dir: &Path) -> Result<Vec<(String, PathBuf)>> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) -> Result<()> {
+        let entries = match fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(e).with_context(|| OnFile::read(dir)),
+        };
+        for entry in entries {
+            let path = entry.with_context(|| OnFile::read(dir))?.path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n != "target") {
+                    walk(root, &path, out)?;
+                }
+            } else {
+                let relative = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+                out.push((relative, path));
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(root, dir, &mut out)?;
+    out.sort();
+    Ok(out)
+}
 
 /// Replaces `path` with `contents` (through a renamed temporary file) unless it already holds them.
 pub fn write_if_changed(path: &Path, contents: &str) -> Result<()> {

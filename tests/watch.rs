@@ -121,7 +121,7 @@ fn the_screen_is_cleared_before_each_run_and_the_progress_bar_stays_at_the_botto
     // The last screen ends with the bar and the keys.
     let last = screen(&output);
     // The bar is 24 cells, filled in proportion.
-    let n: usize = common::courses().iter().map(|c| common::exercises_of(c).len()).sum();
+    let n = common::total_exercises();
     let drawn = format!(" [{}{}] {}", "#".repeat(24 / n), "-".repeat(24 - 24 / n), common::done(1));
     let bar = last.find(&drawn).unwrap_or_else(|| panic!("no {drawn:?} in\n{last}"));
     assert!(last.find("01-weight passes every check").is_some_and(|verdict| verdict < bar), "{last}");
@@ -327,8 +327,7 @@ fn the_end_of_the_course_is_announced_once_whichever_exercise_passes_last() {
     course.save("02-norm", &Course::solution("02-norm"));
     let at = watch.wait_for("02-norm passes every check", at, CHECK);
     let at = watch.wait_for("the whole course is done", at, KEY);
-    let every: usize = common::courses().iter().map(|c| common::exercises_of(c).len()).sum();
-    watch.wait_for(&common::done(every), at, KEY);
+    watch.wait_for(&common::done(common::total_exercises()), at, KEY);
     watch.collect_for(Duration::from_millis(1500));
     assert_eq!(watch.seen().matches("the whole course is done").count(), 1, "{}", watch.seen());
     assert!(!screen(watch.seen()).contains("Press n"), "{}", watch.seen());

@@ -76,16 +76,14 @@ impl Session {
                 // A name several courses share means the one in the course being taken.
                 let state = self.state()?;
                 let taking = current(&self.catalogue, &state).map(|e| e.course.as_str());
-                let chosen = self.catalogue.resolve_preferring(name, taking).map_err(CliError::UnknownExercise)?;
-                // Said once, on stderr: which other exercises the name could have meant.
-                if let Err(shared) = self.catalogue.resolve(name) {
-                    let others: Vec<String> =
-                        shared.candidates.iter().filter(|c| **c != chosen.key()).map(|c| format!("`{c}`")).collect();
-                    if !others.is_empty() {
-                        let values: [(&str, &dyn std::fmt::Display); 3] =
-                            [("given", &name), ("chosen", &chosen.key()), ("others", &others.join(", "))];
-                        eprintln!("{}", self.printer.lines(|u| u.name_also_means, &values).dimmed());
-                    }
+                let (chosen, others) =
+                    self.catalogue.resolve_preferring(name, taking).map_err(CliError::UnknownExercise)?;
+                // Said on stderr: which other exercises the name could have meant.
+                if !others.is_empty() {
+                    let others = others.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ");
+                    let values: [(&str, &dyn std::fmt::Display); 3] =
+                        [("given", &name), ("chosen", &chosen.key()), ("others", &others)];
+                    eprintln!("{}", self.printer.lines(|u| u.name_also_means, &values).dimmed());
                 }
                 Ok(chosen)
             }

@@ -190,14 +190,21 @@ impl Catalogue {
     /// Resolves `02-norm`, `02`, `2`, `norm` (and any unambiguous prefix of an id) to an exercise,
     /// in any course, or within one course when it is named first: `<course>/02`,
     /// `exercises/<course>/02-norm.rs`. A name that fits exercises of two courses is ambiguous.
+    #[cfg(test)]
     pub fn resolve(&self, given: &str) -> Result<&Exercise, UnknownExercise> {
-        self.resolve_preferring(given, None)
+        self.resolve_preferring(given, None).map(|(exercise, _)| exercise)
     }
 
     /// [`Catalogue::resolve`], except that a name fitting exercises of several courses means the
     /// one in `preferred` (the learner's current course) when that course has one: `tutor check 2`
     /// keeps meaning "exercise 2 of the course I am taking" whatever other courses there are.
-    pub fn resolve_preferring(&self, given: &str, preferred: Option<&str>) -> Result<&Exercise, UnknownExercise> {
+    /// With the exercise come the others the name also fits (`course/id` each), when the
+    /// preference chose among several.
+    pub fn resolve_preferring(
+        &self,
+        given: &str,
+        preferred: Option<&str>,
+    ) -> Result<(&Exercise, Vec<String>), UnknownExercise> {
         let wanted = given.trim().trim_end_matches(".rs").to_lowercase();
         let parts: Vec<&str> = wanted.split('/').collect();
         let name = parts.last().copied().unwrap_or_default().to_string();
@@ -213,9 +220,9 @@ impl Catalogue {
             }
         }
         match found.as_slice() {
-            [one] => Ok(one),
+            [one] => Ok((one, Vec::new())),
             [_, _, ..] => match found.iter().find(|e| preferred.is_some_and(|p| p == e.course)) {
-                Some(mine) => Ok(mine),
+                Some(mine) => Ok((mine, found.iter().filter(|e| e.key() != mine.key()).map(|e| e.key()).collect())),
                 None => Err(unknown(None, found.iter().map(|e| e.key()).collect())),
             },
             [] => Err(unknown(self.closest(&name, course.as_deref()), Vec::new())),
@@ -281,10 +288,10 @@ mod tests {
         for given in spellings {
             // Preferring the course: another course may have a `02` too.
             let found = catalogue.resolve_preferring(given, Some("rmsnorm"));
-            assert_eq!(found.unwrap().key(), "rmsnorm/02-norm", "{given}");
+            assert_eq!(found.unwrap().0.key(), "rmsnorm/02-norm", "{given}");
         }
         assert_eq!(catalogue.resolve("rmsnorm/1").unwrap().key(), "rmsnorm/01-weight");
-        assert_eq!(catalogue.resolve_preferring("forward", Some("rmsnorm")).unwrap().key(), "rmsnorm/03-forward");
+        assert_eq!(catalogue.resolve_preferring("forward", Some("rmsnorm")).unwrap().0.key(), "rmsnorm/03-forward");
     }
 
     #[test]
@@ -312,8 +319,9 @@ mod tests {
         );
         let err = catalogue.resolve("scale").unwrap_err();
         assert_eq!(err.candidates, ["alpha/01-scale", "beta/01-scale"], "ambiguous: every candidate, with its course");
-        assert_eq!(catalogue.resolve_preferring("1", Some("beta")).unwrap().key(), "beta/01-scale");
-        assert_eq!(catalogue.resolve_preferring("scale", Some("alpha")).unwrap().key(), "alpha/01-scale");
+        let (chosen, others) = catalogue.resolve_preferring("1", Some("beta")).unwrap();
+        assert_eq!((chosen.key().as_str(), others), ("beta/01-scale", vec!["alpha/01-scale".to_string()]));
+        assert_eq!(catalogue.resolve_preferring("scale", Some("alpha")).unwrap().0.key(), "alpha/01-scale");
         assert!(catalogue.resolve_preferring("1", Some("gamma")).is_err(), "no preferred course has it");
         assert_eq!(catalogue.resolve("beta/scale").unwrap().key(), "beta/01-scale");
         assert_eq!(catalogue.resolve("beta/1").unwrap().key(), "beta/01-scale");

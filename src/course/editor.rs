@@ -53,14 +53,15 @@ pub fn manifest(catalogue: &Catalogue) -> String {
 
 /// One course's library manifest, in [`project_dir`].
 pub fn course_manifest(course: &str) -> String {
+    let kit = harness::Kit::of(course);
     format!(
         "# Written by tutor for editors: the exercises of `{course}` as one library.\n\
          [package]\nname = \"tutor-course-{course}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
          [lib]\npath = \"lib.rs\"\n\n\
          [dependencies]\ntutor_kit = {{ path = \"../../../{}\", package = \"{}\" }}\n{}\n",
-        harness::kit_in_workspace(course),
-        harness::kit_package(course),
-        harness::kit_dependencies(course),
+        kit.in_workspace(),
+        kit.package(),
+        kit.registry_dependency_lines(),
     )
 }
 

@@ -88,6 +88,22 @@ impl Printer {
         wrap::terminal_width()
     }
 
+    /// A sentence from the UI text on one line, each language filled with its own values (a
+    /// case's message, a title: they differ between languages).
+    pub fn inline_each(
+        &self,
+        pick: fn(&Ui) -> &'static str,
+        values: impl Fn(Language) -> Vec<(&'static str, String)>,
+    ) -> String {
+        let each = |language: Language| {
+            let values = values(language);
+            let values: Vec<(&str, &dyn std::fmt::Display)> =
+                values.iter().map(|(name, value)| (*name, value as &dyn std::fmt::Display)).collect();
+            text::fill(pick(text::ui(language)), &values)
+        };
+        self.languages().iter().map(|&l| each(l)).collect::<Vec<_>>().join(" / ")
+    }
+
     /// Prints [`Printer::lines`].
     pub fn say(&self, pick: fn(&Ui) -> &'static str, values: &[(&str, &dyn std::fmt::Display)]) {
         println!("{}", self.lines(pick, values));
@@ -96,9 +112,14 @@ impl Printer {
 
 /// The half of a kit sentence in `language`.
 fn pick_bi(bi: &Bi, language: Language) -> &str {
+    pick(language, &bi.zh, &bi.en)
+}
+
+/// The half of a pair of titles or messages in `language`.
+pub fn pick<'a>(language: Language, zh: &'a str, en: &'a str) -> &'a str {
     match language {
-        Language::Zh => &bi.zh,
-        Language::En => &bi.en,
+        Language::Zh => zh,
+        Language::En => en,
     }
 }
 

@@ -63,25 +63,75 @@ fn copy_path(exercise: &Exercise) -> String {
 }
 
 /// A crate's manifest among the embedded files under `dir`.
-fn manifest_of(files: &[EmbeddedFile], dir: &str) -> Option<toml::Table> {
+fn manifest_of(files: &[EmbeddedFile], dir: &str) -> Option<(&'static str, toml::Table)> {
     let path = format!("{dir}/Cargo.toml");
-    files.iter().find(|f| f.path == path).and_then(|f| toml::from_str(f.contents).ok())
+    let text = files.iter().find(|f| f.path == path)?.contents;
+    toml::from_str(text).ok().map(|table| (text, table))
 }
 
-/// The package name of a crate's manifest.
-fn package_name(manifest: &toml::Table) -> String {
-    manifest.get("package").and_then(|p| p.get("name")).and_then(|n| n.as_str()).unwrap_or_default().to_string()
+/// The `[package]` field `key` of a manifest.
+fn package_field<'a>(manifest: &'a toml::Table, key: &str) -> Option<&'a str> {
+    manifest.get("package").and_then(|p| p.get(key)).and_then(|v| v.as_str())
 }
 
-/// Where a course's kit sits, in the repository and in the harness.
-fn kit_dir(course: &str) -> String {
-    format!("courses/{course}/kit")
+/// A course's kit as its manifest describes it, read once for everything the harness and the
+/// editor project need of it.
+pub struct Kit {
+    /// Where it sits, in the repository and in the harness: `courses/<course>/kit`.
+    dir: String,
+    /// Its manifest's text and table (empty for a course not registered).
+    text: &'static str,
+    manifest: toml::Table,
+}
+
+impl Kit {
+    /// The kit of `course`.
+    pub fn of(course: &str) -> Kit {
+        let dir = format!("courses/{course}/kit");
+        let (text, manifest) = embedded::registered(course).and_then(|c| manifest_of(c.kit, &dir)).unwrap_or_default();
+        Kit { dir, text, manifest }
+    }
+
+    /// Its package name (its exercises know it as `tutor_kit`).
+    pub fn package(&self) -> &str {
+        package_field(&self.manifest, "name").unwrap_or_default()
+    }
+
+    /// Where the editor project finds it in the harness, relative to the workspace.
+    pub fn in_workspace(&self) -> String {
+        format!(".tutor/harness/{}", self.dir)
+    }
+
+    /// Its registry dependencies, as its manifest has them: exercise files `use` them directly
+    /// (its path dependencies are its own business).
+    pub fn registry_dependency_lines(&self) -> String {
+        let lines = self.text.lines().skip_while(|l| l.trim() != "[dependencies]").skip(1);
+        lines
+            .take_while(|l| !l.trim_start().starts_with('['))
+            .filter(|l| !l.trim_start().starts_with('#') && !l.contains("path ="))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The packages it depends on, registry ones alone or all.
+    fn dependencies(&self, with_paths: bool) -> Vec<String> {
+        lock_dependencies(&self.manifest, with_paths)
+    }
+}
+
+/// The package names of a manifest's dependencies (a renamed one by its `package`), those with
+/// a `path` only when `with_paths`.
+fn lock_dependencies(manifest: &toml::Table, with_paths: bool) -> Vec<String> {
+    let Some(deps) = manifest.get("dependencies").and_then(|d| d.as_table()) else { return Vec::new() };
+    deps.iter()
+        .filter(|(_, spec)| with_paths || spec.get("path").is_none())
+        .map(|(key, spec)| spec.get("package").and_then(|p| p.as_str()).unwrap_or(key).to_string())
+        .collect()
 }
 
 /// The harness's manifest: one binary per exercise of `course`, over its kit, with no build script.
-fn manifest(catalogue: &Catalogue, course: &str) -> String {
-    let kit = embedded::registered(course).and_then(|c| manifest_of(c.kit, &kit_dir(course))).unwrap_or_default();
-    let kit_package = package_name(&kit);
+fn manifest(catalogue: &Catalogue, course: &str, kit: &Kit) -> String {
+    let kit_package = kit.package();
     let mut text = String::from(
         "# Written by tutor before every check; edits here are overwritten.\n\
          [package]\nname = \"tutor-harness\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\
@@ -93,8 +143,8 @@ fn manifest(catalogue: &Catalogue, course: &str) -> String {
     }
     text.push_str(&format!(
         "[dependencies]\ntutor_kit = {{ path = \"{}\", package = \"{kit_package}\" }}\n{}\n",
-        kit_dir(course),
-        kit_dependencies(course)
+        kit.dir,
+        kit.registry_dependency_lines()
     ));
     text.push_str(&format!(
         "\
@@ -108,46 +158,28 @@ fn manifest(catalogue: &Catalogue, course: &str) -> String {
     text
 }
 
-/// A course kit's registry dependencies, as its manifest has them: exercise files `use` them
-/// directly (its path dependencies are its own business).
-pub fn kit_dependencies(course: &str) -> String {
-    let Some(registered) = embedded::registered(course) else { return String::new() };
-    let path = format!("{}/Cargo.toml", kit_dir(course));
-    let manifest = registered.kit.iter().find(|f| f.path == path).map_or("", |f| f.contents);
-    let lines = manifest.lines().skip_while(|l| l.trim() != "[dependencies]").skip(1);
-    lines
-        .take_while(|l| !l.trim_start().starts_with('['))
-        .filter(|l| !l.trim_start().starts_with('#') && !l.contains("path ="))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// The harness's lock file: the registry packages as measured (`HARNESS_LOCK`), and the path
-/// packages (the harness, the course's kit, the core subject crate) from their manifests, in the
-/// order and form cargo writes, so that `cargo build --locked` accepts it unchanged.
-fn lock_file(course: &str, harness_manifest: &str) -> String {
+/// packages (the harness, the course's kit, the core subject crate) from what their manifests
+/// say, in the order and form cargo writes, so that `cargo build --locked` accepts it unchanged.
+fn lock_file(kit: &Kit) -> String {
     let mut blocks: Vec<(String, String)> = HARNESS_LOCK
         .split("\n[[package]]\n")
         .skip(1)
         .filter(|block| block.contains("\nsource = "))
         .map(|block| (block_name(block), format!("[[package]]\n{}", block.trim_end())))
         .collect();
-    let kit = embedded::registered(course).and_then(|c| manifest_of(c.kit, &kit_dir(course))).unwrap_or_default();
-    let subject = manifest_of(SUBJECT_FILES, "crates/subject").unwrap_or_default();
-    let harness: toml::Table = toml::from_str(harness_manifest).unwrap_or_default();
-    for manifest in [harness, kit, subject] {
-        let version =
-            manifest.get("package").and_then(|p| p.get("version")).and_then(|v| v.as_str()).unwrap_or("0.0.0");
-        let name = package_name(&manifest);
-        let mut dependencies: Vec<String> = manifest
-            .get("dependencies")
-            .and_then(|d| d.as_table())
-            .map(|deps| {
-                deps.iter()
-                    .map(|(key, spec)| spec.get("package").and_then(|p| p.as_str()).unwrap_or(key).to_string())
-                    .collect()
-            })
-            .unwrap_or_default();
+    let (_, subject) = manifest_of(SUBJECT_FILES, "crates/subject").unwrap_or_default();
+    // The harness depends on the kit and on the kit's registry dependencies (see `manifest`).
+    let mut harness = kit.dependencies(false);
+    harness.push(kit.package().to_string());
+    let kit_version = package_field(&kit.manifest, "version").unwrap_or("0.0.0");
+    let subject_version = package_field(&subject, "version").unwrap_or("0.0.0");
+    let path_packages = [
+        ("tutor-harness", "0.0.0", harness),
+        (kit.package(), kit_version, kit.dependencies(true)),
+        (package_field(&subject, "name").unwrap_or_default(), subject_version, lock_dependencies(&subject, true)),
+    ];
+    for (name, version, mut dependencies) in path_packages {
         dependencies.sort();
         let mut block = format!("[[package]]\nname = \"{name}\"\nversion = \"{version}\"");
         if !dependencies.is_empty() {
@@ -157,7 +189,7 @@ fn lock_file(course: &str, harness_manifest: &str) -> String {
             }
             block.push(']');
         }
-        blocks.push((name, block));
+        blocks.push((name.to_string(), block));
     }
     blocks.sort();
     let header = HARNESS_LOCK.split("\n[[package]]\n").next().unwrap_or_default().trim_end();
@@ -196,9 +228,10 @@ fn bin_source(exercise: &Exercise, copy: &Path) -> String {
 /// copy of `exercise`'s file, and removes whatever else is there.
 pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, learner_text: &str) -> Result<Layout> {
     let root = private_dir.join("harness");
-    let manifest = manifest(catalogue, &exercise.course);
+    let kit = Kit::of(&exercise.course);
+    let manifest = manifest(catalogue, &exercise.course, &kit);
     let mut files: Vec<(String, String)> = vec![
-        ("Cargo.lock".into(), lock_file(&exercise.course, &manifest)),
+        ("Cargo.lock".into(), lock_file(&kit)),
         ("Cargo.toml".into(), manifest),
         (copy_path(exercise), learner_text.to_string()),
     ];
@@ -217,19 +250,6 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
         write_if_changed(&root.join(path), contents)?;
     }
     Ok(Layout { manifest: root.join("Cargo.toml"), built_before: is_built(private_dir), root })
-}
-
-/// Where the editor project finds a course's kit in the harness, relative to the workspace.
-pub fn kit_in_workspace(course: &str) -> String {
-    format!(".tutor/harness/{}", kit_dir(course))
-}
-
-/// A course kit's package name (its exercises know it as `tutor_kit`).
-pub fn kit_package(course: &str) -> String {
-    embedded::registered(course)
-        .and_then(|c| manifest_of(c.kit, &kit_dir(course)))
-        .map(|m| package_name(&m))
-        .unwrap_or_default()
 }
 
 /// Removes every file and folder below `dir` that is not in `keep` (paths relative to `root`),
@@ -282,16 +302,17 @@ mod tests {
     fn the_manifest_names_the_courses_kit_and_runs_no_build_script() {
         let catalogue = Catalogue::embedded().unwrap();
         for course in &catalogue.courses {
-            let text = manifest(&catalogue, &course.id);
+            let kit_of_course = Kit::of(&course.id);
+            let text = manifest(&catalogue, &course.id, &kit_of_course);
             let harness: toml::Table = toml::from_str(&text).unwrap();
             assert_eq!(harness["package"]["build"].as_bool(), Some(false), "no build script may ever run");
             let kit = &harness["dependencies"]["tutor_kit"];
-            assert_eq!(kit["path"].as_str(), Some(kit_dir(&course.id).as_str()));
-            assert_eq!(kit["package"].as_str(), Some(kit_package(&course.id).as_str()));
+            assert_eq!(kit["path"].as_str(), Some(format!("courses/{}/kit", course.id).as_str()));
+            assert_eq!(kit["package"].as_str(), Some(kit_of_course.package()));
             let bins = harness["bin"].as_array().unwrap();
             assert_eq!(bins.len(), catalogue.exercises_of(&course.id).count());
-            let lock = lock_file(&course.id, &text);
-            assert!(lock.contains(&format!("name = \"{}\"", kit_package(&course.id))), "{lock}");
+            let lock = lock_file(&kit_of_course);
+            assert!(lock.contains(&format!("name = \"{}\"", kit_of_course.package())), "{lock}");
             assert!(lock.contains("name = \"tutor_subject\"") && lock.contains("name = \"ndarray\""), "{lock}");
         }
     }

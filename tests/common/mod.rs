@@ -67,10 +67,14 @@ pub fn courses() -> Vec<String> {
     ids
 }
 
+/// How many exercises every course has together.
+pub fn total_exercises() -> usize {
+    courses().iter().map(|c| exercises_of(c).len()).sum()
+}
+
 /// `tutor list`'s progress line for `done` exercises done, out of every course's.
 pub fn done(done: usize) -> String {
-    let total: usize = courses().iter().map(|c| exercises_of(c).len()).sum();
-    format!("{done}/{total} done")
+    format!("{done}/{} done", total_exercises())
 }
 
 /// A temporary copy of the course's exercise folder, removed on drop.

@@ -21,7 +21,8 @@ use crate::text::Ui;
 
 use super::content::{Course, Source, Unloadable};
 use super::graded::{self, Role};
-use super::{fingerprint, grading, pick, rules, say_each, Problem};
+use super::{fingerprint, grading, rules, Problem};
+use crate::render::pick;
 
 /// The checks, in the order they are shown: the grading side first (when it is stale, every
 /// result about cases and mistakes is about other code), the quick ones next, the builds last.
@@ -140,7 +141,7 @@ fn check_course(printer: &Printer, source: &Source, id: &str, limits: &Limits) -
         }
     };
     let info = course.catalogue.course(id).map(|c| c.info.clone());
-    heading(printer, id, |l| info.as_ref().map(|i| pick(l, &i.title_zh, &i.title_en)).unwrap_or_default());
+    heading(printer, id, |l| info.as_ref().map(|i| pick(l, &i.title_zh, &i.title_en).to_string()).unwrap_or_default());
     let editor = match &grading_root {
         Ok(_) => Verdict::Checked(grading::editor_file(printer, source, &course)?),
         Err(reason) => Verdict::Skipped(reason.clone()),
@@ -169,7 +170,7 @@ fn check_course(printer: &Printer, source: &Source, id: &str, limits: &Limits) -
 
 /// The course's heading: its id and title.
 fn heading(printer: &Printer, id: &str, title: impl Fn(crate::course::lesson::Language) -> String) {
-    let line = say_each(printer, |u| u.dev_course, |l| vec![("id", id.to_string()), ("title", title(l))]);
+    let line = printer.inline_each(|u| u.dev_course, |l| vec![("id", id.to_string()), ("title", title(l))]);
     println!("{}", line.bold());
 }
 

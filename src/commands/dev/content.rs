@@ -10,6 +10,7 @@ use anyhow::{Context, Result};
 use crate::course::catalogue::info_path;
 use crate::course::{embedded, Catalogue, Exercise};
 use crate::errors::OnFile;
+use crate::fsutil::files_below;
 
 /// The origin of a course's catalogue, stubs, solutions and lessons.
 pub enum Source {
@@ -64,27 +65,12 @@ impl Source {
 
 /// Every UTF-8 file below `dir` (cargo's `target/` and README files left out), sorted.
 fn text_files_below(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) -> Result<()> {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(e).with_context(|| OnFile::read(dir)),
-    };
-    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    paths.sort();
-    for path in paths {
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        if path.is_dir() {
-            if name != "target" {
-                text_files_below(root, &path, out)?;
-            }
-            continue;
-        }
-        if name == "README.md" {
+    for (relative, path) in files_below(root, dir)? {
+        if path.file_name().is_some_and(|n| n == "README.md") {
             continue;
         }
         let Ok(bytes) = std::fs::read(&path) else { continue };
         if let Ok(text) = String::from_utf8(bytes) {
-            let relative = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
             out.push((relative, text));
         }
     }

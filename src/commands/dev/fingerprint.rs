@@ -9,12 +9,12 @@
 //! this module, so it keeps its own copy of [`of_checkout`]; a test holds the two to the same
 //! value over this repository.
 
-use std::io::ErrorKind;
 use std::path::Path;
 
 use anyhow::{Context, Result};
 
 use crate::errors::OnFile;
+use crate::fsutil::files_below;
 
 /// FNV-1a's 64-bit offset basis.
 const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
@@ -37,7 +37,7 @@ pub fn has_grading_side(root: &Path, course: &str) -> bool {
 pub fn of_checkout(root: &Path, course: &str) -> Result<u64> {
     let mut files = Vec::new();
     for folder in folders(course) {
-        files_below(root, &root.join(folder), &mut files)?;
+        files.extend(files_below(root, &root.join(folder))?);
     }
     files.sort_by(|a, b| a.0.cmp(&b.0));
     let mut hash = OFFSET_BASIS;
@@ -57,28 +57,6 @@ fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
         hash = hash.wrapping_mul(PRIME);
     }
     hash
-}
-
-/// Every file below `dir` (no `target/` folder), as its `/`-separated path relative to `root`
-/// and its full path. A folder that does not exist has no files.
-fn files_below(root: &Path, dir: &Path, out: &mut Vec<(String, std::path::PathBuf)>) -> Result<()> {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(e).with_context(|| OnFile::read(dir)),
-    };
-    for entry in entries {
-        let path = entry.with_context(|| OnFile::read(dir))?.path();
-        if path.is_dir() {
-            if path.file_name().is_some_and(|n| n != "target") {
-                files_below(root, &path, out)?;
-            }
-        } else {
-            let relative = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
-            out.push((relative, path));
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

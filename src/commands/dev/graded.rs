@@ -23,7 +23,8 @@ use crate::workspace::Workspace;
 use tutor_grade::report::{CaseResult, Report, Status};
 
 use super::content::Course;
-use super::{pick, say_each, Problem};
+use super::Problem;
+use crate::render::pick;
 
 /// Which of an exercise's two files is graded.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -157,8 +158,7 @@ fn stub_problem(printer: &Printer, todo: u32, outcome: &CheckOutcome) -> Option<
     }
     let failing = failing(report);
     let first = failing.first()?;
-    Some(say_each(
-        printer,
+    Some(printer.inline_each(
         |u| u.dev_stub_fails_otherwise,
         |l| {
             vec![
@@ -179,8 +179,7 @@ fn solution_problem(printer: &Printer, outcome: &CheckOutcome) -> Option<String>
     }
     let failing = failing(report);
     let first = failing.first()?;
-    Some(say_each(
-        printer,
+    Some(printer.inline_each(
         |u| u.dev_solution_fails,
         |l| {
             vec![
@@ -201,7 +200,7 @@ fn failing(report: &Report) -> Vec<&CaseResult> {
 
 /// A failing case's message in one language, on one line.
 fn message(language: crate::course::lesson::Language, case: &CaseResult) -> String {
-    let text = case.message.as_ref().map(|m| pick(language, &m.zh, &m.en)).unwrap_or_default();
+    let text = case.message.as_ref().map(|m| pick(language, &m.zh, &m.en).to_string()).unwrap_or_default();
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

@@ -14,7 +14,7 @@ use crate::render::Printer;
 use crate::text;
 
 use super::content::{Course, Source};
-use super::{fingerprint, say_each, Problem};
+use super::{fingerprint, Problem};
 
 /// The grading code and kit of `id` in the checkout at `root` are the ones this tutor was built
 /// with: their fingerprints agree.
@@ -45,7 +45,7 @@ pub fn editor_file(printer: &Printer, source: &Source, course: &Course) -> Resul
     let missing: Vec<&str> = wanted.iter().filter(|l| !found.contains(l)).copied().collect();
     let extra: Vec<&str> = found.iter().filter(|l| !wanted.contains(l)).copied().collect();
     let reason =
-        say_each(printer, |u| u.dev_editor_stale, |language| vec![("changes", changes(language, &missing, &extra))]);
+        printer.inline_each(|u| u.dev_editor_stale, |language| vec![("changes", changes(language, &missing, &extra))]);
     Ok(vec![Problem::with_detail(path, reason, expected)])
 }
 

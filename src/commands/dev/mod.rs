@@ -17,9 +17,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use crate::cli::DevCommand;
-use crate::course::lesson::Language;
 use crate::render::Printer;
-use crate::text::{self, Ui};
 
 /// Runs `tutor dev …`.
 pub fn run(printer: &Printer, command: &DevCommand) -> Result<ExitCode> {
@@ -49,33 +47,5 @@ impl Problem {
     /// A problem in `file`, with text to copy.
     pub fn with_detail(file: impl Into<String>, reason: String, detail: String) -> Problem {
         Problem { file: file.into(), reason, detail: Some(detail) }
-    }
-}
-
-/// A sentence in the chosen languages on one line, each language filled with its own values
-/// (a case's message, a title: they differ between languages).
-pub fn say_each(
-    printer: &Printer,
-    pick: fn(&Ui) -> &'static str,
-    values: impl Fn(Language) -> Vec<(&'static str, String)>,
-) -> String {
-    printer
-        .languages()
-        .iter()
-        .map(|&language| {
-            let values = values(language);
-            let values: Vec<(&str, &dyn std::fmt::Display)> =
-                values.iter().map(|(name, value)| (*name, value as &dyn std::fmt::Display)).collect();
-            text::fill(pick(text::ui(language)), &values)
-        })
-        .collect::<Vec<_>>()
-        .join(" / ")
-}
-
-/// The half of a pair of titles or messages in `language`.
-pub fn pick(language: Language, zh: &str, en: &str) -> String {
-    match language {
-        Language::Zh => zh.to_string(),
-        Language::En => en.to_string(),
     }
 }
