@@ -14,7 +14,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::fixtures::HOSTILE;
+use common::fixtures::{Fixture, HOSTILE};
 use common::pty::{group_members, stat};
 use common::Course;
 
@@ -25,6 +25,11 @@ fn group_leading_children(pid: i32) -> Vec<i32> {
         .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
         .filter(|&child| stat(child).is_some_and(|(_, parent, group)| parent == pid && group == child))
         .collect()
+}
+
+/// Whether process `pid` runs the compiler.
+fn is_rustc(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|name| name.trim() == "rustc")
 }
 
 /// Waits up to `limit` for process group `pgid` to have no live member.
@@ -80,10 +85,55 @@ fn spawn_quietly(course: &Course, args: &[&str]) -> std::process::Child {
         .expect("the tutor binary runs")
 }
 
+/// What the attacks go for, once the harness's `target/` exists: a solution beside the
+/// exercises (as in a repository clone), and the FIFO of `{{FIFO}}`.
+fn lay_out_targets(course: &Course) {
+    std::fs::create_dir_all(course.root.join("solutions/rmsnorm")).unwrap();
+    std::fs::write(course.root.join("solutions/rmsnorm/02-norm.rs"), Course::solution("02-norm")).unwrap();
+    make_fifo(&fifo(course));
+}
+
 fn make_fifo(path: &Path) {
     let status = Command::new("mkfifo").arg(path).status().expect("mkfifo runs");
     assert!(status.success());
 }
+
+/// Checks one hostile file as its headers say, and asserts its verdict.
+fn check_hostile(course: &Course, fixture: &Fixture) {
+    let exercise = fixture.header("exercise").unwrap_or_else(|| panic!("{}: no `//! exercise:` line", fixture.name));
+    course.write_exercise(exercise, &fill(fixture.source, course));
+    // Every case in full: what a hostile file does to a case later than the first failure is
+    // part of what is checked.
+    let mut args = vec!["check", exercise, "--verbose"];
+    args.extend(headers(fixture.source, "args").iter().flat_map(|a| a.split_whitespace()));
+    let started = Instant::now();
+    let run = course.tutor(&args);
+    assert!(started.elapsed() < Duration::from_secs(40), "{}: the check took {:?}", fixture.name, started.elapsed());
+    run.expect(1).hides("panicked at").hides("stack backtrace");
+    assert!(!run.all().contains('\u{1b}'), "{}: an escape sequence reached the terminal", fixture.name);
+    // tutor's own lines start at the margin; what the code printed is indented under its heading.
+    let verdict_passed = run.stdout.lines().any(|l| l.contains("passes every check") && !l.starts_with(' '));
+    assert!(!verdict_passed, "{}: a pass was reported:\n{}", fixture.name, run.stdout);
+    for text in headers(fixture.source, "shows") {
+        run.shows(text);
+    }
+    for text in headers(fixture.source, "hides") {
+        run.hides(text);
+    }
+    assert_nothing_left(&run.all(), fixture.name);
+}
+
+/// The hostile files that attack the build rather than the graded program.
+const COMPILE_TIME: [&str; 8] = [
+    "compile-error",
+    "compile-oom",
+    "const-loop",
+    "global-asm-incbin",
+    "include-fifo",
+    "include-kit-source",
+    "include-solution",
+    "path-solution",
+];
 
 #[test]
 fn every_hostile_file_gets_a_verdict_and_leaves_nothing_running() {
@@ -91,42 +141,13 @@ fn every_hostile_file_gets_a_verdict_and_leaves_nothing_running() {
     // Progress that must survive everything below.
     course.write_exercise("01-weight", &Course::solution("01-weight"));
     course.tutor(&["check", "01"]).expect(0);
-    // A repository clone has solutions/ beside the exercises: the attacks go for it.
-    std::fs::create_dir_all(course.root.join("solutions/rmsnorm")).unwrap();
-    std::fs::write(course.root.join("solutions/rmsnorm/02-norm.rs"), Course::solution("02-norm")).unwrap();
     // After the first check, which made the harness's target/.
-    make_fifo(&fifo(&course));
+    lay_out_targets(&course);
     let _ = std::fs::remove_file("/tmp/tutor-hostile-write-marker");
 
     assert!(HOSTILE.len() >= 25, "{} hostile files", HOSTILE.len());
     for fixture in HOSTILE {
-        let exercise =
-            fixture.header("exercise").unwrap_or_else(|| panic!("{}: no `//! exercise:` line", fixture.name));
-        course.write_exercise(exercise, &fill(fixture.source, &course));
-        // Every case in full: what a hostile file does to a case later than the first failure is
-        // part of what is checked.
-        let mut args = vec!["check", exercise, "--verbose"];
-        args.extend(headers(fixture.source, "args").iter().flat_map(|a| a.split_whitespace()));
-        let started = Instant::now();
-        let run = course.tutor(&args);
-        assert!(
-            started.elapsed() < Duration::from_secs(40),
-            "{}: the check took {:?}",
-            fixture.name,
-            started.elapsed()
-        );
-        run.expect(1).hides("panicked at").hides("stack backtrace");
-        assert!(!run.all().contains('\u{1b}'), "{}: an escape sequence reached the terminal", fixture.name);
-        // tutor's own lines start at the margin; what the code printed is indented under its heading.
-        let verdict_passed = run.stdout.lines().any(|l| l.contains("passes every check") && !l.starts_with(' '));
-        assert!(!verdict_passed, "{}: a pass was reported:\n{}", fixture.name, run.stdout);
-        for text in headers(fixture.source, "shows") {
-            run.shows(text);
-        }
-        for text in headers(fixture.source, "hides") {
-            run.hides(text);
-        }
-        assert_nothing_left(&run.all(), fixture.name);
+        check_hostile(&course, fixture);
     }
     // What the graded programs tried to plant is not there.
     assert!(!course.root.join(".tutor/harness/build.rs").exists(), "a build script was planted");
@@ -140,6 +161,25 @@ fn every_hostile_file_gets_a_verdict_and_leaves_nothing_running() {
     course.write_exercise("01-weight", &Course::solution("01-weight"));
     course.tutor(&["check", "01"]).expect(0);
     course.tutor(&["list"]).expect(0).shows(&common::done(1));
+}
+
+#[test]
+fn attacks_on_the_build_are_stopped_whether_cargo_or_rustc_alone_compiles() {
+    let course = Course::new("hostile-builds");
+    course.write_exercise("02-norm", &Course::solution("02-norm"));
+    course.tutor(&["check", "02"]).expect(0);
+    lay_out_targets(&course);
+    let record = course.root.join(".tutor/builds/ex-rmsnorm-02-norm.json");
+    for name in COMPILE_TIME {
+        let fixture = HOSTILE.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("tests/hostile/{name}.rs"));
+        // By cargo: no record of an earlier build.
+        let _ = std::fs::remove_dir_all(course.root.join(".tutor/builds"));
+        check_hostile(&course, fixture);
+        // By rustc alone: the command that cargo ran was recorded, whatever its outcome.
+        let recorded = std::fs::read_to_string(&record).unwrap_or_default();
+        assert!(recorded.contains("\"command\":{"), "{name}: no command recorded: {recorded}");
+        check_hostile(&course, fixture);
+    }
 }
 
 #[test]
@@ -232,27 +272,36 @@ fn a_killed_tutor_takes_its_build_with_it_and_the_next_check_works() {
     course.write_exercise("02-norm", &Course::solution("02-norm"));
     course.tutor(&["check", "02"]).expect(0);
     let endless = HOSTILE.iter().find(|f| f.name == "const-loop").expect("tests/hostile/const-loop.rs");
-    course.write_exercise("02-norm", endless.source);
-    let mut tutor = spawn_quietly(&course, &["check", "02", "--build-timeout", "120"]);
-    let tutor_pid = tutor.id() as i32;
-    // cargo leads its own group; wait until rustc is in it too.
-    let started = Instant::now();
-    let cargo_group = loop {
-        if let Some(&group) = group_leading_children(tutor_pid).iter().find(|&&g| group_members(g).len() >= 2) {
-            break group;
+    // Built by rustc alone (only the file changed since the last build), then by cargo (tutor's
+    // record of the last build gone).
+    for by_cargo in [false, true] {
+        if by_cargo {
+            std::fs::remove_dir_all(course.root.join(".tutor/builds")).unwrap();
         }
-        assert!(started.elapsed() < Duration::from_secs(60), "cargo and rustc never ran");
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    std::thread::sleep(Duration::from_millis(500));
-    Command::new("kill").args(["-KILL", &tutor_pid.to_string()]).status().unwrap();
-    tutor.wait().unwrap();
-    assert_group_gone(cargo_group, Duration::from_secs(5), "cargo and rustc after `kill -9` of tutor");
+        course.write_exercise("02-norm", endless.source);
+        let mut tutor = spawn_quietly(&course, &["check", "02", "--build-timeout", "120"]);
+        let tutor_pid = tutor.id() as i32;
+        // The build leads its own group: wait until rustc is in it.
+        let started = Instant::now();
+        let build_group = loop {
+            let groups = group_leading_children(tutor_pid);
+            if let Some(&group) = groups.iter().find(|&&g| group_members(g).into_iter().any(is_rustc)) {
+                break group;
+            }
+            assert!(started.elapsed() < Duration::from_secs(60), "rustc never ran");
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        assert_eq!(group_members(build_group).len() >= 2, by_cargo, "cargo leads the group of its build only");
+        std::thread::sleep(Duration::from_millis(500));
+        Command::new("kill").args(["-KILL", &tutor_pid.to_string()]).status().unwrap();
+        tutor.wait().unwrap();
+        assert_group_gone(build_group, Duration::from_secs(5), "the build after `kill -9` of tutor");
 
-    course.write_exercise("02-norm", &Course::solution("02-norm"));
-    let started = Instant::now();
-    course.tutor(&["check", "02"]).expect(0);
-    assert!(started.elapsed() < Duration::from_secs(60), "the next check waited {:?}", started.elapsed());
+        course.write_exercise("02-norm", &Course::solution("02-norm"));
+        let started = Instant::now();
+        course.tutor(&["check", "02"]).expect(0);
+        assert!(started.elapsed() < Duration::from_secs(60), "the next check waited {:?}", started.elapsed());
+    }
 }
 
 #[test]
@@ -262,11 +311,20 @@ fn a_check_waiting_for_cargos_lock_says_so() {
     course.tutor(&["check", "02"]).expect(0);
     let lock = course.root.join(".tutor/harness/target/debug/.cargo-lock");
     assert!(lock.exists(), "cargo's build lock is at {}", lock.display());
-    let mut holder = Command::new("flock").arg(&lock).args(["sleep", "3"]).spawn().expect("flock runs");
-    std::thread::sleep(Duration::from_millis(300));
-    course.write_exercise("02-norm", &format!("{}\n// edited\n", Course::solution("02-norm")));
-    course.tutor(&["check", "02"]).expect(0).shows("cargo is waiting for another cargo");
-    holder.wait().unwrap();
+    // Built by rustc alone (only the file changed), then by cargo (tutor's record gone): both
+    // wait for cargo's lock, and say so.
+    for (edit, by_cargo) in [("one", false), ("two", true)] {
+        if by_cargo {
+            std::fs::remove_dir_all(course.root.join(".tutor/builds")).unwrap();
+        }
+        let mut holder = Command::new("flock").arg(&lock).args(["sleep", "3"]).spawn().expect("flock runs");
+        std::thread::sleep(Duration::from_millis(300));
+        course.write_exercise("02-norm", &format!("{}\n// {edit}\n", Course::solution("02-norm")));
+        let started = Instant::now();
+        course.tutor(&["check", "02"]).expect(0).shows("the build is waiting for another cargo");
+        assert!(started.elapsed() >= Duration::from_secs(2), "the build did not wait: {:?}", started.elapsed());
+        holder.wait().unwrap();
+    }
 }
 
 #[test]

@@ -22,7 +22,10 @@ use anyhow::{Context, Result};
 use serde_json::Value;
 
 use super::confine::{self, Confinement};
+pub use super::diagnostic::Diagnostic;
+use super::diagnostic::{compiler_death, Messages};
 use super::process::{Cancel, Group};
+use super::replay::Invocation;
 use crate::errors::OnFile;
 
 /// Address space cargo and rustc may use together: plenty for this harness (rustc reserves far
@@ -32,39 +35,6 @@ pub const MEMORY_LIMIT: u64 = 16 << 30;
 /// Time the harness's dependencies may take to build (once per course folder); the learner's
 /// own build limit starts only after them.
 const DEPENDENCY_BUDGET: Duration = Duration::from_secs(900);
-
-/// A rustc message worth showing to the learner.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Diagnostic {
-    /// `error`, `warning`, …
-    pub level: String,
-    /// The error code, such as `E0277`, when rustc gives one.
-    pub code: Option<String>,
-    /// The one-line message, such as "cannot divide `T` by `f32`".
-    pub message: String,
-    /// The plain text of its labels and notes ("expected `f32`, found type parameter `T`" …),
-    /// for recognising it (the rendering may carry colour).
-    pub details: Vec<String>,
-    /// rustc's own rendering, with the learner's file shown by its workspace path.
-    pub rendered: String,
-}
-
-impl Diagnostic {
-    /// Reads a diagnostic from the `message` of cargo's `compiler-message`, showing
-    /// `learner` (the harness's copy) as `shown_as`.
-    fn from_json(inner: &Value, learner: &str, shown_as: &str) -> Diagnostic {
-        let text = |v: &Value| v.as_str().unwrap_or("").to_string();
-        let labels = inner["spans"].as_array().into_iter().flatten().map(|s| text(&s["label"]));
-        let children = inner["children"].as_array().into_iter().flatten().map(|c| text(&c["message"]));
-        Diagnostic {
-            level: text(&inner["level"]),
-            code: inner["code"]["code"].as_str().map(str::to_string),
-            message: text(&inner["message"]),
-            details: labels.chain(children).filter(|t| !t.is_empty()).collect(),
-            rendered: text(&inner["rendered"]).replace(learner, shown_as),
-        }
-    }
-}
 
 /// What happened while building.
 pub enum BuildEvent<'a> {
@@ -169,6 +139,8 @@ struct CargoRun {
     learner_timed_out: bool,
     /// The kit's artifact was reported, so whatever failed after it is the learner's file.
     kit_built: bool,
+    /// The commands cargo ran, as `-vv` prints them (`Running `…``), in a learner's build.
+    commands: Vec<String>,
 }
 
 /// What a build may compile, and so what its confinement allows.
@@ -211,6 +183,9 @@ fn run_cargo(
     command
         .args(["build", "--locked"])
         .args(args)
+        // Very verbose: cargo prints each command it runs, with the environment it sets, which
+        // is how a rebuild without cargo knows the learner's rustc command (`super::replay`).
+        .args(if stage == Stage::Learner { &["-vv"][..] } else { &[] })
         .args(["--message-format", format, "--manifest-path"])
         .arg(manifest)
         // Named, so that no `build.target-dir` of cargo's settings sends the output where the
@@ -254,6 +229,7 @@ fn run_cargo(
     let mut kit_built = false;
     let mut compiled = 0;
     let mut stderr_text = String::new();
+    let mut commands = Vec::new();
     let mut open_streams = 2;
     let mut timed_out = false;
     while open_streams > 0 {
@@ -278,6 +254,12 @@ fn run_cargo(
                     // Waiting for another cargo is nobody's code taking time.
                     on_event(BuildEvent::WaitingForCargo);
                     deadline = None;
+                }
+                if let Some(command) = verbose_line(&text) {
+                    if let Some(command) = command {
+                        commands.push(command.to_string());
+                    }
+                    continue;
                 }
                 if stderr_text.len() < 64 * 1024 {
                     stderr_text.push_str(&text);
@@ -309,7 +291,7 @@ fn run_cargo(
     if timed_out {
         group.kill();
         if kit_built {
-            return Ok(CargoRun { success: false, stderr: stderr_text, learner_timed_out: true, kit_built });
+            return Ok(CargoRun { success: false, stderr: stderr_text, learner_timed_out: true, kit_built, commands });
         }
         return Err(CargoError::Failed(format!(
             "building the grading harness's dependencies took longer than {} s",
@@ -319,7 +301,20 @@ fn run_cargo(
     }
     let ending = group.wait_until(Instant::now() + Duration::from_secs(10)).context("waiting for cargo")?;
     let success = ending == super::process::Ending::Exited(0);
-    Ok(CargoRun { success, stderr: stderr_text, learner_timed_out: false, kit_built })
+    Ok(CargoRun { success, stderr: stderr_text, learner_timed_out: false, kit_built, commands })
+}
+
+/// A line only `-vv` prints: `Some(Some(command))` for a command cargo runs, `Some(None)` for
+/// the rest of the chatter (fresh and dirty units, build scripts' output), `None` for a line
+/// worth keeping (a warning, an error).
+fn verbose_line(line: &str) -> Option<Option<&str>> {
+    let trimmed = line.trim_start();
+    if let Some(command) = trimmed.strip_prefix("Running `") {
+        return Some(command.strip_suffix('`'));
+    }
+    let chatter = ["Fresh ", "Dirty ", "Compiling "].iter().any(|p| trimmed.starts_with(p))
+        || (trimmed.starts_with('[') && trimmed.contains("] "));
+    chatter.then_some(None)
 }
 
 /// Builds the kit of the course the harness is written for (its `tutor_kit` dependency) and the
@@ -343,7 +338,8 @@ pub fn build_library(manifest: &Path, on_event: &mut dyn FnMut(BuildEvent)) -> R
 }
 
 /// Builds binary `bin` of the harness at `manifest`. Messages about `learner_copy` are shown
-/// with `shown_as` (the learner's path inside the workspace) in its place.
+/// with `shown_as` (the learner's path inside the workspace) in its place. Also returns the
+/// rustc command cargo ran for `bin`, when it compiled it, for rebuilding it without cargo.
 ///
 /// The build is confined as the learner's ([`Stage::Learner`]): it may not write beneath
 /// `CARGO_HOME`. If it fails before the kit is ready (crates to download or to unpack again
@@ -359,14 +355,14 @@ pub fn build(
     timeout: Duration,
     cancel: &Cancel,
     on_event: &mut dyn FnMut(BuildEvent),
-) -> Result<Built> {
+) -> Result<(Built, Option<Invocation>)> {
     let place = Place { manifest, bin, learner_copy, shown_as };
     match build_once(&place, color, timeout, cancel, on_event)? {
-        Attempt::Built(built) => Ok(built),
+        Attempt::Built(built, invocation) => Ok((built, invocation)),
         Attempt::DependenciesFailed(_) => {
             build_library(manifest, on_event)?;
             match build_once(&place, color, timeout, cancel, on_event)? {
-                Attempt::Built(built) => Ok(built),
+                Attempt::Built(built, invocation) => Ok((built, invocation)),
                 Attempt::DependenciesFailed(stderr) => Err(CargoError::Failed(stderr).into()),
             }
         }
@@ -375,8 +371,8 @@ pub fn build(
 
 /// How one confined build of the learner's binary went.
 enum Attempt {
-    /// It got as far as the learner's file (or failed on it).
-    Built(Built),
+    /// It got as far as the learner's file (or failed on it); the rustc command, if it ran one.
+    Built(Built, Option<Invocation>),
     /// It failed before the kit was ready, so not on the learner's file; what cargo said.
     DependenciesFailed(String),
 }
@@ -398,9 +394,7 @@ fn build_once(
     on_event: &mut dyn FnMut(BuildEvent),
 ) -> Result<Attempt> {
     let Place { manifest, bin, learner_copy, shown_as } = *place;
-    let learner = learner_copy.to_string_lossy().into_owned();
-    let mut diagnostics = Vec::new();
-    let mut other_errors = Vec::new();
+    let mut messages = Messages::new(&learner_copy.to_string_lossy(), shown_as);
     let mut executable = None;
     let run =
         run_cargo(manifest, &["--bin", bin], Stage::Learner, color, timeout, Some(cancel), on_event, &mut |message| {
@@ -408,65 +402,35 @@ fn build_once(
                 Some("compiler-artifact") if message["target"]["name"].as_str() == Some(bin) => {
                     executable = message["executable"].as_str().map(PathBuf::from);
                 }
-                Some("compiler-message") => {
-                    let inner = &message["message"];
-                    let diagnostic = Diagnostic::from_json(inner, &learner, shown_as);
-                    let spans = inner["spans"].as_array();
-                    let about_learner = spans
-                        .is_some_and(|spans| spans.iter().any(|s| s["file_name"].as_str() == Some(learner.as_str())));
-                    if about_learner {
-                        diagnostics.push(diagnostic);
-                    } else if diagnostic.level == "error" {
-                        // An error outside the learner's file (in the kit or the generated binary) is
-                        // still the reason the build failed: keep it for when nothing else explains it.
-                        other_errors.push(diagnostic);
-                    }
-                }
+                Some("compiler-message") => messages.take(&message["message"]),
                 _ => {}
             }
         })?;
+    let crate_name = bin.replace('-', "_");
+    let invocation = run.commands.iter().find_map(|line| Invocation::parse(line, &crate_name));
+    let built = |built| Ok(Attempt::Built(built, invocation.clone()));
 
     if run.learner_timed_out {
-        return Ok(Attempt::Built(Built::TimedOut { limit: timeout }));
+        return built(Built::TimedOut { limit: timeout });
     }
     if run.success {
         let executable =
             executable.ok_or_else(|| CargoError::Failed(format!("no executable for {bin} was reported")))?;
-        return Ok(Attempt::Built(Built::Ok { executable, warnings: diagnostics }));
+        return built(Built::Ok { executable, warnings: messages.into_warnings() });
     }
     if !run.kit_built {
         // The learner's file is compiled only once the kit is: whatever failed was before it.
         return Ok(Attempt::DependenciesFailed(run.stderr.trim().to_string()));
     }
-    let learner_errors = diagnostics.iter().any(|d| d.level == "error");
-    if learner_errors || !other_errors.is_empty() {
-        if !learner_errors {
-            diagnostics.extend(other_errors);
-        }
-        return Ok(Attempt::Built(Built::CompileErrors(diagnostics)));
+    if let Some(errors) = messages.into_errors() {
+        return built(Built::CompileErrors(errors));
     }
     // No message, yet the learner's binary failed to compile after the kit was built: rustc itself
     // died on the learner's code (a compile-time allocation over the limit, a crash).
     if run.stderr.contains(&format!("(bin \"{bin}\")")) {
-        return Ok(Attempt::Built(Built::CompilerDied { detail: compiler_death(&run.stderr) }));
+        return built(Built::CompilerDied { detail: compiler_death(&run.stderr) });
     }
     Err(CargoError::Failed(run.stderr.trim().to_string()).into())
-}
-
-/// The lines of cargo's stderr that say how rustc died.
-fn compiler_death(stderr: &str) -> String {
-    let lines: Vec<&str> = stderr
-        .lines()
-        .map(str::trim)
-        .filter(|l| {
-            l.contains("memory allocation") || l.contains("signal:") || l.contains("SIGKILL") || l.contains("SIGABRT")
-        })
-        .collect();
-    if lines.is_empty() {
-        stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or_default().trim().to_string()
-    } else {
-        lines.join("\n")
-    }
 }
 
 /// The source files rustc read to compile binary `bin` (its dep-info), other than `allowed`.
@@ -533,12 +497,5 @@ mod tests {
                 PathBuf::from("/s/a b.rs")
             ]
         );
-    }
-
-    #[test]
-    fn names_how_the_compiler_died() {
-        let stderr = "error: could not compile `tutor-harness` (bin \"ex-02-norm\")\n\nCaused by:\n  process didn't exit successfully: `rustc …` (signal: 6, SIGABRT: process abort signal)\nmemory allocation of 8589934592 bytes failed\n";
-        let detail = compiler_death(stderr);
-        assert!(detail.contains("memory allocation") && detail.contains("SIGABRT"), "{detail}");
     }
 }

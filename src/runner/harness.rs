@@ -12,6 +12,7 @@
 
 use std::collections::BTreeSet;
 use std::fs;
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -29,6 +30,9 @@ pub struct Layout {
     pub manifest: PathBuf,
     /// Whether cargo has built here before (its target folder exists).
     pub built_before: bool,
+    /// A hash of every file written here but the learner files' copies: equal fingerprints,
+    /// equal harnesses.
+    pub fingerprint: u64,
 }
 
 impl Layout {
@@ -246,10 +250,15 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
     let keep: BTreeSet<String> =
         files.iter().map(|(path, _)| path.clone()).chain(catalogue.exercises.iter().map(copy_path)).collect();
     remove_strays(&root, &root, &keep)?;
+    let mut fingerprint = std::hash::DefaultHasher::new();
     for (path, contents) in &files {
         write_if_changed(&root.join(path), contents)?;
+        if *path != copy_path(exercise) {
+            (path, contents).hash(&mut fingerprint);
+        }
     }
-    Ok(Layout { manifest: root.join("Cargo.toml"), built_before: is_built(private_dir), root })
+    let fingerprint = fingerprint.finish();
+    Ok(Layout { manifest: root.join("Cargo.toml"), built_before: is_built(private_dir), fingerprint, root })
 }
 
 /// Removes every file and folder below `dir` that is not in `keep` (paths relative to `root`),

@@ -1,13 +1,16 @@
-//! Grading one exercise: read the learner's file, write the harness, build it with cargo within
-//! limits, then grade the built program from here — the program only answers calls, and every
-//! verdict is computed in this process.
+//! Grading one exercise: read the learner's file, write the harness, build it within limits (with
+//! cargo, or with rustc alone when only the learner's file changed), then grade the built program
+//! from here — the program only answers calls, and every verdict is computed in this process.
 
+pub mod build;
 pub mod cancel;
 pub mod cargo;
 pub mod confine;
+pub mod diagnostic;
 pub mod harness;
 pub mod learner_file;
 pub mod process;
+pub mod replay;
 pub mod subject;
 
 use std::fs::{File, OpenOptions};
@@ -111,20 +114,21 @@ pub fn lock_checks(workspace: &Workspace, on_wait: &mut dyn FnMut()) -> Result<C
 pub fn lock_checks_or_cancel(workspace: &Workspace, on_wait: &mut dyn FnMut(), cancel: &Cancel) -> Result<CheckLock> {
     let private = workspace.private_dir();
     std::fs::create_dir_all(&private).with_context(|| OnFile::write(&private))?;
-    let path = private.join("check.lock");
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .with_context(|| OnFile::write(&path))?;
+    Ok(CheckLock { _file: lock_exclusive_or_cancel(&private.join("check.lock"), on_wait, cancel)? })
+}
+
+/// Takes an exclusive lock on `path`, calling `on_wait` once if it has to wait, and giving up
+/// with [`Cancelled`] when `cancel` is cancelled while it waits.
+pub fn lock_exclusive_or_cancel(path: &Path, on_wait: &mut dyn FnMut(), cancel: &Cancel) -> Result<File> {
+    let file =
+        OpenOptions::new().create(true).truncate(false).write(true).open(path).with_context(|| OnFile::write(path))?;
     let mut told = false;
     loop {
         if cancel.is_cancelled() {
             return Err(Cancelled.into());
         }
         match file.try_lock() {
-            Ok(()) => return Ok(CheckLock { _file: file }),
+            Ok(()) => return Ok(file),
             Err(std::fs::TryLockError::WouldBlock) => {
                 if !told {
                     on_wait();
@@ -164,17 +168,9 @@ pub fn check(
     }
     let bin = harness::bin_name(exercise);
     let copy = layout.learner_copy(exercise);
-    let built = cargo::build(
-        &layout.manifest,
-        &bin,
-        &copy,
-        &exercise.file,
-        options.color,
-        options.build_timeout,
-        &options.cancel,
-        &mut |e| on_event(CheckEvent::Build(e)),
-    );
-    // A killed cargo reports anything (a dead compiler, a failure): none of it is a verdict.
+    let built =
+        build::build(&layout, &bin, &text, &copy, &exercise.file, options, &mut |e| on_event(CheckEvent::Build(e)));
+    // A killed build reports anything (a dead compiler, a failure): none of it is a verdict.
     if options.cancel.is_cancelled() {
         return Err(Cancelled.into());
     }

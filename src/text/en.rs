@@ -52,7 +52,7 @@ pub const UI: Ui = Ui {
     file_too_large: "{file} has {bytes} bytes, more than the {max} an exercise file may have.",
     file_not_text: "{file} is not UTF-8 text, so it cannot be Rust source.",
     seed_line: "Random inputs from seed {seed}: `{tutor} check {id} --seed {seed}` repeats them.",
-    waiting_for_cargo: "cargo is waiting for another cargo that is using the grading harness…",
+    waiting_for_cargo: "the build is waiting for another cargo that is using the grading harness…",
     running_checks: "running the checks",
     learner_output: "What your code printed:",
     output_truncated: "(output cut after {bytes} bytes)",

@@ -52,7 +52,7 @@ pub const UI: Ui = Ui {
     file_too_large: "{file} 有 {bytes} 字节，超过了练习文件允许的 {max} 字节。",
     file_not_text: "{file} 不是 UTF-8 文本，不可能是 Rust 源代码。",
     seed_line: "随机输入来自种子 {seed}：`{tutor} check {id} --seed {seed}` 可复现。",
-    waiting_for_cargo: "cargo 正在等待另一个使用评分程序的 cargo……",
+    waiting_for_cargo: "构建正在等待另一个使用评分程序的 cargo……",
     running_checks: "正在运行检查",
     learner_output: "你的代码输出了：",
     output_truncated: "（输出在 {bytes} 字节处截断）",

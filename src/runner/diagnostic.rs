@@ -1,0 +1,151 @@
+//! rustc's messages about a build of the learner's file, and how a build that failed without
+//! one is explained. The same whether cargo ran rustc or tutor did ([`super::replay`]).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A rustc message worth showing to the learner.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Diagnostic {
+    /// `error`, `warning`, …
+    pub level: String,
+    /// The error code, such as `E0277`, when rustc gives one.
+    pub code: Option<String>,
+    /// The one-line message, such as "cannot divide `T` by `f32`".
+    pub message: String,
+    /// The plain text of its labels and notes ("expected `f32`, found type parameter `T`" …),
+    /// for recognising it (the rendering may carry colour).
+    pub details: Vec<String>,
+    /// rustc's own rendering, with the learner's file shown by its workspace path.
+    pub rendered: String,
+}
+
+impl Diagnostic {
+    /// Reads one of rustc's JSON diagnostics (as rustc prints it, and as cargo passes it on in
+    /// the `message` of a `compiler-message`), showing `learner` (the harness's copy) as
+    /// `shown_as`.
+    fn from_json(inner: &Value, learner: &str, shown_as: &str) -> Diagnostic {
+        let text = |v: &Value| v.as_str().unwrap_or("").to_string();
+        let labels = inner["spans"].as_array().into_iter().flatten().map(|s| text(&s["label"]));
+        let children = inner["children"].as_array().into_iter().flatten().map(|c| text(&c["message"]));
+        Diagnostic {
+            level: text(&inner["level"]),
+            code: inner["code"]["code"].as_str().map(str::to_string),
+            message: text(&inner["message"]),
+            details: labels.chain(children).filter(|t| !t.is_empty()).collect(),
+            rendered: text(&inner["rendered"]).replace(learner, shown_as),
+        }
+    }
+}
+
+/// rustc's messages of one build, sorted into those about the learner's file and the errors
+/// elsewhere (in the kit or the generated binary).
+pub struct Messages {
+    learner: String,
+    shown_as: String,
+    about_learner: Vec<Diagnostic>,
+    other_errors: Vec<Diagnostic>,
+}
+
+impl Messages {
+    /// Messages about `learner` (the harness's copy) will show it as `shown_as`.
+    pub fn new(learner: &str, shown_as: &str) -> Messages {
+        Messages {
+            learner: learner.to_string(),
+            shown_as: shown_as.to_string(),
+            about_learner: Vec::new(),
+            other_errors: Vec::new(),
+        }
+    }
+
+    /// Takes one rustc diagnostic.
+    pub fn take(&mut self, inner: &Value) {
+        let diagnostic = Diagnostic::from_json(inner, &self.learner, &self.shown_as);
+        let spans = inner["spans"].as_array();
+        let about_learner =
+            spans.is_some_and(|spans| spans.iter().any(|s| s["file_name"].as_str() == Some(self.learner.as_str())));
+        if about_learner {
+            self.about_learner.push(diagnostic);
+        } else if diagnostic.level == "error" {
+            // An error outside the learner's file is still the reason the build failed: kept for
+            // when nothing else explains it.
+            self.other_errors.push(diagnostic);
+        }
+    }
+
+    /// After a failed build: the errors that explain it (the learner's, else the others, the
+    /// learner's warnings kept), or `None` when rustc said nothing (it died).
+    pub fn into_errors(self) -> Option<Vec<Diagnostic>> {
+        let learner_errors = self.about_learner.iter().any(|d| d.level == "error");
+        if !learner_errors && self.other_errors.is_empty() {
+            return None;
+        }
+        let mut diagnostics = self.about_learner;
+        if !learner_errors {
+            diagnostics.extend(self.other_errors);
+        }
+        Some(diagnostics)
+    }
+
+    /// After a build that succeeded: the warnings about the learner's file.
+    pub fn into_warnings(self) -> Vec<Diagnostic> {
+        self.about_learner
+    }
+}
+
+/// The lines of what cargo or rustc wrote to stderr that say how rustc died.
+pub fn compiler_death(stderr: &str) -> String {
+    let lines: Vec<&str> = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            l.contains("memory allocation") || l.contains("signal:") || l.contains("SIGKILL") || l.contains("SIGABRT")
+        })
+        .collect();
+    if lines.is_empty() {
+        stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or_default().trim().to_string()
+    } else {
+        lines.join("\n")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_how_the_compiler_died() {
+        let stderr = "error: could not compile `tutor-harness` (bin \"ex-02-norm\")\n\nCaused by:\n  process didn't exit successfully: `rustc …` (signal: 6, SIGABRT: process abort signal)\nmemory allocation of 8589934592 bytes failed\n";
+        let detail = compiler_death(stderr);
+        assert!(detail.contains("memory allocation") && detail.contains("SIGABRT"), "{detail}");
+    }
+
+    fn diagnostic(level: &str, file: &str) -> Value {
+        serde_json::json!({
+            "level": level, "message": format!("{level} in {file}"), "code": null, "children": [],
+            "spans": [{ "file_name": file, "label": "here" }],
+            "rendered": format!("{level} at {file}:1:1"),
+        })
+    }
+
+    #[test]
+    fn the_learners_errors_explain_a_failure_before_any_other() {
+        let mut messages = Messages::new("/h/exercises/a.rs", "exercises/a.rs");
+        messages.take(&diagnostic("warning", "/h/exercises/a.rs"));
+        messages.take(&diagnostic("error", "/h/courses/kit/src/lib.rs"));
+        messages.take(&diagnostic("error", "/h/exercises/a.rs"));
+        let errors = messages.into_errors().expect("errors");
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(errors.iter().all(|d| d.rendered.contains("at exercises/a.rs")), "{errors:?}");
+    }
+
+    #[test]
+    fn an_error_elsewhere_explains_a_failure_the_learners_file_did_not_cause() {
+        let mut messages = Messages::new("/h/exercises/a.rs", "exercises/a.rs");
+        messages.take(&diagnostic("warning", "/h/exercises/a.rs"));
+        messages.take(&diagnostic("error", "bins/ex-a.rs"));
+        let errors = messages.into_errors().expect("errors");
+        assert_eq!(errors.iter().map(|d| d.level.as_str()).collect::<Vec<_>>(), ["warning", "error"]);
+        assert!(Messages::new("x", "y").into_errors().is_none(), "nothing said: the compiler died");
+    }
+}

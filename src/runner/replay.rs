@@ -1,0 +1,230 @@
+//! Compiling the learner's file without cargo, by running again the rustc command cargo ran
+//! for it.
+//!
+//! Of a warm re-check, cargo's own part is about 60 ms here (rustup's proxy, then cargo checking
+//! the fingerprint of every dependency) around the one rustc command that compiles the learner's
+//! file. `cargo -vv` prints that command with the environment it sets; [`Invocation::parse`]
+//! reads it back, and [`run`] runs it as cargo would: from the harness, under the same
+//! confinement, memory limit and time limit, its messages sorted the same way. Whether a
+//! recorded command may still be used is for [`super::build`] to say.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::cargo::{BuildEvent, Built, MEMORY_LIMIT};
+use super::confine::{self, Confinement};
+use super::diagnostic::{compiler_death, Messages};
+use super::process::{Cancel, Ending, Group};
+use crate::errors::OnFile;
+
+/// The rustc command that compiles one graded program, as cargo ran it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Invocation {
+    /// The compiler, by its absolute path in the toolchain (cargo names it so).
+    pub program: PathBuf,
+    /// Its arguments; paths in them are absolute or relative to the harness.
+    pub args: Vec<String>,
+    /// The variables cargo sets for it (`CARGO_PKG_NAME`, `LD_LIBRARY_PATH` …).
+    pub env: Vec<(String, String)>,
+}
+
+impl Invocation {
+    /// Reads the command of a `Running `…`` line of `cargo -vv` (the text between the
+    /// backticks): `NAME=value` words, then the program and its arguments, quoted as a POSIX
+    /// shell would. `None` unless it compiles the binary crate `crate_name`.
+    pub fn parse(command: &str, crate_name: &str) -> Option<Invocation> {
+        let words = shlex::split(command)?;
+        let first_word = words.iter().position(|w| !is_assignment(w))?;
+        let (assignments, command) = words.split_at(first_word);
+        let (program, args) = command.split_first()?;
+        let pair = |flag: &str, value: &str| args.windows(2).any(|w| w[0] == flag && w[1] == value);
+        if !pair("--crate-name", crate_name) || !pair("--crate-type", "bin") || !Path::new(program).is_absolute() {
+            return None;
+        }
+        let env = assignments
+            .iter()
+            .filter_map(|a| a.split_once('='))
+            .map(|(name, value)| (name.to_string(), value.to_string()))
+            .collect();
+        Some(Invocation { program: PathBuf::from(program), args: args.to_vec(), env })
+    }
+
+    /// The files the command reads other than sources: the compiler and the libraries named
+    /// by `--extern` (which name, in turn, the libraries they were built against).
+    pub fn inputs(&self) -> Vec<PathBuf> {
+        let externs = self.args.windows(2).filter(|w| w[0] == "--extern").filter_map(|w| w[1].split_once('='));
+        std::iter::once(self.program.clone()).chain(externs.map(|(_, path)| PathBuf::from(path))).collect()
+    }
+}
+
+/// An argument of the command, with rustc's rendering of its messages plain unless `color`:
+/// cargo always asks rustc for colours, and takes them out itself for a plain `json` format.
+fn rendering(arg: &str, color: bool) -> String {
+    match arg.strip_prefix("--json=") {
+        Some(kinds) if !color => {
+            let kinds: Vec<&str> = kinds.split(',').filter(|k| *k != "diagnostic-rendered-ansi").collect();
+            format!("--json={}", kinds.join(","))
+        }
+        _ => arg.to_string(),
+    }
+}
+
+/// `NAME=value`, as the environment words before a command.
+fn is_assignment(word: &str) -> bool {
+    let Some((name, _)) = word.split_once('=') else { return false };
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// What a replayed build compiles, and how its messages are shown.
+pub struct Place<'a> {
+    /// The harness folder, where cargo ran rustc.
+    pub harness: &'a Path,
+    /// The harness's copy of the learner's file, shown as `shown_as`.
+    pub learner_copy: &'a Path,
+    pub shown_as: &'a str,
+    /// Whether rustc's rendering keeps its colours.
+    pub color: bool,
+}
+
+/// Runs `invocation` at `place` within `timeout`, holding cargo's lock on its build folder. `None` when the compiler cannot even be started (gone since it was recorded):
+/// cargo will know what to do.
+pub fn run(
+    invocation: &Invocation,
+    place: &Place,
+    timeout: Duration,
+    cancel: &Cancel,
+    on_event: &mut dyn FnMut(BuildEvent),
+) -> Result<Option<Built>> {
+    let Place { harness, learner_copy, shown_as, color } = *place;
+    // The lock cargo takes for a build, so that no cargo (another tool's, a learner's by hand)
+    // changes the libraries while rustc links them.
+    let cargos_lock = harness.join("target").join("debug").join(".cargo-lock");
+    let _held = super::lock_exclusive_or_cancel(&cargos_lock, &mut || on_event(BuildEvent::WaitingForCargo), cancel)?;
+    let temp = confine::build_temp_dir(harness);
+    std::fs::create_dir_all(&temp).with_context(|| OnFile::write(&temp))?;
+    let mut command = Command::new(&invocation.program);
+    command
+        .args(invocation.args.iter().map(|arg| rendering(arg, color)))
+        .envs(invocation.env.iter().map(|(name, value)| (name, value)))
+        .env("TMPDIR", &temp)
+        .current_dir(harness)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    Confinement::for_build(harness).apply_to(&mut command);
+    let Ok(mut group) = Group::spawn_cancellable(&mut command, MEMORY_LIMIT, Some(cancel)) else { return Ok(None) };
+    let stderr = group.child_mut().stderr.take().context("rustc's stderr is piped")?;
+    let (sender, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                return;
+            }
+        }
+    });
+
+    let deadline = Instant::now() + timeout;
+    let mut messages = Messages::new(&learner_copy.to_string_lossy(), shown_as);
+    let mut executable = None;
+    let mut other_text = String::new();
+    loop {
+        match lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(line) => match serde_json::from_str::<Value>(&line) {
+                Ok(message) if message.get("artifact").is_some() => {
+                    if message["emit"].as_str() == Some("link") {
+                        executable = message["artifact"].as_str().map(PathBuf::from);
+                    }
+                }
+                Ok(message) if message.get("level").is_some() => messages.take(&message),
+                Ok(_) => {}
+                Err(_) if other_text.len() < 64 * 1024 => {
+                    other_text.push_str(&line);
+                    other_text.push('\n');
+                }
+                Err(_) => {}
+            },
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                group.kill();
+                return Ok(Some(Built::TimedOut { limit: timeout }));
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    let ending = group.wait_until(Instant::now() + Duration::from_secs(10)).context("waiting for rustc")?;
+    if ending == Ending::Exited(0) {
+        let executable = executable.context("rustc reported no executable")?;
+        return Ok(Some(Built::Ok { executable, warnings: messages.into_warnings() }));
+    }
+    if let Some(errors) = messages.into_errors() {
+        return Ok(Some(Built::CompileErrors(errors)));
+    }
+    // Nothing said, yet no program: rustc died on the learner's code (a compile-time allocation
+    // over the limit, a crash).
+    if let Ending::Signalled(signal) = ending {
+        other_text.push_str(&format!("rustc ended by signal: {signal}\n"));
+    }
+    Ok(Some(Built::CompilerDied { detail: compiler_death(&other_text) }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line `cargo -vv` printed (1.95), cut short.
+    const RUNNING: &str = "CARGO=/t/bin/cargo CARGO_BIN_NAME=ex-rmsnorm-02-norm CARGO_PKG_AUTHORS='' \
+        LD_LIBRARY_PATH='/h/target/debug/deps:/t/lib' /t/bin/rustc --crate-name ex_rmsnorm_02_norm \
+        --edition=2021 bins/ex-rmsnorm-02-norm.rs --error-format=json --crate-type bin \
+        --check-cfg 'cfg(docsrs,test)' --check-cfg 'cfg(feature, values())' -C strip=debuginfo \
+        --extern 'ndarray=/h/a b/libndarray-35e4.rlib' --extern tutor_kit=/h/target/debug/deps/librmsnorm_kit-20d0.rlib";
+
+    #[test]
+    fn reads_the_command_cargo_printed() {
+        let invocation = Invocation::parse(RUNNING, "ex_rmsnorm_02_norm").expect("parsed");
+        assert_eq!(invocation.program, PathBuf::from("/t/bin/rustc"));
+        assert_eq!(invocation.args[0], "--crate-name");
+        assert!(invocation.args.contains(&"cfg(feature, values())".to_string()), "{:?}", invocation.args);
+        assert_eq!(
+            invocation.env,
+            [
+                ("CARGO", "/t/bin/cargo"),
+                ("CARGO_BIN_NAME", "ex-rmsnorm-02-norm"),
+                ("CARGO_PKG_AUTHORS", ""),
+                ("LD_LIBRARY_PATH", "/h/target/debug/deps:/t/lib")
+            ]
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+        );
+        assert_eq!(
+            invocation.inputs(),
+            ["/t/bin/rustc", "/h/a b/libndarray-35e4.rlib", "/h/target/debug/deps/librmsnorm_kit-20d0.rlib"]
+                .map(PathBuf::from)
+        );
+    }
+
+    #[test]
+    fn messages_lose_their_colours_unless_asked_for() {
+        let json = "--json=diagnostic-rendered-ansi,artifacts,future-incompat";
+        assert_eq!(rendering(json, false), "--json=artifacts,future-incompat");
+        assert_eq!(rendering(json, true), json);
+        assert_eq!(rendering("--edition=2021", false), "--edition=2021");
+    }
+
+    #[test]
+    fn only_the_graded_programs_command_is_taken() {
+        assert!(Invocation::parse(RUNNING, "ex_rmsnorm_01_weight").is_none(), "another exercise");
+        let library = RUNNING.replace("--crate-type bin", "--crate-type lib");
+        assert!(Invocation::parse(&library, "ex_rmsnorm_02_norm").is_none(), "a library");
+        let relative = RUNNING.replace("/t/bin/rustc", "rustc");
+        assert!(Invocation::parse(&relative, "ex_rmsnorm_02_norm").is_none(), "a program found on PATH");
+        assert!(Invocation::parse("rustc 'unbalanced", "x").is_none());
+    }
+}

@@ -1,0 +1,255 @@
+//! How a check gets its graded program (src/runner/build.rs): cargo the first time, rustc alone
+//! when only the learner's file changed since, the program built last when the file is what it
+//! was built from — with the same verdicts and messages every way, and back to cargo whenever
+//! something else changed.
+//!
+//! Which way was taken is seen from outside: `cargo` on the `PATH` tutor is given is a script
+//! that counts its builds before it runs the real one, and rustc rewrites the program's
+//! dep-info in `debug/deps/` whenever it compiles, successfully or not.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, SystemTime};
+
+use common::{Course, Run};
+
+const BIN: &str = "ex-rmsnorm-02-norm";
+
+/// How a check got its graded program.
+#[derive(Debug, PartialEq)]
+enum Way {
+    Cargo,
+    RustcAlone,
+    Reused,
+}
+
+/// A course folder whose checks run a counting `cargo`.
+struct Counted {
+    course: Course,
+    path: String,
+}
+
+impl Counted {
+    fn new(name: &str) -> Counted {
+        let course = Course::new(name);
+        let real = Command::new("sh").args(["-c", "command -v cargo"]).output().expect("sh runs");
+        let real = String::from_utf8_lossy(&real.stdout).trim().to_string();
+        assert!(!real.is_empty(), "cargo is on PATH");
+        let bin = course.root.join("counting-cargo");
+        std::fs::create_dir_all(&bin).unwrap();
+        // The build may write beneath the harness's target/ only: so does the count.
+        let script = format!(
+            "#!/bin/sh\nif [ \"$1\" = build ]; then echo build >> \"$TMPDIR/../cargo-builds\"; fi\nexec '{real}' \"$@\"\n"
+        );
+        let cargo = bin.join("cargo");
+        std::fs::write(&cargo, script).unwrap();
+        std::fs::set_permissions(&cargo, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+        Counted { course, path }
+    }
+
+    /// A course folder whose 02-norm passed once, built by cargo.
+    fn passed_once(name: &str) -> Counted {
+        let counted = Counted::new(name);
+        counted.course.write_exercise("02-norm", &Course::solution("02-norm"));
+        let (run, way) = counted.check(&["check", "02"]);
+        run.expect(0);
+        assert_eq!(way, Way::Cargo, "the first build");
+        counted
+    }
+
+    fn builds(&self) -> usize {
+        let log = self.course.root.join(".tutor/harness/target/cargo-builds");
+        std::fs::read_to_string(log).map(|t| t.lines().count()).unwrap_or(0)
+    }
+
+    /// The time rustc last wrote the program's dep-info.
+    fn compiled(&self) -> Option<SystemTime> {
+        let deps = self.course.root.join(".tutor/harness/target/debug/deps");
+        let prefix = format!("{}-", BIN.replace('-', "_"));
+        std::fs::read_dir(deps)
+            .ok()?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(&prefix))
+            .filter(|p| p.extension().is_some_and(|e| e == "d"))
+            .filter_map(|p| std::fs::metadata(p).ok()?.modified().ok())
+            .max()
+    }
+
+    /// Runs `tutor ARGS` and says which way it got its program.
+    fn check(&self, args: &[&str]) -> (Run, Way) {
+        let (builds, compiled) = (self.builds(), self.compiled());
+        // Times of files written within one clock tick are equal on some file systems.
+        std::thread::sleep(Duration::from_millis(20));
+        let run = self.course.tutor_with(args, |c| {
+            c.env("PATH", &self.path);
+        });
+        let way = if self.builds() > builds {
+            Way::Cargo
+        } else if self.compiled() != compiled {
+            Way::RustcAlone
+        } else {
+            Way::Reused
+        };
+        (run, way)
+    }
+
+    fn record(&self) -> PathBuf {
+        self.course.root.join(".tutor/builds").join(format!("{BIN}.json"))
+    }
+}
+
+/// Sets a file's modification time to a few seconds from now, as a rebuild would.
+fn touch(path: &Path) {
+    let later = SystemTime::now() + Duration::from_secs(5);
+    std::fs::File::options().write(true).open(path).unwrap().set_modified(later).unwrap();
+}
+
+fn mistake(name: &str) -> String {
+    std::fs::read_to_string(common::repo().join("tests/mistakes").join(format!("{name}.rs"))).unwrap()
+}
+
+#[test]
+fn an_edited_file_is_compiled_by_rustc_alone_with_the_verdicts_cargo_gives() {
+    let counted = Counted::passed_once("rebuild-edit");
+    let course = &counted.course;
+    assert!(counted.record().is_file(), "the command is recorded");
+
+    // A named mistake, a compile error, a warning, a panic and the solution again: each is
+    // compiled by rustc alone and gets the verdict and messages a cargo build gets.
+    let title = rmsnorm_grade::text::mistake_title("eps-outside-sqrt");
+    course.write_exercise("02-norm", &mistake("eps-outside-sqrt"));
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(1).shows(&title.en);
+    assert_eq!(way, Way::RustcAlone);
+
+    let broken = Course::solution("02-norm").replace("let last = Axis(x32.ndim() - 1);", "let last: u8 = 1.5;");
+    course.write_exercise("02-norm", &broken);
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(1)
+        .shows("exercises/rmsnorm/02-norm.rs does not compile")
+        .shows("mismatched types")
+        .shows("--> exercises/rmsnorm/02-norm.rs:")
+        .hides(".tutor/harness")
+        .hides("\u{1b}[");
+    assert_eq!(way, Way::RustcAlone);
+
+    let with_warning =
+        Course::solution("02-norm").replace("let last = Axis", "let unused_here = 1;\n        let last = Axis");
+    course.write_exercise("02-norm", &with_warning);
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(0).shows("unused variable: `unused_here`").shows("--> exercises/rmsnorm/02-norm.rs:").hides("\u{1b}[");
+    assert_eq!(way, Way::RustcAlone);
+
+    let panicking =
+        Course::solution("02-norm").replace("let last = Axis", "panic!(\"boom\");\n        let last = Axis");
+    course.write_exercise("02-norm", &panicking);
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(1).shows("boom").shows("exercises/rmsnorm/02-norm.rs:");
+    assert_eq!(way, Way::RustcAlone);
+
+    course.write_exercise("02-norm", &format!("{}\n// edited\n", Course::solution("02-norm")));
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(0).shows("02-norm passes every check");
+    assert_eq!(way, Way::RustcAlone);
+}
+
+#[test]
+fn the_text_built_last_reruns_its_program_with_its_warnings() {
+    let counted = Counted::new("rebuild-same");
+    let course = &counted.course;
+    let with_warning =
+        Course::solution("02-norm").replace("let last = Axis", "let unused_here = 1;\n        let last = Axis");
+    course.write_exercise("02-norm", &with_warning);
+    assert_eq!(counted.check(&["check", "02"]).1, Way::Cargo);
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(0).shows("unused variable: `unused_here`").shows("02-norm passes every check");
+    assert_eq!(way, Way::Reused);
+
+    // The grading runs again all the same: the seed asked for, the same verdict.
+    let (run, way) = counted.check(&["check", "02", "--seed", "7", "--verbose"]);
+    run.expect(0).shows("--seed 7");
+    assert_eq!(way, Way::Reused);
+
+    // A failed build in between: the text that built last is built again.
+    course.write_exercise("02-norm", "this is not Rust");
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(1).shows("does not compile");
+    assert_eq!(way, Way::RustcAlone);
+    course.write_exercise("02-norm", &with_warning);
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(0).shows("unused variable: `unused_here`");
+    assert_eq!(way, Way::RustcAlone);
+
+    // A program changed on disk since is not trusted.
+    touch(&course.root.join(".tutor/harness/target/debug/deps").join(program_name(&counted)));
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(0);
+    assert_eq!(way, Way::RustcAlone);
+}
+
+/// The file name of the program rustc writes (its dep-info's, without `.d`).
+fn program_name(counted: &Counted) -> String {
+    let deps = counted.course.root.join(".tutor/harness/target/debug/deps");
+    let prefix = format!("{}-", BIN.replace('-', "_"));
+    std::fs::read_dir(deps)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .find(|n| n.starts_with(&prefix) && n.ends_with(".d"))
+        .and_then(|n| n.strip_suffix(".d").map(str::to_string))
+        .expect("the program's dep-info")
+}
+
+#[test]
+fn anything_else_changed_sends_the_build_back_to_cargo() {
+    let counted = Counted::passed_once("rebuild-stale");
+    let course = &counted.course;
+
+    // A library the command links, rebuilt since (here: only its time changed).
+    let deps = course.root.join(".tutor/harness/target/debug/deps");
+    let kit = std::fs::read_dir(&deps)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            name.starts_with("librmsnorm_kit-") && name.ends_with(".rlib")
+        })
+        .expect("the kit's library");
+    touch(&kit);
+    course.write_exercise("02-norm", &format!("{}\n// one\n", Course::solution("02-norm")));
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(0);
+    assert_eq!(way, Way::Cargo);
+    // … and recorded anew.
+    course.write_exercise("02-norm", &format!("{}\n// two\n", Course::solution("02-norm")));
+    assert_eq!(counted.check(&["check", "02"]).1, Way::RustcAlone);
+
+    // Another exercise checked in between leaves the harness as it was.
+    course.write_exercise("01-weight", &Course::solution("01-weight"));
+    course.tutor(&["check", "01"]).expect(0);
+    course.write_exercise("02-norm", &format!("{}\n// three\n", Course::solution("02-norm")));
+    assert_eq!(counted.check(&["check", "02"]).1, Way::RustcAlone);
+
+    // A record that cannot be read costs speed, never a verdict.
+    std::fs::write(counted.record(), "{ not json").unwrap();
+    course.write_exercise("02-norm", &mistake("eps-outside-sqrt"));
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(1);
+    assert_eq!(way, Way::Cargo);
+}
+
+#[test]
+fn a_record_naming_a_compiler_that_is_gone_falls_back_to_cargo() {
+    // A toolchain removed since the record was made.
+    let counted = Counted::passed_once("rebuild-gone");
+    let course = &counted.course;
+    let text = std::fs::read_to_string(counted.record()).unwrap();
+    let rustc = text.split("\"program\":\"").nth(1).and_then(|t| t.split('"').next()).expect("a program").to_string();
+    std::fs::write(counted.record(), text.replace(&rustc, "/nonexistent/toolchain/bin/rustc")).unwrap();
+    course.write_exercise("02-norm", &format!("{}\n// edited\n", Course::solution("02-norm")));
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(0);
+    assert_eq!(way, Way::Cargo);
+}
