@@ -34,17 +34,22 @@ pub fn assert_close(
         rtol,
         ..Mismatch::default()
     };
-    let mut worst_abs = (-1.0f64, 0usize);
-    let mut worst_rel = (-1.0f64, 0usize);
+    // As torch.testing: only mismatched elements count (matched ones count as 0), and a NaN
+    // difference is the greatest (torch.max propagates it).
+    let mut worst_abs = (0.0f64, 0usize);
+    let mut worst_rel = (0.0f64, 0usize);
+    let greater = |candidate: f64, worst: f64| !worst.is_nan() && (candidate.is_nan() || candidate > worst);
     for (flat, (&a, &e)) in actual.iter().zip(expected.iter()).enumerate() {
-        let (abs, rel, close) = difference(a, e, atol, rtol);
-        if !close {
-            mismatch.mismatched += 1;
+        if is_close(a, e, atol, rtol) {
+            continue;
         }
-        if abs > worst_abs.0 {
+        mismatch.mismatched += 1;
+        let abs = (a - e).abs();
+        let rel = abs / e.abs();
+        if greater(abs, worst_abs.0) {
             worst_abs = (abs, flat);
         }
-        if rel > worst_rel.0 {
+        if greater(rel, worst_rel.0) {
             worst_rel = (rel, flat);
         }
     }
@@ -62,35 +67,16 @@ pub fn assert_close(
     Err(Failure { message: text::differs(what), mismatch: Some(Box::new(mismatch)), mistake: None })
 }
 
-/// Whether one element passes: `|actual − expected| ≤ atol + rtol·|expected|`, NaN equal to NaN.
+/// Whether one element passes: `|actual − expected| ≤ atol + rtol·|expected|`, NaN equal to
+/// NaN, an infinity equal to itself only.
 pub fn is_close(actual: f64, expected: f64, atol: f64, rtol: f64) -> bool {
-    difference(actual, expected, atol, rtol).2
-}
-
-/// Returns (absolute difference, relative difference, within tolerance).
-fn difference(actual: f64, expected: f64, atol: f64, rtol: f64) -> (f64, f64, bool) {
-    if actual.is_nan() && expected.is_nan() {
-        return (0.0, 0.0, true);
-    }
     if actual.is_nan() || expected.is_nan() {
-        return (f64::INFINITY, f64::INFINITY, false);
+        return actual.is_nan() && expected.is_nan();
     }
     if actual.is_infinite() || expected.is_infinite() {
-        let same = actual == expected;
-        let d = if same { 0.0 } else { f64::INFINITY };
-        return (d, d, same);
+        return actual == expected;
     }
-    let abs = (actual - expected).abs();
-    let rel = if expected == 0.0 {
-        if abs == 0.0 {
-            0.0
-        } else {
-            f64::INFINITY
-        }
-    } else {
-        abs / expected.abs()
-    };
-    (abs, rel, abs <= atol + rtol * expected.abs())
+    (actual - expected).abs() <= atol + rtol * expected.abs()
 }
 
 /// Turns a row-major flat index into a multi-index.
@@ -118,8 +104,27 @@ mod tests {
         let m = failure.mismatch.unwrap();
         assert_eq!((m.mismatched, m.total), (2, 4));
         assert_eq!(m.max_abs_at, vec![1, 1]);
-        assert!(m.max_abs.is_infinite());
+        assert!(m.max_abs.is_nan(), "a NaN difference is the greatest, as torch.testing says");
         assert_eq!(m.actual.len(), 4);
+    }
+
+    #[test]
+    fn only_mismatched_elements_make_the_greatest_differences() {
+        // The first element is off by 1e-3 but within rtol; the second by 1e-4 and outside atol.
+        let expected = array![1000.0, 0.0, 2.0].into_dyn();
+        let actual = array![1000.001, 1e-4, 2.0].into_dyn();
+        let m =
+            assert_close(&text::code("y"), "float32", &actual, &expected, 1e-5, 1.3e-6).unwrap_err().mismatch.unwrap();
+        assert_eq!((m.mismatched, m.max_abs_at.clone(), m.max_rel_at.clone()), (1, vec![1], vec![1]));
+        assert!((m.max_abs - 1e-4).abs() < 1e-12 && m.max_rel.is_infinite(), "{} {}", m.max_abs, m.max_rel);
+        // An infinity where a finite value belongs: infinite absolute difference, NaN relative one
+        // against an infinite expected value (inf / inf), as torch computes them.
+        let expected = array![f64::INFINITY, 1.0].into_dyn();
+        let actual = array![1.0, f64::INFINITY].into_dyn();
+        let m =
+            assert_close(&text::code("y"), "float32", &actual, &expected, 1e-5, 1.3e-6).unwrap_err().mismatch.unwrap();
+        assert!(m.max_abs.is_infinite() && m.max_abs_at == vec![0], "{:?}", m.max_abs_at);
+        assert!(m.max_rel.is_nan() && m.max_rel_at == vec![0], "{} {:?}", m.max_rel, m.max_rel_at);
     }
 
     #[test]
