@@ -15,32 +15,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::fixtures::{Fixture, HOSTILE};
-use common::pty::{group_members, stat};
+use common::pty::{assert_group_gone, build_group_with_rustc, group_leading_children, group_members, stat};
 use common::Course;
-
-/// The children of `pid` that lead a process group of their own.
-fn group_leading_children(pid: i32) -> Vec<i32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
-    entries
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|&child| stat(child).is_some_and(|(_, parent, group)| parent == pid && group == child))
-        .collect()
-}
-
-/// Whether process `pid` runs the compiler.
-fn is_rustc(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|name| name.trim() == "rustc")
-}
-
-/// Waits up to `limit` for process group `pgid` to have no live member.
-#[track_caller]
-fn assert_group_gone(pgid: i32, limit: Duration, what: &str) {
-    let started = Instant::now();
-    while !group_members(pgid).is_empty() {
-        assert!(started.elapsed() < limit, "{what}: process group {pgid} still has {:?}", group_members(pgid));
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
 
 /// Every `pid=N` and `child=N` the hostile file printed: none may be left, nor anything of
 /// their process groups.
@@ -75,14 +51,7 @@ fn fill(source: &str, course: &Course) -> String {
 
 /// Starts `tutor ARGS` in the course without waiting for it, its output discarded.
 fn spawn_quietly(course: &Course, args: &[&str]) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_tutor"))
-        .args(args)
-        .current_dir(&course.root)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the tutor binary runs")
+    course.command(args).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("the tutor binary runs")
 }
 
 /// What the attacks go for, once the harness's `target/` exists: a solution beside the
@@ -281,16 +250,7 @@ fn a_killed_tutor_takes_its_build_with_it_and_the_next_check_works() {
         course.write_exercise("02-norm", endless.source);
         let mut tutor = spawn_quietly(&course, &["check", "02", "--build-timeout", "120"]);
         let tutor_pid = tutor.id() as i32;
-        // The build leads its own group: wait until rustc is in it.
-        let started = Instant::now();
-        let build_group = loop {
-            let groups = group_leading_children(tutor_pid);
-            if let Some(&group) = groups.iter().find(|&&g| group_members(g).into_iter().any(is_rustc)) {
-                break group;
-            }
-            assert!(started.elapsed() < Duration::from_secs(60), "rustc never ran");
-            std::thread::sleep(Duration::from_millis(100));
-        };
+        let build_group = build_group_with_rustc(tutor_pid);
         assert_eq!(group_members(build_group).len() >= 2, by_cargo, "cargo leads the group of its build only");
         std::thread::sleep(Duration::from_millis(500));
         Command::new("kill").args(["-KILL", &tutor_pid.to_string()]).status().unwrap();

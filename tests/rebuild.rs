@@ -226,6 +226,18 @@ fn anything_else_changed_sends_the_build_back_to_cargo() {
     course.write_exercise("02-norm", &format!("{}\n// two\n", Course::solution("02-norm")));
     assert_eq!(counted.check(&["check", "02"]).1, Way::RustcAlone);
 
+    // A library the kit was built against, gone (`cargo clean -p tutor_subject`): cargo
+    // builds it again, and the learner's file is not blamed.
+    for library in std::fs::read_dir(&deps).unwrap().filter_map(|e| e.ok().map(|e| e.path())) {
+        if library.file_name().unwrap().to_string_lossy().starts_with("libtutor_subject-") {
+            std::fs::remove_file(library).unwrap();
+        }
+    }
+    course.write_exercise("02-norm", &format!("{}\n// two and a half\n", Course::solution("02-norm")));
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(0);
+    assert_eq!(way, Way::Cargo);
+
     // Another exercise checked in between leaves the harness as it was.
     course.write_exercise("01-weight", &Course::solution("01-weight"));
     course.tutor(&["check", "01"]).expect(0);
@@ -252,4 +264,101 @@ fn a_record_naming_a_compiler_that_is_gone_falls_back_to_cargo() {
     let (run, way) = counted.check(&["check", "02"]);
     run.expect(0);
     assert_eq!(way, Way::Cargo);
+}
+
+/// The solution of 02, panicking first with what some variables were at compile time.
+fn reporting(names: &[&str]) -> String {
+    let values: Vec<String> = names.iter().map(|n| format!("option_env!({n:?})")).collect();
+    let report = format!("panic!(\"ENV {{:?}} END\", [{}]);", values.join(", "));
+    Course::solution("02-norm").replace("let last = Axis", &format!("{report}\n        let last = Axis"))
+}
+
+/// What `reporting` printed.
+fn reported(run: &Run) -> String {
+    let start = run.stdout.find("ENV [").expect("the values were printed");
+    let end = run.stdout[start..].find(" END").expect("the end of the values") + start;
+    run.stdout[start..end].to_string()
+}
+
+#[test]
+fn rustc_alone_sees_the_variables_cargos_rustc_sees() {
+    let counted = Counted::passed_once("rebuild-env");
+    let course = &counted.course;
+    // rustup's and cargo's own, and build settings cargo is run without.
+    let names = [
+        "RUSTUP_TOOLCHAIN",
+        "RUSTUP_HOME",
+        "CARGO_HOME",
+        "CARGO_PKG_NAME",
+        "CARGO_MANIFEST_DIR",
+        "CARGO_TERM_COLOR",
+        "RUSTC_WRAPPER",
+        "RUSTFLAGS",
+        "TUTOR_PROBE",
+    ];
+    let check = |edit: &str, probe: &str| {
+        course.write_exercise("02-norm", &format!("{}\n// {edit}\n", reporting(&names)));
+        let before = counted.builds();
+        let run = course.tutor_with(&["check", "02"], |c| {
+            c.env("PATH", &counted.path).env("RUSTC_WRAPPER", "/usr/bin/env").env("RUSTFLAGS", "-Cdebuginfo=1");
+            c.env("TUTOR_PROBE", probe);
+        });
+        run.expect(1);
+        (reported(&run), counted.builds() > before)
+    };
+    // Each environment's first build is cargo's; the next one rustc alone.
+    let (by_cargo, cargo_ran) = check("one", "first");
+    assert!(cargo_ran, "another environment than the record's: cargo builds");
+    let (alone, cargo_ran) = check("two", "first");
+    assert!(!cargo_ran, "the same environment: rustc alone");
+    assert_eq!(alone, by_cargo);
+    assert!(by_cargo.contains("Some(\"first\")") && by_cargo.contains("Some(\"tutor-harness\")"), "{by_cargo}");
+    assert!(!by_cargo.contains("/usr/bin/env") && !by_cargo.contains("debuginfo"), "{by_cargo}");
+
+    // A variable changed since: what rustc sees is the new value, never the old program's.
+    let (changed, cargo_ran) = check("two", "second");
+    assert!(cargo_ran && changed.contains("Some(\"second\")"), "{changed}");
+}
+
+#[test]
+fn a_compile_stopped_halfway_leaves_no_program_to_reuse() {
+    let counted = Counted::passed_once("rebuild-stopped");
+    let course = &counted.course;
+    // A file whose build reads a file besides it: refused after a build that succeeded.
+    let foreign = format!(
+        "{}\n#[allow(dead_code)]\nconst FOREIGN: &str = include_str!(\"../../Cargo.toml\");\n",
+        Course::solution("02-norm")
+    );
+    course.write_exercise("02-norm", &foreign);
+    counted.check(&["check", "02"]).0.expect(1).shows("pulls other files into the build");
+
+    // Another text whose compile never ends, stopped by killing tutor.
+    let endless = std::fs::read_to_string(common::repo().join("tests/hostile/const-loop.rs")).unwrap();
+    course.write_exercise("02-norm", &endless);
+    let (compiled_before, builds_before) = (counted.compiled(), counted.builds());
+    // In the environment of the checks around it, so that rustc alone compiles it.
+    let mut tutor = course
+        .command(&["check", "02", "--build-timeout", "120"])
+        .env("PATH", &counted.path)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let group = common::pty::build_group_with_rustc(tutor.id() as i32);
+    // Stopped once rustc has said what it reads (before it evaluates the constant).
+    let started = std::time::Instant::now();
+    while counted.compiled() == compiled_before {
+        assert!(started.elapsed() < Duration::from_secs(60), "rustc never wrote its dep-info");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    tutor.kill().unwrap();
+    tutor.wait().unwrap();
+    common::pty::assert_group_gone(group, Duration::from_secs(5), "the build of the endless file");
+    assert_eq!(counted.builds(), builds_before, "rustc alone compiled the endless file");
+
+    // The first text again: compiled again, and refused again.
+    course.write_exercise("02-norm", &foreign);
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(1).shows("pulls other files into the build");
+    assert_ne!(way, Way::Reused);
 }

@@ -4,9 +4,9 @@
 //!
 //! What makes the first two safe is kept per graded program in `.tutor/builds/<bin>.json`, out
 //! of the build's reach (it may write beneath the harness's `target/` only): the harness's
-//! fingerprint and the colour setting it was built with, the rustc command with the size and
-//! time of every file it reads besides sources, and the text, program and warnings of the last
-//! build that succeeded. Anything that differs sends the check to cargo, which records anew. A
+//! fingerprint, the colour setting and a hash of tutor's environment it was built with, the
+//! rustc command with its environment and the size and time of every file it reads besides
+//! sources, and the text, program, dep-info and warnings of the last build that succeeded. Anything that differs sends the check to cargo, which records anew. A
 //! record that cannot be read or written costs speed, never a verdict.
 
 use std::path::{Path, PathBuf};
@@ -19,6 +19,7 @@ use super::cargo::{self, BuildEvent, Built};
 use super::diagnostic::Diagnostic;
 use super::harness::Layout;
 use super::replay::{self, Invocation};
+use super::rustc_env;
 use super::CheckOptions;
 use crate::fsutil::write_if_changed;
 
@@ -29,6 +30,8 @@ struct Record {
     harness: u64,
     /// Whether rustc's messages carry colours.
     color: bool,
+    /// [`rustc_env::key`] of tutor's environment (rustc's derives from it).
+    environment: u64,
     /// The rustc command cargo ran, and what it read.
     command: Option<Recorded>,
     /// The build that produced the program now on disk, when it succeeded.
@@ -46,6 +49,8 @@ struct LastBuild {
     /// The learner's file, exactly.
     text: String,
     executable: Stamp,
+    /// What rustc said it read: any later compile (even one stopped) rewrites it.
+    dep_info: Stamp,
     warnings: Vec<Diagnostic>,
 }
 
@@ -76,16 +81,20 @@ impl Stamp {
 }
 
 impl Record {
-    /// The record of `bin`, if there is one for this harness and colour setting.
-    fn load(path: &Path, layout: &Layout, color: bool) -> Option<Record> {
+    /// The record at `path`, if there is one for this harness, colour setting and environment.
+    fn load(path: &Path, layout: &Layout, color: bool, environment: u64) -> Option<Record> {
         let text = std::fs::read_to_string(path).ok()?;
         let record: Record = serde_json::from_str(&text).ok()?;
-        (record.harness == layout.fingerprint && record.color == color).then_some(record)
+        let same = record.harness == layout.fingerprint && record.color == color && record.environment == environment;
+        same.then_some(record)
     }
 
-    /// The program built last, if it was built from `text` and is still on disk as it was.
-    fn reuse(&self, text: &str) -> Option<Built> {
+    /// The program built last, if it was built from `text`, is still on disk as it was, and no
+    /// compile of `bin` has happened since.
+    fn reuse(&self, text: &str, harness: &Path, bin: &str) -> Option<Built> {
         let last = self.last.as_ref().filter(|last| last.text == text && last.executable.is_current())?;
+        let latest = cargo::dep_info(harness, bin).ok()?;
+        (last.dep_info.is_current() && latest == last.dep_info.path).then_some(())?;
         Some(Built::Ok { executable: last.executable.path.clone(), warnings: last.warnings.clone() })
     }
 
@@ -114,9 +123,10 @@ pub fn build(
 ) -> Result<Built> {
     let private_dir = layout.root.parent().unwrap_or(&layout.root);
     let path = records_dir(private_dir).join(format!("{bin}.json"));
-    let record = Record::load(&path, layout, options.color);
+    let environment = rustc_env::key(&rustc_env::current());
+    let record = Record::load(&path, layout, options.color, environment);
     if let Some(record) = &record {
-        if let Some(built) = record.reuse(text) {
+        if let Some(built) = record.reuse(text, &layout.root, bin) {
             return Ok(built);
         }
     }
@@ -148,14 +158,18 @@ pub fn build(
         }
     };
     let last = match &built {
-        Built::Ok { executable, warnings } => Stamp::of(executable).map(|executable| LastBuild {
-            text: text.to_string(),
-            executable,
-            warnings: warnings.clone(),
-        }),
+        Built::Ok { executable, warnings } => {
+            let dep_info = cargo::dep_info(&layout.root, bin).ok().and_then(|path| Stamp::of(&path));
+            Stamp::of(executable).zip(dep_info).map(|(executable, dep_info)| LastBuild {
+                text: text.to_string(),
+                executable,
+                dep_info,
+                warnings: warnings.clone(),
+            })
+        }
         _ => None,
     };
-    let record = Record { harness: layout.fingerprint, color: options.color, command, last };
+    let record = Record { harness: layout.fingerprint, color: options.color, environment, command, last };
     if !options.cancel.is_cancelled() {
         save(&path, &record);
     }
@@ -179,26 +193,50 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("ex.json");
         let layout = Layout { root: dir.clone(), manifest: dir.join("Cargo.toml"), built_before: true, fingerprint: 7 };
-        save(&path, &Record { harness: 7, color: false, command: None, last: None });
-        assert!(Record::load(&path, &layout, false).is_some());
-        assert!(Record::load(&path, &layout, true).is_none(), "rendered without colours");
-        assert!(Record::load(&path, &Layout { fingerprint: 8, ..layout }, false).is_none(), "another harness");
+        save(&path, &Record { harness: 7, color: false, environment: 3, command: None, last: None });
+        assert!(Record::load(&path, &layout, false, 3).is_some());
+        assert!(Record::load(&path, &layout, true, 3).is_none(), "rendered without colours");
+        assert!(Record::load(&path, &layout, false, 4).is_none(), "another environment");
+        assert!(Record::load(&path, &Layout { fingerprint: 8, ..layout }, false, 3).is_none(), "another harness");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A program and its dep-info in `<temp>/…/target/debug/deps`, recorded as built last from
+    /// the text `fn a() {}`.
+    fn built_last(name: &str) -> (PathBuf, PathBuf, PathBuf, Record) {
+        let dir = std::env::temp_dir().join(format!("tutor-build-{name}-{}", std::process::id()));
+        let deps = dir.join("target/debug/deps");
+        std::fs::create_dir_all(&deps).unwrap();
+        let (program, dep_info) = (deps.join("ex_a-1"), deps.join("ex_a-1.d"));
+        std::fs::write(&program, "built").unwrap();
+        std::fs::write(&dep_info, "ex_a-1: a.rs").unwrap();
+        let last = LastBuild {
+            text: "fn a() {}".into(),
+            executable: Stamp::of(&program).unwrap(),
+            dep_info: Stamp::of(&dep_info).unwrap(),
+            warnings: Vec::new(),
+        };
+        let record = Record { harness: 1, color: false, environment: 1, command: None, last: Some(last) };
+        (dir, program, dep_info, record)
+    }
+
+    #[test]
+    fn a_program_is_reused_for_its_own_text_while_it_and_its_dep_info_are_unchanged() {
+        let (dir, _, dep_info, record) = built_last("reuse");
+        let reuse = |text: &str| record.reuse(text, &dir, "ex-a");
+        assert!(matches!(reuse("fn a() {}"), Some(Built::Ok { .. })));
+        assert!(reuse("fn a() {} ").is_none(), "another text");
+        // A compile since, even one stopped before it wrote a program.
+        std::fs::write(&dep_info, "ex_a-1: a.rs b.rs").unwrap();
+        assert!(reuse("fn a() {}").is_none(), "compiled since");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
-    fn a_program_is_reused_for_its_own_text_while_it_is_unchanged() {
-        let dir = std::env::temp_dir().join(format!("tutor-build-reuse-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let program = dir.join("program");
-        std::fs::write(&program, "built").unwrap();
-        let last =
-            LastBuild { text: "fn a() {}".into(), executable: Stamp::of(&program).unwrap(), warnings: Vec::new() };
-        let record = Record { harness: 1, color: false, command: None, last: Some(last) };
-        assert!(matches!(record.reuse("fn a() {}"), Some(Built::Ok { .. })));
-        assert!(record.reuse("fn a() {} ").is_none(), "another text");
+    fn a_changed_program_is_not_reused() {
+        let (dir, program, _, record) = built_last("changed");
         std::fs::write(&program, "built again").unwrap();
-        assert!(record.reuse("fn a() {}").is_none(), "the program changed");
+        assert!(record.reuse("fn a() {}", &dir, "ex-a").is_none());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -25,7 +25,8 @@ use super::confine::{self, Confinement};
 pub use super::diagnostic::Diagnostic;
 use super::diagnostic::{compiler_death, Messages};
 use super::process::{Cancel, Group};
-use super::replay::Invocation;
+use super::replay::{self, Invocation};
+use super::rustc_env::{Environment, Watcher};
 use crate::errors::OnFile;
 
 /// Address space cargo and rustc may use together: plenty for this harness (rustc reserves far
@@ -52,7 +53,7 @@ pub enum Built {
     CompileErrors(Vec<Diagnostic>),
     /// Compiling the learner's file took longer than the build limit.
     TimedOut { limit: Duration },
-    /// The compiler died on the learner's file (out of memory, a crash); what cargo said.
+    /// The compiler died on the learner's file (out of memory, a crash); what cargo or rustc said.
     CompilerDied { detail: String },
 }
 
@@ -141,6 +142,8 @@ struct CargoRun {
     kit_built: bool,
     /// The commands cargo ran, as `-vv` prints them (`Running `…``), in a learner's build.
     commands: Vec<String>,
+    /// The environment of the rustc that compiled the graded program, if it was seen.
+    rustc_environment: Option<Environment>,
 }
 
 /// What a build may compile, and so what its confinement allows.
@@ -230,6 +233,8 @@ fn run_cargo(
     let mut compiled = 0;
     let mut stderr_text = String::new();
     let mut commands = Vec::new();
+    let mut watcher = None;
+    let cargo_pid = i32::try_from(group.child_mut().id()).unwrap_or(0);
     let mut open_streams = 2;
     let mut timed_out = false;
     while open_streams > 0 {
@@ -257,6 +262,12 @@ fn run_cargo(
                 }
                 if let Some(command) = verbose_line(&text) {
                     if let Some(command) = command {
+                        if let Some(crate_name) = (stage == Stage::Learner && watcher.is_none())
+                            .then(|| replay::binary_crate(command))
+                            .flatten()
+                        {
+                            watcher = Some(Watcher::start(cargo_pid, crate_name));
+                        }
                         commands.push(command.to_string());
                     }
                     continue;
@@ -290,8 +301,16 @@ fn run_cargo(
     }
     if timed_out {
         group.kill();
+        let rustc_environment = watcher.and_then(Watcher::finish);
         if kit_built {
-            return Ok(CargoRun { success: false, stderr: stderr_text, learner_timed_out: true, kit_built, commands });
+            return Ok(CargoRun {
+                success: false,
+                stderr: stderr_text,
+                learner_timed_out: true,
+                kit_built,
+                commands,
+                rustc_environment,
+            });
         }
         return Err(CargoError::Failed(format!(
             "building the grading harness's dependencies took longer than {} s",
@@ -301,7 +320,8 @@ fn run_cargo(
     }
     let ending = group.wait_until(Instant::now() + Duration::from_secs(10)).context("waiting for cargo")?;
     let success = ending == super::process::Ending::Exited(0);
-    Ok(CargoRun { success, stderr: stderr_text, learner_timed_out: false, kit_built, commands })
+    let rustc_environment = watcher.and_then(Watcher::finish);
+    Ok(CargoRun { success, stderr: stderr_text, learner_timed_out: false, kit_built, commands, rustc_environment })
 }
 
 /// A line only `-vv` prints: `Some(Some(command))` for a command cargo runs, `Some(None)` for
@@ -407,7 +427,9 @@ fn build_once(
             }
         })?;
     let crate_name = bin.replace('-', "_");
-    let invocation = run.commands.iter().find_map(|line| Invocation::parse(line, &crate_name));
+    let invocation = run.rustc_environment.as_ref().and_then(|environment| {
+        run.commands.iter().find_map(|line| Invocation::parse(line, &crate_name, environment.clone()))
+    });
     let built = |built| Ok(Attempt::Built(built, invocation.clone()));
 
     if run.learner_timed_out {
@@ -437,19 +459,7 @@ fn build_once(
 /// Anything there was pulled in by the learner's file at compile time (`#[path]`, `include!`,
 /// `include_str!` …), which an exercise never needs.
 pub fn foreign_sources(harness: &Path, bin: &str, allowed: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    let deps = harness.join("target").join("debug").join("deps");
-    let prefix = format!("{}-", bin.replace('-', "_"));
-    let newest = std::fs::read_dir(&deps)
-        .with_context(|| format!("reading {}", deps.display()))?
-        .filter_map(|e| e.ok())
-        .filter(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            name.starts_with(&prefix) && name.ends_with(".d")
-        })
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-        .max_by_key(|(modified, _)| *modified)
-        .map(|(_, path)| path)
-        .with_context(|| format!("no dep-info for {bin} in {}", deps.display()))?;
+    let newest = dep_info(harness, bin)?;
     let text = std::fs::read_to_string(&newest).with_context(|| format!("reading {}", newest.display()))?;
     let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
     let allowed: Vec<PathBuf> = allowed.iter().map(|p| canonical(p)).collect();
@@ -461,6 +471,24 @@ pub fn foreign_sources(harness: &Path, bin: &str, allowed: &[PathBuf]) -> Result
     foreign.sort();
     foreign.dedup();
     Ok(foreign)
+}
+
+/// The dep-info file rustc wrote last for binary `bin` (it rewrites it at every compile, even
+/// one that fails or is stopped).
+pub fn dep_info(harness: &Path, bin: &str) -> Result<PathBuf> {
+    let deps = harness.join("target").join("debug").join("deps");
+    let prefix = format!("{}-", bin.replace('-', "_"));
+    std::fs::read_dir(&deps)
+        .with_context(|| format!("reading {}", deps.display()))?
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with(&prefix) && name.ends_with(".d")
+        })
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .max_by_key(|(modified, _)| *modified)
+        .map(|(_, path)| path)
+        .with_context(|| format!("no dep-info for {bin} in {}", deps.display()))
 }
 
 /// The files a Makefile-style dep-info file names as dependencies: rustc writes each one as a

@@ -11,6 +11,7 @@ pub mod harness;
 pub mod learner_file;
 pub mod process;
 pub mod replay;
+pub mod rustc_env;
 pub mod subject;
 
 use std::fs::{File, OpenOptions};

@@ -22,6 +22,7 @@ use super::cargo::{BuildEvent, Built, MEMORY_LIMIT};
 use super::confine::{self, Confinement};
 use super::diagnostic::{compiler_death, Messages};
 use super::process::{Cancel, Ending, Group};
+use super::rustc_env::Environment;
 use crate::errors::OnFile;
 
 /// The rustc command that compiles one graded program, as cargo ran it.
@@ -31,36 +32,60 @@ pub struct Invocation {
     pub program: PathBuf,
     /// Its arguments; paths in them are absolute or relative to the harness.
     pub args: Vec<String>,
-    /// The variables cargo sets for it (`CARGO_PKG_NAME`, `LD_LIBRARY_PATH` …).
-    pub env: Vec<(String, String)>,
+    /// Its environment, as it differed from tutor's.
+    pub environment: Environment,
 }
 
 impl Invocation {
     /// Reads the command of a `Running `…`` line of `cargo -vv` (the text between the
-    /// backticks): `NAME=value` words, then the program and its arguments, quoted as a POSIX
-    /// shell would. `None` unless it compiles the binary crate `crate_name`.
-    pub fn parse(command: &str, crate_name: &str) -> Option<Invocation> {
+    /// backticks): `NAME=value` words (which `environment`, seen in full, holds), then the
+    /// program and its arguments, quoted as a POSIX shell would. `None` unless it compiles the
+    /// binary crate `crate_name`.
+    pub fn parse(command: &str, crate_name: &str, environment: Environment) -> Option<Invocation> {
         let words = shlex::split(command)?;
         let first_word = words.iter().position(|w| !is_assignment(w))?;
-        let (assignments, command) = words.split_at(first_word);
-        let (program, args) = command.split_first()?;
+        let (program, args) = words[first_word..].split_first()?;
         let pair = |flag: &str, value: &str| args.windows(2).any(|w| w[0] == flag && w[1] == value);
         if !pair("--crate-name", crate_name) || !pair("--crate-type", "bin") || !Path::new(program).is_absolute() {
             return None;
         }
-        let env = assignments
-            .iter()
-            .filter_map(|a| a.split_once('='))
-            .map(|(name, value)| (name.to_string(), value.to_string()))
-            .collect();
-        Some(Invocation { program: PathBuf::from(program), args: args.to_vec(), env })
+        Some(Invocation { program: PathBuf::from(program), args: args.to_vec(), environment })
     }
 
-    /// The files the command reads other than sources: the compiler and the libraries named
-    /// by `--extern` (which name, in turn, the libraries they were built against).
+    /// The files the command reads other than sources: the compiler, every library in the
+    /// folders it searches (`-L dependency=`, where those named by `--extern` and the ones they
+    /// were built against are), and rustup's settings (its default toolchain).
     pub fn inputs(&self) -> Vec<PathBuf> {
-        let externs = self.args.windows(2).filter(|w| w[0] == "--extern").filter_map(|w| w[1].split_once('='));
-        std::iter::once(self.program.clone()).chain(externs.map(|(_, path)| PathBuf::from(path))).collect()
+        let folders = self.args.windows(2).filter(|w| w[0] == "-L").filter_map(|w| w[1].strip_prefix("dependency="));
+        let mut libraries: Vec<PathBuf> = folders
+            .filter_map(|folder| std::fs::read_dir(folder).ok())
+            .flat_map(|entries| entries.flatten().map(|e| e.path()))
+            .filter(|path| path.extension().is_some_and(|e| e == "rlib" || e == "rmeta"))
+            .collect();
+        libraries.sort();
+        let rustup_home = self.environment.set.iter().find(|(name, _)| name == "RUSTUP_HOME").map(|(_, v)| v.clone());
+        let settings = rustup_home.map(|home| Path::new(&home).join("settings.toml")).filter(|p| p.is_file());
+        std::iter::once(self.program.clone()).chain(libraries).chain(settings).collect()
+    }
+}
+
+/// The crate a `cargo -vv` command line compiles, if it is a binary.
+pub fn binary_crate(command: &str) -> Option<String> {
+    let words = shlex::split(command)?;
+    let value = |flag: &str| words.windows(2).find(|w| w[0] == flag).map(|w| w[1].clone());
+    (value("--crate-type")? == "bin").then_some(())?;
+    value("--crate-name")
+}
+
+/// The usual name of a signal that ends a compiler.
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        4 => "SIGILL",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        _ => "a signal",
     }
 }
 
@@ -112,14 +137,9 @@ pub fn run(
     let temp = confine::build_temp_dir(harness);
     std::fs::create_dir_all(&temp).with_context(|| OnFile::write(&temp))?;
     let mut command = Command::new(&invocation.program);
-    command
-        .args(invocation.args.iter().map(|arg| rendering(arg, color)))
-        .envs(invocation.env.iter().map(|(name, value)| (name, value)))
-        .env("TMPDIR", &temp)
-        .current_dir(harness)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
+    command.args(invocation.args.iter().map(|arg| rendering(arg, color)));
+    invocation.environment.apply_to(&mut command);
+    command.env("TMPDIR", &temp).current_dir(harness).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped());
     Confinement::for_build(harness).apply_to(&mut command);
     let Ok(mut group) = Group::spawn_cancellable(&mut command, MEMORY_LIMIT, Some(cancel)) else { return Ok(None) };
     let stderr = group.child_mut().stderr.take().context("rustc's stderr is piped")?;
@@ -171,7 +191,7 @@ pub fn run(
     // Nothing said, yet no program: rustc died on the learner's code (a compile-time allocation
     // over the limit, a crash).
     if let Ending::Signalled(signal) = ending {
-        other_text.push_str(&format!("rustc ended by signal: {signal}\n"));
+        other_text.push_str(&format!("rustc ended by signal {signal} ({})\n", signal_name(signal)));
     }
     Ok(Some(Built::CompilerDied { detail: compiler_death(&other_text) }))
 }
@@ -180,34 +200,46 @@ pub fn run(
 mod tests {
     use super::*;
 
-    /// A line `cargo -vv` printed (1.95), cut short.
-    const RUNNING: &str = "CARGO=/t/bin/cargo CARGO_BIN_NAME=ex-rmsnorm-02-norm CARGO_PKG_AUTHORS='' \
-        LD_LIBRARY_PATH='/h/target/debug/deps:/t/lib' /t/bin/rustc --crate-name ex_rmsnorm_02_norm \
-        --edition=2021 bins/ex-rmsnorm-02-norm.rs --error-format=json --crate-type bin \
-        --check-cfg 'cfg(docsrs,test)' --check-cfg 'cfg(feature, values())' -C strip=debuginfo \
-        --extern 'ndarray=/h/a b/libndarray-35e4.rlib' --extern tutor_kit=/h/target/debug/deps/librmsnorm_kit-20d0.rlib";
+    /// A line `cargo -vv` printed (1.95), cut short; the folders and the settings are made up
+    /// by [`scratch_toolchain`].
+    fn running(root: &Path) -> String {
+        let r = root.display();
+        format!(
+            "CARGO=/t/bin/cargo CARGO_PKG_AUTHORS='' LD_LIBRARY_PATH='/h/target/debug/deps:/t/lib' {r}/bin/rustc \
+             --crate-name ex_rmsnorm_02_norm --edition=2021 bins/ex-rmsnorm-02-norm.rs --error-format=json \
+             --crate-type bin --check-cfg 'cfg(docsrs,test)' --check-cfg 'cfg(feature, values())' \
+             -C strip=debuginfo -L 'dependency={r}/a b' --extern 'ndarray={r}/a b/libndarray-35e4.rlib'"
+        )
+    }
+
+    /// A made-up toolchain and dependency folder: `bin/rustc`, `a b/` with two libraries and
+    /// another file, and rustup's `settings.toml`.
+    fn scratch_toolchain(name: &str) -> PathBuf {
+        let root = std::env::temp_dir().join(format!("tutor-replay-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for file in ["bin/rustc", "a b/libndarray-35e4.rlib", "a b/libhalf-1.rmeta", "a b/ex.d", "settings.toml"] {
+            std::fs::create_dir_all(root.join(file).parent().unwrap()).unwrap();
+            std::fs::write(root.join(file), "").unwrap();
+        }
+        root
+    }
+
+    fn environment(root: &Path) -> Environment {
+        Environment { set: vec![("RUSTUP_HOME".into(), root.display().to_string())], removed: Vec::new() }
+    }
 
     #[test]
     fn reads_the_command_cargo_printed() {
-        let invocation = Invocation::parse(RUNNING, "ex_rmsnorm_02_norm").expect("parsed");
-        assert_eq!(invocation.program, PathBuf::from("/t/bin/rustc"));
+        let root = scratch_toolchain("parse");
+        let invocation = Invocation::parse(&running(&root), "ex_rmsnorm_02_norm", environment(&root)).expect("parsed");
+        assert_eq!(invocation.program, root.join("bin/rustc"));
         assert_eq!(invocation.args[0], "--crate-name");
         assert!(invocation.args.contains(&"cfg(feature, values())".to_string()), "{:?}", invocation.args);
-        assert_eq!(
-            invocation.env,
-            [
-                ("CARGO", "/t/bin/cargo"),
-                ("CARGO_BIN_NAME", "ex-rmsnorm-02-norm"),
-                ("CARGO_PKG_AUTHORS", ""),
-                ("LD_LIBRARY_PATH", "/h/target/debug/deps:/t/lib")
-            ]
-            .map(|(n, v)| (n.to_string(), v.to_string()))
-        );
-        assert_eq!(
-            invocation.inputs(),
-            ["/t/bin/rustc", "/h/a b/libndarray-35e4.rlib", "/h/target/debug/deps/librmsnorm_kit-20d0.rlib"]
-                .map(PathBuf::from)
-        );
+        assert!(!invocation.args.iter().any(|a| a.starts_with("CARGO")), "{:?}", invocation.args);
+        // The compiler, every library where it looks for them, rustup's default toolchain.
+        let inputs = ["bin/rustc", "a b/libhalf-1.rmeta", "a b/libndarray-35e4.rlib", "settings.toml"];
+        assert_eq!(invocation.inputs(), inputs.map(|p| root.join(p)));
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]
@@ -220,11 +252,17 @@ mod tests {
 
     #[test]
     fn only_the_graded_programs_command_is_taken() {
-        assert!(Invocation::parse(RUNNING, "ex_rmsnorm_01_weight").is_none(), "another exercise");
-        let library = RUNNING.replace("--crate-type bin", "--crate-type lib");
-        assert!(Invocation::parse(&library, "ex_rmsnorm_02_norm").is_none(), "a library");
-        let relative = RUNNING.replace("/t/bin/rustc", "rustc");
-        assert!(Invocation::parse(&relative, "ex_rmsnorm_02_norm").is_none(), "a program found on PATH");
-        assert!(Invocation::parse("rustc 'unbalanced", "x").is_none());
+        let root = scratch_toolchain("only");
+        let line = running(&root);
+        let parse = |line: &str, name: &str| Invocation::parse(line, name, environment(&root));
+        assert!(parse(&line, "ex_rmsnorm_01_weight").is_none(), "another exercise");
+        let library = line.replace("--crate-type bin", "--crate-type lib");
+        assert!(parse(&library, "ex_rmsnorm_02_norm").is_none(), "a library");
+        let relative = line.replace(&format!("{}/bin/rustc", root.display()), "rustc");
+        assert!(parse(&relative, "ex_rmsnorm_02_norm").is_none(), "a program found on PATH");
+        assert!(parse("rustc 'unbalanced", "x").is_none());
+        assert_eq!(binary_crate(&line).as_deref(), Some("ex_rmsnorm_02_norm"));
+        assert_eq!(binary_crate(&library), None);
+        std::fs::remove_dir_all(&root).unwrap();
     }
 }

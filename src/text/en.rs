@@ -46,7 +46,7 @@ pub const UI: Ui = Ui {
     todo_not_done: "TODO {todo} is not written yet: fill it in, in {file}.",
     timed_out: "Your code used up the {secs} s time limit and was stopped: an endless loop, or a very slow answer? (`--timeout` changes the limit.)",
     build_timed_out: "Compiling {file} took more than {secs} s and was stopped: an endless const evaluation, or `include_bytes!` of something that never ends? (`--build-timeout` changes the limit.)",
-    compiler_died: "The compiler could not finish compiling {file}: what your code asks of it at compile time ran out of memory, or crashed it. cargo said: {detail}",
+    compiler_died: "The compiler could not finish compiling {file}: what your code asks of it at compile time ran out of memory, or crashed it. The build said: {detail}",
     foreign_sources: "{file} pulls other files into the build ({files}). An exercise stands in its own file: copy what you need into it, or take it out. The check fails.",
     not_regular_file: "{file} is not an ordinary file (a folder, a FIFO or a device?): tutor grades only an ordinary file.",
     file_too_large: "{file} has {bytes} bytes, more than the {max} an exercise file may have.",

@@ -46,7 +46,7 @@ pub const UI: Ui = Ui {
     todo_not_done: "TODO {todo} 还没有写：请在 {file} 中完成它。",
     timed_out: "你的代码用完了 {secs} 秒的时限，已被终止：是死循环，还是计算太慢？（可用 `--timeout` 调整时限。）",
     build_timed_out: "编译 {file} 超过 {secs} 秒，已被终止：是无尽的常量求值，还是 `include_bytes!` 了一个永远读不完的东西？（可用 `--build-timeout` 调整时限。）",
-    compiler_died: "编译器没能编译完 {file}：你的代码在编译期的要求耗尽了内存，或让编译器崩溃了。cargo 的输出：{detail}",
+    compiler_died: "编译器没能编译完 {file}：你的代码在编译期的要求耗尽了内存，或让编译器崩溃了。构建的输出：{detail}",
     foreign_sources: "{file} 把其他文件引入了编译（{files}）。练习必须写在它自己的文件里：把需要的内容复制进来，或者删掉引用。本次检查不通过。",
     not_regular_file: "{file} 不是普通文件（是文件夹、FIFO 还是设备？）：tutor 只评分普通文件。",
     file_too_large: "{file} 有 {bytes} 字节，超过了练习文件允许的 {max} 字节。",

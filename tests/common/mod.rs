@@ -113,6 +113,14 @@ impl Course {
     }
 
     pub fn tutor_with(&self, args: &[&str], adjust: impl FnOnce(&mut Command)) -> Run {
+        let mut command = self.command(args);
+        adjust(&mut command);
+        Run::from(command.output().expect("the tutor binary runs"))
+    }
+
+    /// The command [`Course::tutor`] runs, to be started otherwise (in the background, say):
+    /// in the same environment, so that a build can reuse what the checks around it recorded.
+    pub fn command(&self, args: &[&str]) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_tutor"));
         command
             .args(args)
@@ -121,8 +129,7 @@ impl Course {
             .env("NO_COLOR", "1")
             .env("COLUMNS", "1000")
             .stdin(Stdio::null());
-        adjust(&mut command);
-        Run::from(command.output().expect("the tutor binary runs"))
+        command
     }
 
     pub fn write_exercise(&self, id: &str, contents: &str) {

@@ -175,3 +175,41 @@ pub fn descendants(root: i32) -> Vec<(i32, usize)> {
     found.remove(0);
     found
 }
+
+/// The children of `pid` that lead a process group of their own.
+pub fn group_leading_children(pid: i32) -> Vec<i32> {
+    all_pids()
+        .into_iter()
+        .filter(|&child| stat(child).is_some_and(|(_, parent, group)| parent == pid && group == child))
+        .collect()
+}
+
+/// Whether process `pid` runs the compiler.
+pub fn is_rustc(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|name| name.trim() == "rustc")
+}
+
+/// Waits (up to a minute) until a build started by tutor (`tutor_pid`) runs rustc, and returns
+/// the build's process group.
+#[track_caller]
+pub fn build_group_with_rustc(tutor_pid: i32) -> i32 {
+    let started = Instant::now();
+    loop {
+        let groups = group_leading_children(tutor_pid);
+        if let Some(&group) = groups.iter().find(|&&g| group_members(g).into_iter().any(is_rustc)) {
+            return group;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "rustc never ran");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Waits up to `limit` for process group `pgid` to have no live member.
+#[track_caller]
+pub fn assert_group_gone(pgid: i32, limit: Duration, what: &str) {
+    let started = Instant::now();
+    while !group_members(pgid).is_empty() {
+        assert!(started.elapsed() < limit, "{what}: process group {pgid} still has {:?}", group_members(pgid));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
