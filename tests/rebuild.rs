@@ -362,3 +362,27 @@ fn a_compile_stopped_halfway_leaves_no_program_to_reuse() {
     run.expect(1).shows("pulls other files into the build");
     assert_ne!(way, Way::Reused);
 }
+
+#[test]
+fn a_program_is_not_reused_when_a_variable_its_compile_read_changed() {
+    // The folder tutor runs in is not part of the record's key (it changes with every `cd`),
+    // but a file that reads it at compile time is compiled again when it changed, as cargo would.
+    let counted = Counted::passed_once("rebuild-pwd");
+    let course = &counted.course;
+    let folder = course.root.file_name().unwrap().to_string_lossy().into_owned();
+    let reads_pwd = Course::solution("02-norm").replace(
+        "let last = Axis",
+        &format!(
+            "if !option_env!(\"PWD\").unwrap_or(\"\").ends_with({folder:?}) {{ todo!() }}\n        let last = Axis"
+        ),
+    );
+    course.write_exercise("02-norm", &reads_pwd);
+    let in_folder = |folder: &Path| {
+        let mut command = course.command(&["check", "02"]);
+        command.env("PATH", &counted.path).env("PWD", folder).current_dir(folder);
+        Run::from(command.output().unwrap())
+    };
+    in_folder(&course.root).expect(0);
+    in_folder(&course.root.join("exercises")).expect(1).shows("your code panicked: not yet implemented");
+    in_folder(&course.root).expect(0);
+}

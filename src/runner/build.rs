@@ -89,12 +89,16 @@ impl Record {
         same.then_some(record)
     }
 
-    /// The program built last, if it was built from `text`, is still on disk as it was, and no
-    /// compile of `bin` has happened since.
+    /// The program built last, if it was built from `text`, is still on disk as it was, no
+    /// compile of `bin` has happened since, and a compile now would read the same: the same
+    /// compiler, libraries and default toolchain, the same values of the variables it read.
     fn reuse(&self, text: &str, harness: &Path, bin: &str) -> Option<Built> {
         let last = self.last.as_ref().filter(|last| last.text == text && last.executable.is_current())?;
+        let command = self.command()?;
         let latest = cargo::dep_info(harness, bin).ok()?;
         (last.dep_info.is_current() && latest == last.dep_info.path).then_some(())?;
+        let dep_info = std::fs::read_to_string(&latest).ok()?;
+        command.environment.reads_unchanged(&dep_info).then_some(())?;
         Some(Built::Ok { executable: last.executable.path.clone(), warnings: last.warnings.clone() })
     }
 
@@ -186,6 +190,7 @@ fn save(path: &Path, record: &Record) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runner::rustc_env::Environment;
 
     #[test]
     fn a_record_holds_for_its_harness_and_colour_setting_only() {
@@ -202,21 +207,25 @@ mod tests {
     }
 
     /// A program and its dep-info in `<temp>/…/target/debug/deps`, recorded as built last from
-    /// the text `fn a() {}`.
+    /// the text `fn a() {}` by a compiler `<temp>/…/rustc`, which read `CARGO_PKG_NAME`.
     fn built_last(name: &str) -> (PathBuf, PathBuf, PathBuf, Record) {
         let dir = std::env::temp_dir().join(format!("tutor-build-{name}-{}", std::process::id()));
         let deps = dir.join("target/debug/deps");
         std::fs::create_dir_all(&deps).unwrap();
-        let (program, dep_info) = (deps.join("ex_a-1"), deps.join("ex_a-1.d"));
+        let (program, dep_info, rustc) = (deps.join("ex_a-1"), deps.join("ex_a-1.d"), dir.join("rustc"));
         std::fs::write(&program, "built").unwrap();
-        std::fs::write(&dep_info, "ex_a-1: a.rs").unwrap();
+        std::fs::write(&dep_info, "ex_a-1: a.rs\n\n# env-dep:CARGO_PKG_NAME=h\n").unwrap();
+        std::fs::write(&rustc, "a compiler").unwrap();
+        let environment = Environment { set: vec![("CARGO_PKG_NAME".into(), "h".into())], removed: Vec::new() };
+        let invocation = Invocation { program: rustc.clone(), args: Vec::new(), environment };
+        let command = Recorded { invocation, inputs: vec![Stamp::of(&rustc).unwrap()] };
         let last = LastBuild {
             text: "fn a() {}".into(),
             executable: Stamp::of(&program).unwrap(),
             dep_info: Stamp::of(&dep_info).unwrap(),
             warnings: Vec::new(),
         };
-        let record = Record { harness: 1, color: false, environment: 1, command: None, last: Some(last) };
+        let record = Record { harness: 1, color: false, environment: 1, command: Some(command), last: Some(last) };
         (dir, program, dep_info, record)
     }
 
@@ -229,6 +238,21 @@ mod tests {
         // A compile since, even one stopped before it wrote a program.
         std::fs::write(&dep_info, "ex_a-1: a.rs b.rs").unwrap();
         assert!(reuse("fn a() {}").is_none(), "compiled since");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_program_is_not_reused_when_a_compile_now_would_read_otherwise() {
+        let (dir, _, dep_info, record) = built_last("reads");
+        std::fs::write(&dep_info, "ex_a-1: a.rs\n\n# env-dep:CARGO_PKG_NAME=other\n").unwrap();
+        let mut record = record;
+        record.last.as_mut().unwrap().dep_info = Stamp::of(&dep_info).unwrap();
+        assert!(record.reuse("fn a() {}", &dir, "ex-a").is_none(), "a variable it read has another value");
+        std::fs::remove_dir_all(&dir).unwrap();
+
+        let (dir, _, _, record) = built_last("compiler");
+        std::fs::write(dir.join("rustc"), "another compiler").unwrap();
+        assert!(record.reuse("fn a() {}", &dir, "ex-a").is_none(), "another compiler");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -49,6 +49,29 @@ impl Environment {
         Environment { set, removed }
     }
 
+    /// The environment rustc gets now: tutor's (`tutor`), changed as cargo changed it.
+    fn applied(&self, mut tutor: BTreeMap<String, String>) -> BTreeMap<String, String> {
+        for name in &self.removed {
+            tutor.remove(name);
+        }
+        tutor.extend(self.set.iter().cloned());
+        tutor
+    }
+
+    /// Whether every variable a dep-info file says the compile read (`# env-dep:NAME=value`,
+    /// or `# env-dep:NAME` for one it found unset) would read the same now: cargo rebuilds when
+    /// one changed, and so must tutor, whatever the key (which leaves the folder out) says.
+    pub fn reads_unchanged(&self, dep_info: &str) -> bool {
+        let now = self.applied(current());
+        dep_info.lines().filter_map(|line| line.strip_prefix("# env-dep:")).all(|read| {
+            let (name, value) = match read.split_once('=') {
+                Some((name, value)) => (name, Some(value)),
+                None => (read, None),
+            };
+            now.get(name).map(|v| escaped(v)).as_deref() == value
+        })
+    }
+
     /// The environment to give rustc now: tutor's, changed as cargo changed it.
     pub fn apply_to(&self, command: &mut std::process::Command) {
         for name in &self.removed {
@@ -56,6 +79,11 @@ impl Environment {
         }
         command.envs(self.set.iter().map(|(name, value)| (name, value)));
     }
+}
+
+/// A value as rustc writes it in a dep-info file.
+fn escaped(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('\n', "\\n").replace('\r', "\\r")
 }
 
 /// A hash of tutor's environment but its volatile variables: equal keys, equal environments.
@@ -164,6 +192,21 @@ mod tests {
         let changes: Vec<_> = command.get_envs().map(|(n, v)| (n.to_owned(), v.map(|v| v.to_owned()))).collect();
         assert!(changes.contains(&("RUSTFLAGS".into(), None)));
         assert!(changes.contains(&("RUSTUP_TOOLCHAIN".into(), Some("stable".into()))));
+    }
+
+    #[test]
+    fn what_the_compile_read_is_compared_as_rustc_would_see_it_now() {
+        let environment =
+            Environment { set: vec![("CARGO_PKG_NAME".into(), "h".into())], removed: vec!["HOME".into()] };
+        let path = std::env::var("PATH").unwrap_or_default();
+        let dep_info = |lines: &str| format!("ex: a.rs\n\na.rs:\n\n{lines}\n");
+        assert!(environment.reads_unchanged(&dep_info("# env-dep:CARGO_PKG_NAME=h")));
+        assert!(!environment.reads_unchanged(&dep_info("# env-dep:CARGO_PKG_NAME=other")));
+        assert!(environment.reads_unchanged(&dep_info("# env-dep:HOME")), "removed: read as unset");
+        assert!(environment.reads_unchanged(&dep_info(&format!("# env-dep:PATH={}", escaped(&path)))));
+        assert!(!environment.reads_unchanged(&dep_info("# env-dep:PATH=/elsewhere")));
+        assert!(!environment.reads_unchanged(&dep_info("# env-dep:TUTOR_SURELY_UNSET_VARIABLE=1")));
+        assert_eq!(escaped("a\nb\\c"), "a\\nb\\\\c");
     }
 
     #[test]

@@ -5,8 +5,10 @@
 //! matches the learner's and whether it is wrong there. After the run, a mistake is named only if
 //! one way of writing it matched the learner's output on every comparison where it was computed
 //! (a passing case where it would have been wrong contradicts it), and matched at least once where
-//! it was wrong and no other mistake's output matched too: a case where two mistakes coincide
-//! (D = 2 makes D − 1 and the sum look alike) is no evidence for either.
+//! it and the learner's output were both wrong and no other mistake's output matched too: a case
+//! where two mistakes coincide (D = 2 makes D − 1 and the sum look alike) is no evidence for
+//! either, and neither is a comparison the learner passed (a mistake's output a little off,
+//! within twice the tolerance of a right answer, only looks like it).
 
 use std::collections::BTreeMap;
 
@@ -34,6 +36,8 @@ pub struct Sighting {
 pub struct Observation {
     /// The case it was made in.
     pub case: &'static str,
+    /// The learner's output is wrong here (it fails the comparison).
+    pub learner_wrong: bool,
     /// One entry per candidate.
     pub sightings: Vec<Sighting>,
 }
@@ -65,7 +69,7 @@ impl Observation {
                 }
             })
             .collect();
-        Observation { case, sightings }
+        Observation { case, learner_wrong: !within(actual, expected, 1.0), sightings }
     }
 
     /// Compares bits, for outputs where one rounding more or less is the whole question: a
@@ -93,7 +97,7 @@ impl Observation {
                 wrong: !same(&c.output, expected),
             })
             .collect();
-        Observation { case, sightings }
+        Observation { case, learner_wrong: !same(actual, expected), sightings }
     }
 }
 
@@ -108,7 +112,7 @@ pub fn named(observations: &[Observation]) -> BTreeMap<&'static str, Vec<&'stati
     // Then, where a standing one matched a wrong output and no other standing mistake did: a
     // mistake ruled out elsewhere is no rival, but two that still both fit are no evidence.
     let mut names: BTreeMap<&'static str, Vec<&'static str>> = BTreeMap::new();
-    for observation in observations {
+    for observation in observations.iter().filter(|o| o.learner_wrong) {
         for s in observation.sightings.iter().filter(|s| s.matches && s.wrong && standing(s)) {
             let rival =
                 observation.sightings.iter().any(|o| o.mistake != s.mistake && o.matches && o.wrong && standing(o));
@@ -131,8 +135,9 @@ mod tests {
         Sighting { mistake, variant: "v", matches, wrong }
     }
 
+    /// A comparison the learner failed.
     fn observation(case: &'static str, sightings: Vec<Sighting>) -> Observation {
-        Observation { case, sightings }
+        Observation { case, learner_wrong: true, sightings }
     }
 
     #[test]
@@ -177,5 +182,18 @@ mod tests {
             observation("b", vec![sighting("layernorm", false, false)]),
         ];
         assert!(named(&vetoed).is_empty(), "a passing case where it would be wrong contradicts it");
+    }
+
+    #[test]
+    fn a_comparison_the_learner_passed_is_no_evidence_for_a_mistake() {
+        // No eps: a little off the right answer, within twice the tolerance of the learner's.
+        let passed = Observation {
+            case: "f16-input",
+            learner_wrong: false,
+            sightings: vec![sighting("forward-without-eps", true, true)],
+        };
+        assert!(named(std::slice::from_ref(&passed)).is_empty());
+        let failed = Observation { learner_wrong: true, ..passed };
+        assert_eq!(named(&[failed]).keys().copied().collect::<Vec<_>>(), vec!["forward-without-eps"]);
     }
 }
