@@ -16,6 +16,7 @@ use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
 use super::cargo::{self, BuildEvent, Built};
+use super::dep_info;
 use super::diagnostic::Diagnostic;
 use super::harness::Layout;
 use super::replay::{self, Invocation};
@@ -95,7 +96,7 @@ impl Record {
     fn reuse(&self, text: &str, harness: &Path, bin: &str) -> Option<Built> {
         let last = self.last.as_ref().filter(|last| last.text == text && last.executable.is_current())?;
         let command = self.command()?;
-        let latest = cargo::dep_info(harness, bin).ok()?;
+        let latest = dep_info::latest(harness, bin).ok()?;
         (last.dep_info.is_current() && latest == last.dep_info.path).then_some(())?;
         let dep_info = std::fs::read_to_string(&latest).ok()?;
         command.environment.reads_unchanged(&dep_info).then_some(())?;
@@ -163,7 +164,7 @@ pub fn build(
     };
     let last = match &built {
         Built::Ok { executable, warnings } => {
-            let dep_info = cargo::dep_info(&layout.root, bin).ok().and_then(|path| Stamp::of(&path));
+            let dep_info = dep_info::latest(&layout.root, bin).ok().and_then(|path| Stamp::of(&path));
             Stamp::of(executable).zip(dep_info).map(|(executable, dep_info)| LastBuild {
                 text: text.to_string(),
                 executable,
@@ -193,7 +194,7 @@ mod tests {
     use crate::runner::rustc_env::Environment;
 
     #[test]
-    fn a_record_holds_for_its_harness_and_colour_setting_only() {
+    fn a_record_holds_for_its_harness_colour_setting_and_environment_only() {
         let dir = std::env::temp_dir().join(format!("tutor-build-record-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("ex.json");

@@ -6,6 +6,7 @@ pub mod build;
 pub mod cancel;
 pub mod cargo;
 pub mod confine;
+pub mod dep_info;
 pub mod diagnostic;
 pub mod harness;
 pub mod learner_file;
@@ -184,7 +185,7 @@ pub fn check(
         cargo::Built::TimedOut { limit } => return Ok(CheckOutcome::BuildTimedOut { limit }),
         cargo::Built::CompilerDied { detail } => return Ok(CheckOutcome::CompilerDied { detail }),
     };
-    let foreign = cargo::foreign_sources(&layout.root, &bin, &[layout.bin_source(exercise), copy])?;
+    let foreign = dep_info::foreign_sources(&layout.root, &bin, &[layout.bin_source(exercise), copy])?;
     if !foreign.is_empty() {
         return Ok(CheckOutcome::ForeignSources { files: foreign });
     }
