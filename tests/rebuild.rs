@@ -386,3 +386,27 @@ fn a_program_is_not_reused_when_a_variable_its_compile_read_changed() {
     in_folder(&course.root.join("exercises")).expect(1).shows("your code panicked: not yet implemented");
     in_folder(&course.root).expect(0);
 }
+
+#[test]
+fn rustc_failing_on_its_own_files_is_a_tool_problem_either_way() {
+    // A folder rustc writes that it cannot (a full disk behaves alike): not the learner's error.
+    let counted = Counted::passed_once("rebuild-own-files");
+    let course = &counted.course;
+    let incremental = course.root.join(".tutor/harness/target/debug/incremental");
+    let kept = course.root.join(".tutor/incremental-kept");
+    std::fs::rename(&incremental, &kept).unwrap();
+    std::fs::write(&incremental, "not a folder").unwrap();
+    for (edit, by_cargo) in [("one", false), ("two", true)] {
+        if by_cargo {
+            std::fs::remove_dir_all(course.root.join(".tutor/builds")).unwrap();
+        }
+        course.write_exercise("02-norm", &format!("{}\n// {edit}\n", Course::solution("02-norm")));
+        let (run, way) = counted.check(&["check", "02"]);
+        run.expect(2).shows("not an error in your code").shows("os error").hides("does not compile");
+        assert_eq!(way == Way::Cargo, by_cargo, "{way:?}");
+        course.tutor(&["list"]).expect(0).shows(&common::done(1));
+    }
+    std::fs::remove_file(&incremental).unwrap();
+    std::fs::rename(&kept, &incremental).unwrap();
+    counted.check(&["check", "02"]).0.expect(0);
+}

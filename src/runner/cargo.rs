@@ -23,7 +23,7 @@ use serde_json::Value;
 
 use super::confine::{self, Confinement};
 pub use super::diagnostic::Diagnostic;
-use super::diagnostic::{compiler_death, Messages};
+use super::diagnostic::{compiler_death, Failure, Messages};
 use super::process::{Cancel, Group};
 use super::replay::{self, Invocation};
 use super::rustc_env::{Environment, Watcher};
@@ -444,8 +444,10 @@ fn build_once(
         // The learner's file is compiled only once the kit is: whatever failed was before it.
         return Ok(Attempt::DependenciesFailed(run.stderr.trim().to_string()));
     }
-    if let Some(errors) = messages.into_errors() {
-        return built(Built::CompileErrors(errors));
+    match messages.into_failure() {
+        Failure::Code(errors) => return built(Built::CompileErrors(errors)),
+        Failure::Environment(said) => return Err(CargoError::Failed(said).into()),
+        Failure::Silent => {}
     }
     // No message, yet the learner's binary failed to compile after the kit was built: rustc itself
     // died on the learner's code (a compile-time allocation over the limit, a crash).

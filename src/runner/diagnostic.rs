@@ -73,24 +73,45 @@ impl Messages {
         }
     }
 
-    /// After a failed build: the errors that explain it (the learner's, else the others, the
-    /// learner's warnings kept), or `None` when rustc said nothing (it died).
-    pub fn into_errors(self) -> Option<Vec<Diagnostic>> {
+    /// After a failed build: what explains it.
+    pub fn into_failure(self) -> Failure {
         let learner_errors = self.about_learner.iter().any(|d| d.level == "error");
-        if !learner_errors && self.other_errors.is_empty() {
-            return None;
+        if !learner_errors {
+            // rustc's closing "aborting due to N previous errors" explains nothing by itself.
+            let causes: Vec<&Diagnostic> =
+                self.other_errors.iter().filter(|d| !d.message.starts_with("aborting due to")).collect();
+            if causes.is_empty() {
+                return Failure::Silent;
+            }
+            // rustc could not read or write a file of its own (a full disk, a folder that is a
+            // file): it names the system's error, `(os error N)`.
+            if causes.iter().all(|d| d.message.contains("(os error ")) {
+                return Failure::Environment(causes.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("\n"));
+            }
         }
         let mut diagnostics = self.about_learner;
         if !learner_errors {
             diagnostics.extend(self.other_errors);
         }
-        Some(diagnostics)
+        Failure::Code(diagnostics)
     }
 
     /// After a build that succeeded: the warnings about the learner's file.
     pub fn into_warnings(self) -> Vec<Diagnostic> {
         self.about_learner
     }
+}
+
+/// What explains a failed build.
+#[derive(Debug)]
+pub enum Failure {
+    /// Errors in the code: the learner's (with their warnings), else the kit's or the generated
+    /// binary's.
+    Code(Vec<Diagnostic>),
+    /// rustc failed on its own files, not on any code: what it said.
+    Environment(String),
+    /// rustc said nothing: it died.
+    Silent,
 }
 
 /// The lines of what cargo or rustc wrote to stderr that say how rustc died.
@@ -134,7 +155,7 @@ mod tests {
         messages.take(&diagnostic("warning", "/h/exercises/a.rs"));
         messages.take(&diagnostic("error", "/h/courses/kit/src/lib.rs"));
         messages.take(&diagnostic("error", "/h/exercises/a.rs"));
-        let errors = messages.into_errors().expect("errors");
+        let Failure::Code(errors) = messages.into_failure() else { panic!("errors in the code") };
         assert_eq!(errors.len(), 2, "{errors:?}");
         assert!(errors.iter().all(|d| d.rendered.contains("at exercises/a.rs")), "{errors:?}");
     }
@@ -144,8 +165,25 @@ mod tests {
         let mut messages = Messages::new("/h/exercises/a.rs", "exercises/a.rs");
         messages.take(&diagnostic("warning", "/h/exercises/a.rs"));
         messages.take(&diagnostic("error", "bins/ex-a.rs"));
-        let errors = messages.into_errors().expect("errors");
+        let Failure::Code(errors) = messages.into_failure() else { panic!("errors in the code") };
         assert_eq!(errors.iter().map(|d| d.level.as_str()).collect::<Vec<_>>(), ["warning", "error"]);
-        assert!(Messages::new("x", "y").into_errors().is_none(), "nothing said: the compiler died");
+        assert!(matches!(Messages::new("x", "y").into_failure(), Failure::Silent), "nothing said: it died");
+    }
+
+    #[test]
+    fn rustc_failing_on_its_own_files_is_not_the_learners_error() {
+        let mut messages = Messages::new("/h/exercises/a.rs", "exercises/a.rs");
+        let own = |message: &str| serde_json::json!({ "level": "error", "message": message, "spans": [] });
+        messages.take(&own(
+            "could not create incremental compilation crate directory `/h/i`: No space left on device (os error 28)",
+        ));
+        messages.take(&own("aborting due to 1 previous error"));
+        let Failure::Environment(text) = messages.into_failure() else { panic!("the environment") };
+        assert!(text.contains("No space left") && !text.contains("aborting"), "{text}");
+        // The same next to an error in the learner's file: the learner's error comes first.
+        let mut messages = Messages::new("/h/exercises/a.rs", "exercises/a.rs");
+        messages.take(&own("failed to write `/h/x.o`: No space left on device (os error 28)"));
+        messages.take(&diagnostic("error", "/h/exercises/a.rs"));
+        assert!(matches!(messages.into_failure(), Failure::Code(_)));
     }
 }

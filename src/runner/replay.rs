@@ -18,9 +18,9 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::cargo::{BuildEvent, Built, MEMORY_LIMIT};
+use super::cargo::{BuildEvent, Built, CargoError, MEMORY_LIMIT};
 use super::confine::{self, Confinement};
-use super::diagnostic::{compiler_death, Messages};
+use super::diagnostic::{compiler_death, Failure, Messages};
 use super::process::{Cancel, Ending, Group};
 use super::rustc_env::Environment;
 use crate::errors::OnFile;
@@ -185,8 +185,10 @@ pub fn run(
         let executable = executable.context("rustc reported no executable")?;
         return Ok(Some(Built::Ok { executable, warnings: messages.into_warnings() }));
     }
-    if let Some(errors) = messages.into_errors() {
-        return Ok(Some(Built::CompileErrors(errors)));
+    match messages.into_failure() {
+        Failure::Code(errors) => return Ok(Some(Built::CompileErrors(errors))),
+        Failure::Environment(said) => return Err(CargoError::Failed(said).into()),
+        Failure::Silent => {}
     }
     // Nothing said, yet no program: rustc died on the learner's code (a compile-time allocation
     // over the limit, a crash).

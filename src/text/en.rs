@@ -61,7 +61,7 @@ pub const UI: Ui = Ui {
     restore_stub: "Get the original stub back with `{tutor} reset {id}` (or `git checkout -- {file}` in a clone).",
     cargo_missing: "cargo was not found on PATH. tutor compiles your code with cargo: install the Rust toolchain (rustup), open a new terminal, and run the command again.",
     cargo_too_old: "Your Rust toolchain is too old: cargo {found}, and the grading harness needs {needed} or newer. Run `rustup update` and try again.",
-    cargo_failed: "cargo could not build the grading harness (not an error in your code): {detail}",
+    cargo_failed: "the grading harness could not be built (not an error in your code): {detail}",
     hint_header: "Hint {n}/{total} · {id}",
     last_hint: "That is the last hint. `{tutor} hint {id} --all` shows them all; `{tutor} reveal {id}` shows the solution.",
     no_hints: "This lesson has no hints.",
