@@ -107,6 +107,11 @@ fn touch(path: &Path) {
     std::fs::File::options().write(true).open(path).unwrap().set_modified(later).unwrap();
 }
 
+/// The solution of 02 with `line` first in `norm`'s computation.
+fn solution_with(line: &str) -> String {
+    Course::solution("02-norm").replace("let last = Axis", &format!("{line}\n        let last = Axis"))
+}
+
 fn mistake(name: &str) -> String {
     std::fs::read_to_string(common::repo().join("tests/mistakes").join(format!("{name}.rs"))).unwrap()
 }
@@ -136,15 +141,13 @@ fn an_edited_file_is_compiled_by_rustc_alone_with_the_verdicts_cargo_gives() {
         .hides("\u{1b}[");
     assert_eq!(way, Way::RustcAlone);
 
-    let with_warning =
-        Course::solution("02-norm").replace("let last = Axis", "let unused_here = 1;\n        let last = Axis");
+    let with_warning = solution_with("let unused_here = 1;");
     course.write_exercise("02-norm", &with_warning);
     let (run, way) = counted.check(&["check", "02"]);
     run.expect(0).shows("unused variable: `unused_here`").shows("--> exercises/rmsnorm/02-norm.rs:").hides("\u{1b}[");
     assert_eq!(way, Way::RustcAlone);
 
-    let panicking =
-        Course::solution("02-norm").replace("let last = Axis", "panic!(\"boom\");\n        let last = Axis");
+    let panicking = solution_with("panic!(\"boom\");");
     course.write_exercise("02-norm", &panicking);
     let (run, way) = counted.check(&["check", "02"]);
     run.expect(1).shows("boom").shows("exercises/rmsnorm/02-norm.rs:");
@@ -160,8 +163,7 @@ fn an_edited_file_is_compiled_by_rustc_alone_with_the_verdicts_cargo_gives() {
 fn the_text_built_last_reruns_its_program_with_its_warnings() {
     let counted = Counted::new("rebuild-same");
     let course = &counted.course;
-    let with_warning =
-        Course::solution("02-norm").replace("let last = Axis", "let unused_here = 1;\n        let last = Axis");
+    let with_warning = solution_with("let unused_here = 1;");
     course.write_exercise("02-norm", &with_warning);
     assert_eq!(counted.check(&["check", "02"]).1, Way::Cargo);
     let (run, way) = counted.check(&["check", "02"]);
@@ -270,7 +272,7 @@ fn a_record_naming_a_compiler_that_is_gone_falls_back_to_cargo() {
 fn reporting(names: &[&str]) -> String {
     let values: Vec<String> = names.iter().map(|n| format!("option_env!({n:?})")).collect();
     let report = format!("panic!(\"ENV {{:?}} END\", [{}]);", values.join(", "));
-    Course::solution("02-norm").replace("let last = Axis", &format!("{report}\n        let last = Axis"))
+    solution_with(&report)
 }
 
 /// What `reporting` printed.
@@ -370,12 +372,8 @@ fn a_program_is_not_reused_when_a_variable_its_compile_read_changed() {
     let counted = Counted::passed_once("rebuild-pwd");
     let course = &counted.course;
     let folder = course.root.file_name().unwrap().to_string_lossy().into_owned();
-    let reads_pwd = Course::solution("02-norm").replace(
-        "let last = Axis",
-        &format!(
-            "if !option_env!(\"PWD\").unwrap_or(\"\").ends_with({folder:?}) {{ todo!() }}\n        let last = Axis"
-        ),
-    );
+    let reads_pwd =
+        solution_with(&format!("if !option_env!(\"PWD\").unwrap_or(\"\").ends_with({folder:?}) {{ todo!() }}"));
     course.write_exercise("02-norm", &reads_pwd);
     let in_folder = |folder: &Path| {
         let mut command = course.command(&["check", "02"]);
