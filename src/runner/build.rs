@@ -9,6 +9,7 @@
 //! sources, and the text, program, dep-info and warnings of the last build that succeeded. Anything that differs sends the check to cargo, which records anew. A
 //! record that cannot be read or written costs speed, never a verdict.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
@@ -93,13 +94,13 @@ impl Record {
     /// The program built last, if it was built from `text`, is still on disk as it was, no
     /// compile of `bin` has happened since, and a compile now would read the same: the same
     /// compiler, libraries and default toolchain, the same values of the variables it read.
-    fn reuse(&self, text: &str, harness: &Path, bin: &str) -> Option<Built> {
+    fn reuse(&self, text: &str, harness: &Path, bin: &str, tutor: &BTreeMap<String, String>) -> Option<Built> {
         let last = self.last.as_ref().filter(|last| last.text == text && last.executable.is_current())?;
         let command = self.command()?;
         let latest = dep_info::latest(harness, bin).ok()?;
         (last.dep_info.is_current() && latest == last.dep_info.path).then_some(())?;
         let dep_info = std::fs::read_to_string(&latest).ok()?;
-        command.environment.reads_unchanged(&dep_info).then_some(())?;
+        command.environment.reads_unchanged(&dep_info, tutor).then_some(())?;
         Some(Built::Ok { executable: last.executable.path.clone(), warnings: last.warnings.clone() })
     }
 
@@ -108,11 +109,6 @@ impl Record {
         let command = self.command.as_ref().filter(|c| c.inputs.iter().all(Stamp::is_current))?;
         Some(&command.invocation)
     }
-}
-
-/// Where the records are kept.
-pub fn records_dir(private_dir: &Path) -> PathBuf {
-    private_dir.join("builds")
 }
 
 /// Gets the graded program `bin` for the learner's `text`, whose copy in the harness is
@@ -127,11 +123,12 @@ pub fn build(
     on_event: &mut dyn FnMut(BuildEvent),
 ) -> Result<Built> {
     let private_dir = layout.root.parent().unwrap_or(&layout.root);
-    let path = records_dir(private_dir).join(format!("{bin}.json"));
-    let environment = rustc_env::key(&rustc_env::current());
+    let path = private_dir.join("builds").join(format!("{bin}.json"));
+    let tutor = rustc_env::current();
+    let environment = rustc_env::key(&tutor);
     let record = Record::load(&path, layout, options.color, environment);
     if let Some(record) = &record {
-        if let Some(built) = record.reuse(text, &layout.root, bin) {
+        if let Some(built) = record.reuse(text, &layout.root, bin, &tutor) {
             return Ok(built);
         }
     }
@@ -233,7 +230,7 @@ mod tests {
     #[test]
     fn a_program_is_reused_for_its_own_text_while_it_and_its_dep_info_are_unchanged() {
         let (dir, _, dep_info, record) = built_last("reuse");
-        let reuse = |text: &str| record.reuse(text, &dir, "ex-a");
+        let reuse = |text: &str| record.reuse(text, &dir, "ex-a", &BTreeMap::new());
         assert!(matches!(reuse("fn a() {}"), Some(Built::Ok { .. })));
         assert!(reuse("fn a() {} ").is_none(), "another text");
         // A compile since, even one stopped before it wrote a program.
@@ -248,12 +245,15 @@ mod tests {
         std::fs::write(&dep_info, "ex_a-1: a.rs\n\n# env-dep:CARGO_PKG_NAME=other\n").unwrap();
         let mut record = record;
         record.last.as_mut().unwrap().dep_info = Stamp::of(&dep_info).unwrap();
-        assert!(record.reuse("fn a() {}", &dir, "ex-a").is_none(), "a variable it read has another value");
+        assert!(
+            record.reuse("fn a() {}", &dir, "ex-a", &BTreeMap::new()).is_none(),
+            "a variable it read has another value"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
 
         let (dir, _, _, record) = built_last("compiler");
         std::fs::write(dir.join("rustc"), "another compiler").unwrap();
-        assert!(record.reuse("fn a() {}", &dir, "ex-a").is_none(), "another compiler");
+        assert!(record.reuse("fn a() {}", &dir, "ex-a", &BTreeMap::new()).is_none(), "another compiler");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -261,7 +261,7 @@ mod tests {
     fn a_changed_program_is_not_reused() {
         let (dir, program, _, record) = built_last("changed");
         std::fs::write(&program, "built again").unwrap();
-        assert!(record.reuse("fn a() {}", &dir, "ex-a").is_none());
+        assert!(record.reuse("fn a() {}", &dir, "ex-a", &BTreeMap::new()).is_none());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -25,7 +25,7 @@ use super::confine::{self, Confinement};
 pub use super::diagnostic::Diagnostic;
 use super::diagnostic::{compiler_death, Failure, Messages};
 use super::process::{Cancel, Group};
-use super::replay::{self, Invocation};
+use super::replay::{BinaryCommand, Invocation};
 use super::rustc_env::{Environment, Watcher};
 use crate::errors::OnFile;
 
@@ -140,8 +140,8 @@ struct CargoRun {
     learner_timed_out: bool,
     /// The kit's artifact was reported, so whatever failed after it is the learner's file.
     kit_built: bool,
-    /// The commands cargo ran, as `-vv` prints them (`Running `…``), in a learner's build.
-    commands: Vec<String>,
+    /// The first binary crate's rustc command, as `-vv` printed it, in a learner's build.
+    binary: Option<BinaryCommand>,
     /// The environment of the rustc that compiled the graded program, if it was seen.
     rustc_environment: Option<Environment>,
 }
@@ -232,7 +232,7 @@ fn run_cargo(
     let mut kit_built = false;
     let mut compiled = 0;
     let mut stderr_text = String::new();
-    let mut commands = Vec::new();
+    let mut binary = None;
     let mut watcher = None;
     let cargo_pid = i32::try_from(group.child_mut().id()).unwrap_or(0);
     let mut open_streams = 2;
@@ -261,14 +261,11 @@ fn run_cargo(
                     deadline = None;
                 }
                 if let Some(command) = verbose_line(&text) {
-                    if let Some(command) = command {
-                        if let Some(crate_name) = (stage == Stage::Learner && watcher.is_none())
-                            .then(|| replay::binary_crate(command))
-                            .flatten()
-                        {
-                            watcher = Some(Watcher::start(cargo_pid, crate_name));
+                    if let Some(command) = command.filter(|_| stage == Stage::Learner && binary.is_none()) {
+                        binary = BinaryCommand::parse(command);
+                        if let Some(crate_name) = binary.as_ref().and_then(BinaryCommand::crate_name) {
+                            watcher = Some(Watcher::start(cargo_pid, crate_name.to_string()));
                         }
-                        commands.push(command.to_string());
                     }
                     continue;
                 }
@@ -308,7 +305,7 @@ fn run_cargo(
                 stderr: stderr_text,
                 learner_timed_out: true,
                 kit_built,
-                commands,
+                binary,
                 rustc_environment,
             });
         }
@@ -321,7 +318,7 @@ fn run_cargo(
     let ending = group.wait_until(Instant::now() + Duration::from_secs(10)).context("waiting for cargo")?;
     let success = ending == super::process::Ending::Exited(0);
     let rustc_environment = watcher.and_then(Watcher::finish);
-    Ok(CargoRun { success, stderr: stderr_text, learner_timed_out: false, kit_built, commands, rustc_environment })
+    Ok(CargoRun { success, stderr: stderr_text, learner_timed_out: false, kit_built, binary, rustc_environment })
 }
 
 /// A line only `-vv` prints: `Some(Some(command))` for a command cargo runs, `Some(None)` for
@@ -427,9 +424,8 @@ fn build_once(
             }
         })?;
     let crate_name = bin.replace('-', "_");
-    let invocation = run.rustc_environment.as_ref().and_then(|environment| {
-        run.commands.iter().find_map(|line| Invocation::parse(line, &crate_name, environment.clone()))
-    });
+    let binary = run.binary.clone().filter(|b| b.crate_name() == Some(crate_name.as_str()));
+    let invocation = binary.zip(run.rustc_environment.clone()).map(|(binary, environment)| binary.with(environment));
     let built = |built| Ok(Attempt::Built(built, invocation.clone()));
 
     if run.learner_timed_out {

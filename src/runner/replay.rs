@@ -36,22 +36,42 @@ pub struct Invocation {
     pub environment: Environment,
 }
 
-impl Invocation {
-    /// Reads the command of a `Running `…`` line of `cargo -vv` (the text between the
-    /// backticks): `NAME=value` words (which `environment`, seen in full, holds), then the
-    /// program and its arguments, quoted as a POSIX shell would. `None` unless it compiles the
-    /// binary crate `crate_name`.
-    pub fn parse(command: &str, crate_name: &str, environment: Environment) -> Option<Invocation> {
+/// A rustc command `cargo -vv` printed that compiles a binary crate, read once from its
+/// `Running `…`` line: the environment is seen whole elsewhere ([`super::rustc_env`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BinaryCommand {
+    program: PathBuf,
+    args: Vec<String>,
+}
+
+impl BinaryCommand {
+    /// Reads the command of a `Running `…`` line (the text between the backticks): `NAME=value`
+    /// words, then the program and its arguments, quoted as a POSIX shell would. `None` unless
+    /// it runs a compiler named by its absolute path on a binary crate.
+    pub fn parse(command: &str) -> Option<BinaryCommand> {
         let words = shlex::split(command)?;
         let first_word = words.iter().position(|w| !is_assignment(w))?;
         let (program, args) = words[first_word..].split_first()?;
-        let pair = |flag: &str, value: &str| args.windows(2).any(|w| w[0] == flag && w[1] == value);
-        if !pair("--crate-name", crate_name) || !pair("--crate-type", "bin") || !Path::new(program).is_absolute() {
-            return None;
-        }
-        Some(Invocation { program: PathBuf::from(program), args: args.to_vec(), environment })
+        let command = BinaryCommand { program: PathBuf::from(program), args: args.to_vec() };
+        (command.value_of("--crate-type") == Some("bin") && command.program.is_absolute()).then_some(command)
     }
 
+    /// The crate it compiles.
+    pub fn crate_name(&self) -> Option<&str> {
+        self.value_of("--crate-name")
+    }
+
+    fn value_of(&self, flag: &str) -> Option<&str> {
+        self.args.windows(2).find(|w| w[0] == flag).map(|w| w[1].as_str())
+    }
+
+    /// The command with the environment its compiler had.
+    pub fn with(self, environment: Environment) -> Invocation {
+        Invocation { program: self.program, args: self.args, environment }
+    }
+}
+
+impl Invocation {
     /// The files the command reads other than sources: the compiler, every library in the
     /// folders it searches (`-L dependency=`, where those named by `--extern` and the ones they
     /// were built against are), and rustup's settings (its default toolchain).
@@ -67,14 +87,6 @@ impl Invocation {
         let settings = rustup_home.map(|home| Path::new(&home).join("settings.toml")).filter(|p| p.is_file());
         std::iter::once(self.program.clone()).chain(libraries).chain(settings).collect()
     }
-}
-
-/// The crate a `cargo -vv` command line compiles, if it is a binary.
-pub fn binary_crate(command: &str) -> Option<String> {
-    let words = shlex::split(command)?;
-    let value = |flag: &str| words.windows(2).find(|w| w[0] == flag).map(|w| w[1].clone());
-    (value("--crate-type")? == "bin").then_some(())?;
-    value("--crate-name")
 }
 
 /// The usual name of a signal that ends a compiler.
@@ -233,7 +245,9 @@ mod tests {
     #[test]
     fn reads_the_command_cargo_printed() {
         let root = scratch_toolchain("parse");
-        let invocation = Invocation::parse(&running(&root), "ex_rmsnorm_02_norm", environment(&root)).expect("parsed");
+        let command = BinaryCommand::parse(&running(&root)).expect("parsed");
+        assert_eq!(command.crate_name(), Some("ex_rmsnorm_02_norm"));
+        let invocation = command.with(environment(&root));
         assert_eq!(invocation.program, root.join("bin/rustc"));
         assert_eq!(invocation.args[0], "--crate-name");
         assert!(invocation.args.contains(&"cfg(feature, values())".to_string()), "{:?}", invocation.args);
@@ -256,15 +270,15 @@ mod tests {
     fn only_the_graded_programs_command_is_taken() {
         let root = scratch_toolchain("only");
         let line = running(&root);
-        let parse = |line: &str, name: &str| Invocation::parse(line, name, environment(&root));
-        assert!(parse(&line, "ex_rmsnorm_01_weight").is_none(), "another exercise");
+        assert_eq!(
+            BinaryCommand::parse(&line).and_then(|c| c.crate_name().map(str::to_string)).as_deref(),
+            Some("ex_rmsnorm_02_norm")
+        );
         let library = line.replace("--crate-type bin", "--crate-type lib");
-        assert!(parse(&library, "ex_rmsnorm_02_norm").is_none(), "a library");
+        assert!(BinaryCommand::parse(&library).is_none(), "a library");
         let relative = line.replace(&format!("{}/bin/rustc", root.display()), "rustc");
-        assert!(parse(&relative, "ex_rmsnorm_02_norm").is_none(), "a program found on PATH");
-        assert!(parse("rustc 'unbalanced", "x").is_none());
-        assert_eq!(binary_crate(&line).as_deref(), Some("ex_rmsnorm_02_norm"));
-        assert_eq!(binary_crate(&library), None);
+        assert!(BinaryCommand::parse(&relative).is_none(), "a program found on PATH");
+        assert!(BinaryCommand::parse("rustc 'unbalanced").is_none());
         std::fs::remove_dir_all(&root).unwrap();
     }
 }

@@ -59,10 +59,11 @@ impl Environment {
     }
 
     /// Whether every variable a dep-info file says the compile read (`# env-dep:NAME=value`,
-    /// or `# env-dep:NAME` for one it found unset) would read the same now: cargo rebuilds when
-    /// one changed, and so must tutor, whatever the key (which leaves the folder out) says.
-    pub fn reads_unchanged(&self, dep_info: &str) -> bool {
-        let now = self.applied(current());
+    /// or `# env-dep:NAME` for one it found unset) would read the same now, tutor's environment
+    /// being `tutor`: cargo rebuilds when one changed, and so must tutor, whatever the key
+    /// (which leaves the folder out) says.
+    pub fn reads_unchanged(&self, dep_info: &str, tutor: &BTreeMap<String, String>) -> bool {
+        let now = self.applied(tutor.clone());
         dep_info.lines().filter_map(|line| line.strip_prefix("# env-dep:")).all(|read| {
             let (name, value) = match read.split_once('=') {
                 Some((name, value)) => (name, Some(value)),
@@ -200,12 +201,14 @@ mod tests {
             Environment { set: vec![("CARGO_PKG_NAME".into(), "h".into())], removed: vec!["HOME".into()] };
         let path = std::env::var("PATH").unwrap_or_default();
         let dep_info = |lines: &str| format!("ex: a.rs\n\na.rs:\n\n{lines}\n");
-        assert!(environment.reads_unchanged(&dep_info("# env-dep:CARGO_PKG_NAME=h")));
-        assert!(!environment.reads_unchanged(&dep_info("# env-dep:CARGO_PKG_NAME=other")));
-        assert!(environment.reads_unchanged(&dep_info("# env-dep:HOME")), "removed: read as unset");
-        assert!(environment.reads_unchanged(&dep_info(&format!("# env-dep:PATH={}", escaped(&path)))));
-        assert!(!environment.reads_unchanged(&dep_info("# env-dep:PATH=/elsewhere")));
-        assert!(!environment.reads_unchanged(&dep_info("# env-dep:TUTOR_SURELY_UNSET_VARIABLE=1")));
+        let tutor = current();
+        let reads = |dep_info: &str| environment.reads_unchanged(dep_info, &tutor);
+        assert!(reads(&dep_info("# env-dep:CARGO_PKG_NAME=h")));
+        assert!(!reads(&dep_info("# env-dep:CARGO_PKG_NAME=other")));
+        assert!(reads(&dep_info("# env-dep:HOME")), "removed: read as unset");
+        assert!(reads(&dep_info(&format!("# env-dep:PATH={}", escaped(&path)))));
+        assert!(!reads(&dep_info("# env-dep:PATH=/elsewhere")));
+        assert!(!reads(&dep_info("# env-dep:TUTOR_SURELY_UNSET_VARIABLE=1")));
         assert_eq!(escaped("a\nb\\c"), "a\\nb\\\\c");
     }
 
