@@ -153,7 +153,7 @@ pub fn build(
                 on_event,
             )?;
             let command = invocation.and_then(|invocation| {
-                let inputs = invocation.inputs().iter().map(|p| Stamp::of(p)).collect::<Option<Vec<_>>>()?;
+                let inputs = invocation.inputs(&tutor).iter().map(|p| Stamp::of(p)).collect::<Option<Vec<_>>>()?;
                 Some(Recorded { invocation, inputs })
             });
             (built, command)

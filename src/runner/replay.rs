@@ -8,6 +8,7 @@
 //! confinement, memory limit and time limit, its messages sorted the same way. Whether a
 //! recorded command may still be used is for [`super::build`] to say.
 
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -72,10 +73,11 @@ impl BinaryCommand {
 }
 
 impl Invocation {
-    /// The files the command reads other than sources: the compiler, every library in the
-    /// folders it searches (`-L dependency=`, where those named by `--extern` and the ones they
-    /// were built against are), and rustup's settings (its default toolchain).
-    pub fn inputs(&self) -> Vec<PathBuf> {
+    /// The files the command reads other than sources, tutor's environment being `tutor`: the
+    /// compiler, every library in the folders it searches (`-L dependency=`, where those named
+    /// by `--extern` and the ones they were built against are), and rustup's settings (its
+    /// default toolchain).
+    pub fn inputs(&self, tutor: &BTreeMap<String, String>) -> Vec<PathBuf> {
         let folders = self.args.windows(2).filter(|w| w[0] == "-L").filter_map(|w| w[1].strip_prefix("dependency="));
         let mut libraries: Vec<PathBuf> = folders
             .filter_map(|folder| std::fs::read_dir(folder).ok())
@@ -83,7 +85,8 @@ impl Invocation {
             .filter(|path| path.extension().is_some_and(|e| e == "rlib" || e == "rmeta"))
             .collect();
         libraries.sort();
-        let rustup_home = self.environment.set.iter().find(|(name, _)| name == "RUSTUP_HOME").map(|(_, v)| v.clone());
+        // Where rustc's environment says rustup lives: set by rustup's proxy, or already tutor's.
+        let rustup_home = self.environment.applied(tutor.clone()).remove("RUSTUP_HOME");
         let settings = rustup_home.map(|home| Path::new(&home).join("settings.toml")).filter(|p| p.is_file());
         std::iter::once(self.program.clone()).chain(libraries).chain(settings).collect()
     }
@@ -254,7 +257,12 @@ mod tests {
         assert!(!invocation.args.iter().any(|a| a.starts_with("CARGO")), "{:?}", invocation.args);
         // The compiler, every library where it looks for them, rustup's default toolchain.
         let inputs = ["bin/rustc", "a b/libhalf-1.rmeta", "a b/libndarray-35e4.rlib", "settings.toml"];
-        assert_eq!(invocation.inputs(), inputs.map(|p| root.join(p)));
+        assert_eq!(invocation.inputs(&BTreeMap::new()), inputs.map(|p| root.join(p)));
+        // rustup's home in tutor's own environment, which rustc's then holds unchanged.
+        let invocation = Invocation { environment: Environment { set: Vec::new(), removed: Vec::new() }, ..invocation };
+        let tutor = BTreeMap::from([("RUSTUP_HOME".to_string(), root.display().to_string())]);
+        assert_eq!(invocation.inputs(&tutor), inputs.map(|p| root.join(p)));
+        assert!(!invocation.inputs(&BTreeMap::new()).contains(&root.join("settings.toml")));
         std::fs::remove_dir_all(&root).unwrap();
     }
 

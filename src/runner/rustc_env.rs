@@ -50,7 +50,7 @@ impl Environment {
     }
 
     /// The environment rustc gets now: tutor's (`tutor`), changed as cargo changed it.
-    fn applied(&self, mut tutor: BTreeMap<String, String>) -> BTreeMap<String, String> {
+    pub fn applied(&self, mut tutor: BTreeMap<String, String>) -> BTreeMap<String, String> {
         for name in &self.removed {
             tutor.remove(name);
         }
