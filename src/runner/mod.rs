@@ -199,7 +199,8 @@ pub fn check(
         return Err(Cancelled.into());
     }
     if let Some(why) = start_error {
-        anyhow::bail!("could not start the graded program {}: {why}", executable.display());
+        return Err(cargo::CargoError::NotStarted(why))
+            .with_context(|| format!("starting the graded program {}", executable.display()));
     }
     Ok(CheckOutcome::Graded { report, output, warnings, timed_out: timed_out.then_some(options.timeout) })
 }

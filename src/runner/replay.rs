@@ -75,14 +75,14 @@ impl BinaryCommand {
 impl Invocation {
     /// The files the command reads other than sources, tutor's environment being `tutor`: the
     /// compiler, every library in the folders it searches (`-L dependency=`, where those named
-    /// by `--extern` and the ones they were built against are), and rustup's settings (its
-    /// default toolchain).
+    /// by `--extern` and the ones they were built against are, the kit's shared library among
+    /// them), and rustup's settings (its default toolchain).
     pub fn inputs(&self, tutor: &BTreeMap<String, String>) -> Vec<PathBuf> {
         let folders = self.args.windows(2).filter(|w| w[0] == "-L").filter_map(|w| w[1].strip_prefix("dependency="));
         let mut libraries: Vec<PathBuf> = folders
             .filter_map(|folder| std::fs::read_dir(folder).ok())
             .flat_map(|entries| entries.flatten().map(|e| e.path()))
-            .filter(|path| path.extension().is_some_and(|e| e == "rlib" || e == "rmeta"))
+            .filter(|path| path.extension().is_some_and(|e| e == "rlib" || e == "rmeta" || e == "so"))
             .collect();
         libraries.sort();
         // Where rustc's environment says rustup lives: set by rustup's proxy, or already tutor's.
@@ -229,12 +229,19 @@ mod tests {
         )
     }
 
-    /// A made-up toolchain and dependency folder: `bin/rustc`, `a b/` with two libraries and
+    /// A made-up toolchain and dependency folder: `bin/rustc`, `a b/` with three libraries and
     /// another file, and rustup's `settings.toml`.
     fn scratch_toolchain(name: &str) -> PathBuf {
         let root = std::env::temp_dir().join(format!("tutor-replay-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
-        for file in ["bin/rustc", "a b/libndarray-35e4.rlib", "a b/libhalf-1.rmeta", "a b/ex.d", "settings.toml"] {
+        for file in [
+            "bin/rustc",
+            "a b/libndarray-35e4.rlib",
+            "a b/libhalf-1.rmeta",
+            "a b/libkit.so",
+            "a b/ex.d",
+            "settings.toml",
+        ] {
             std::fs::create_dir_all(root.join(file).parent().unwrap()).unwrap();
             std::fs::write(root.join(file), "").unwrap();
         }
@@ -256,7 +263,7 @@ mod tests {
         assert!(invocation.args.contains(&"cfg(feature, values())".to_string()), "{:?}", invocation.args);
         assert!(!invocation.args.iter().any(|a| a.starts_with("CARGO")), "{:?}", invocation.args);
         // The compiler, every library where it looks for them, rustup's default toolchain.
-        let inputs = ["bin/rustc", "a b/libhalf-1.rmeta", "a b/libndarray-35e4.rlib", "settings.toml"];
+        let inputs = ["bin/rustc", "a b/libhalf-1.rmeta", "a b/libkit.so", "a b/libndarray-35e4.rlib", "settings.toml"];
         assert_eq!(invocation.inputs(&BTreeMap::new()), inputs.map(|p| root.join(p)));
         // rustup's home in tutor's own environment, which rustc's then holds unchanged.
         let invocation = Invocation { environment: Environment { set: Vec::new(), removed: Vec::new() }, ..invocation };

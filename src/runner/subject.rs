@@ -54,6 +54,8 @@ struct State {
 
 struct Running {
     group: Group,
+    /// Whether it has answered a request yet (a program whose libraries do not load never does).
+    answered: bool,
     socket: UnixStream,
     replies: Receiver<std::io::Result<Option<Vec<u8>>>>,
     stdout: Option<Receiver<(String, bool)>>,
@@ -128,7 +130,10 @@ impl RemoteSubject {
             Err(_) => running.replies.recv_timeout(Duration::from_secs(1)),
         };
         match received {
-            Ok(Ok(Some(bytes))) => (bytes, generation),
+            Ok(Ok(Some(bytes))) => {
+                running.answered = true;
+                (bytes, generation)
+            }
             // A frame over the limit: the program is not ending, its reply is unreadable.
             Ok(Err(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
                 self.end_program(&mut state);
@@ -142,7 +147,15 @@ impl RemoteSubject {
                 Fault::TimedOut { limit_secs: self.limit.as_secs_f64(), during_this_case: true }.raise()
             }
             Ok(_) | Err(_) => {
+                let answered = running.answered;
+                let printed_before = state.output.stderr.len();
                 let ending = self.end_program(&mut state);
+                let why = (!answered).then(|| loader_failure(ending, &state.output.stderr[printed_before..])).flatten();
+                if let Some(why) = why {
+                    state.start_error = Some(why.clone());
+                    drop(state);
+                    Fault::Unreadable(format!("tutor could not start the graded program: {why}")).raise();
+                }
                 drop(state);
                 Fault::Ended(fault_ending(ending)).raise()
             }
@@ -194,7 +207,7 @@ impl RemoteSubject {
                 }
             }
         });
-        Ok(Running { group, socket: ours, replies, stdout, stderr })
+        Ok(Running { group, socket: ours, answered: false, replies, stdout, stderr })
     }
 }
 
@@ -216,6 +229,19 @@ fn stop(mut running: Running) -> Captured {
     output.stdout = tutor_grade::text::printable(&output.stdout);
     output.stderr = tutor_grade::text::printable(&output.stderr);
     output
+}
+
+/// What the dynamic loader said, when a program that had not yet answered ended because its
+/// shared libraries would not load (the loader exits with 127 and says so): tutor's problem, and
+/// the check ends as such (exit 2). Code that imitates the loader on purpose gets the same, never
+/// a pass.
+fn loader_failure(ending: Ending, stderr: &str) -> Option<String> {
+    const LOADER_SAYS: &str = "error while loading shared libraries";
+    if ending != Ending::Exited(127) {
+        return None;
+    }
+    let line = stderr.lines().find(|line| line.contains(LOADER_SAYS))?;
+    Some(line[line.find(LOADER_SAYS)?..].trim().to_string())
 }
 
 fn fault_ending(ending: Ending) -> FaultEnding {

@@ -62,6 +62,7 @@ pub const UI: Ui = Ui {
     cargo_missing: "cargo was not found on PATH. tutor compiles your code with cargo: install the Rust toolchain (rustup), open a new terminal, and run the command again.",
     cargo_too_old: "Your Rust toolchain is too old: cargo {found}, and the grading harness needs {needed} or newer. Run `rustup update` and try again.",
     cargo_failed: "the grading harness could not be built (not an error in your code): {detail}",
+    program_not_started: "the graded program could not start (not an error in your code): {detail}. Removing the folder .tutor/harness/target makes the next check build it again.",
     hint_header: "Hint {n}/{total} · {id}",
     last_hint: "That is the last hint. `{tutor} hint {id} --all` shows them all; `{tutor} reveal {id}` shows the solution.",
     no_hints: "This lesson has no hints.",

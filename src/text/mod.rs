@@ -137,6 +137,8 @@ pub struct Ui {
     pub cargo_missing: &'static str,
     pub cargo_too_old: &'static str,
     pub cargo_failed: &'static str,
+    /// The graded program was built and would not start: `{detail}`.
+    pub program_not_started: &'static str,
     pub hint_header: &'static str,
     pub last_hint: &'static str,
     pub no_hints: &'static str,

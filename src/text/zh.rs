@@ -62,6 +62,7 @@ pub const UI: Ui = Ui {
     cargo_missing: "在 PATH 中找不到 cargo。tutor 用 cargo 编译你的代码：请安装 Rust 工具链（rustup），打开新的终端后重试。",
     cargo_too_old: "你的 Rust 工具链太旧：cargo {found}，评分程序需要 {needed} 或更新的版本。请运行 `rustup update` 后重试。",
     cargo_failed: "评分程序无法构建（不是你代码的错误）：{detail}",
+    program_not_started: "被评分的程序无法启动（不是你代码的错误）：{detail}。删除 .tutor/harness/target 文件夹后，下一次检查会重新构建它。",
     hint_header: "提示 {n}/{total} · {id}",
     last_hint: "这是最后一条提示。`{tutor} hint {id} --all` 显示全部提示；`{tutor} reveal {id}` 显示答案。",
     no_hints: "本课没有提示。",

@@ -6,17 +6,15 @@
 //! own `restrict_self` is not fit for a forked child: it builds error values and status
 //! structures as it goes).
 
-use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
 use std::os::fd::OwnedFd;
-use std::os::unix::ffi::OsStringExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use ::landlock::{
     Access, AccessFs, AccessNet, BitFlags, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr, Scope, ABI,
 };
 use anyhow::{Context, Result};
 
+use super::elf;
 use super::toolchain::Toolchain;
 
 /// The ABI whose rights are asked for, the newest one tested here. An older kernel gets the
@@ -82,9 +80,17 @@ pub(super) fn ruleset(executable: &Path) -> Result<OwnedFd> {
     let run = AccessFs::ReadFile | AccessFs::Execute;
     let subject = PathFd::new(executable).with_context(|| format!("opening {}", executable.display()))?;
     ruleset = ruleset.add_rule(PathBeneath::new(subject, run))?;
-    if let Some(loader) = elf_interpreter(executable) {
+    if let Some(loader) = elf::interpreter(executable) {
         if let Ok(fd) = PathFd::new(&loader) {
             ruleset = ruleset.add_rule(PathBeneath::new(fd, run))?;
+        }
+    }
+    // The kit and the standard library it shares with the program, found through the program's
+    // run paths: those files alone, never their folders (the harness's build output, the
+    // toolchain).
+    for library in elf::run_path_libraries(executable) {
+        if let Ok(fd) = PathFd::new(&library) {
+            ruleset = ruleset.add_rule(PathBeneath::new(fd, AccessFs::ReadFile))?;
         }
     }
     Option::<OwnedFd>::from(ruleset).context("the kernel gave no Landlock ruleset")
@@ -132,68 +138,4 @@ pub(super) fn build_ruleset(harness: &Path, toolchain: &Toolchain, downloads: bo
         }
     }
     Option::<OwnedFd>::from(ruleset).context("the kernel gave no Landlock ruleset")
-}
-
-/// The program interpreter (the dynamic loader) named in an ELF file's `PT_INTERP` header,
-/// `None` for a static or non-ELF file. 32- and 64-bit, either byte order.
-pub(super) fn elf_interpreter(path: &Path) -> Option<PathBuf> {
-    const PT_INTERP: u64 = 3;
-    let mut file = File::open(path).ok()?;
-    let mut header = [0u8; 64];
-    file.read_exact(&mut header[..52]).ok()?;
-    if header[..4] != *b"\x7fELF" {
-        return None;
-    }
-    let wide = match header[4] {
-        1 => false,
-        2 => true,
-        _ => return None,
-    };
-    let little = match header[5] {
-        1 => true,
-        2 => false,
-        _ => return None,
-    };
-    if wide {
-        file.read_exact(&mut header[52..]).ok()?;
-    }
-    let int = |bytes: &[u8]| -> u64 {
-        let fold = |n: u64, &b: &u8| n << 8 | u64::from(b);
-        match little {
-            true => bytes.iter().rev().fold(0, fold),
-            false => bytes.iter().fold(0, fold),
-        }
-    };
-    // (e_phoff, e_phentsize, e_phnum) and, in a program header, (p_type, p_offset, p_filesz).
-    let (table, entry_size, entries) = match wide {
-        true => (int(&header[32..40]), int(&header[54..56]), int(&header[56..58])),
-        false => (int(&header[28..32]), int(&header[42..44]), int(&header[44..46])),
-    };
-    let needed = if wide { 40 } else { 20 };
-    if entry_size < needed {
-        return None;
-    }
-    let mut entry = [0u8; 40];
-    for index in 0..entries {
-        file.seek(SeekFrom::Start(table.checked_add(index.checked_mul(entry_size)?)?)).ok()?;
-        file.read_exact(&mut entry[..needed as usize]).ok()?;
-        if int(&entry[0..4]) != PT_INTERP {
-            continue;
-        }
-        let (offset, size) = match wide {
-            true => (int(&entry[8..16]), int(&entry[32..40])),
-            false => (int(&entry[4..8]), int(&entry[16..20])),
-        };
-        // A path, so short; anything else is not a loader worth trusting.
-        if size == 0 || size > 4096 {
-            return None;
-        }
-        let mut name = vec![0u8; size as usize];
-        file.seek(SeekFrom::Start(offset)).ok()?;
-        file.read_exact(&mut name).ok()?;
-        let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
-        name.truncate(end);
-        return Some(PathBuf::from(std::ffi::OsString::from_vec(name)));
-    }
-    None
 }

@@ -3,7 +3,8 @@
 //! The learner's code is untrusted. On Linux it is run with:
 //! - `PR_SET_NO_NEW_PRIVS`, so that nothing it executes gains privileges;
 //! - a Landlock domain (`landlock.rs`): reads only beneath the system folders (`/usr`, `/lib*`,
-//!   `/etc`, `/proc`, `/dev`, `/sys`), execution only of the subject itself and its dynamic
+//!   `/etc`, `/proc`, `/dev`, `/sys`) and of the shared libraries its run paths name (the kit,
+//!   the standard library: `elf.rs`), execution only of the subject itself and its dynamic
 //!   loader, no file-system writes at all, no TCP, and no signals to processes outside it;
 //! - seccomp filters (`seccomp.rs`): no new processes (threads still work), no becoming another
 //!   program (`execveat`, `memfd_create`), no opening for writing, no file-system changes, no
@@ -25,6 +26,8 @@
 //! toolchain, and write only beneath the harness's `target/`. No seccomp there: cargo must start
 //! rustc, and rustc the linker.
 
+#[cfg(target_os = "linux")]
+mod elf;
 #[cfg(target_os = "linux")]
 mod landlock;
 #[cfg(target_os = "linux")]

@@ -243,9 +243,9 @@ fn prepare_degrades_instead_of_failing() {
 
 #[test]
 fn finds_the_dynamic_loader() {
-    let loader = landlock::elf_interpreter(Path::new(PYTHON)).expect("python3 is dynamically linked");
+    let loader = super::elf::interpreter(Path::new(PYTHON)).expect("python3 is dynamically linked");
     assert!(loader.is_absolute() && loader.exists(), "{}", loader.display());
-    assert_eq!(landlock::elf_interpreter(Path::new("/etc/hostname")), None);
+    assert_eq!(super::elf::interpreter(Path::new("/etc/hostname")), None);
 }
 
 /// Tries each step of a build's file access in a shell and prints `name: ok` or
