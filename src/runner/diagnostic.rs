@@ -75,6 +75,16 @@ impl Messages {
 
     /// After a failed build: what explains it.
     pub fn into_failure(self) -> Failure {
+        // A library the build reads is broken or from another compiler: whatever line of the
+        // learner's file rustc points at (the `use` of the kit), no code is at fault.
+        let all_errors = self.about_learner.iter().chain(&self.other_errors).filter(|d| d.level == "error");
+        let broken: Vec<&Diagnostic> =
+            all_errors.filter(|d| d.code.as_deref().is_some_and(|c| BROKEN_LIBRARY.contains(&c))).collect();
+        if !broken.is_empty() {
+            let said =
+                |d: &&Diagnostic| [d.message.clone()].into_iter().chain(d.details.iter().cloned()).collect::<Vec<_>>();
+            return Failure::Environment(broken.iter().flat_map(said).collect::<Vec<_>>().join("\n"));
+        }
         let learner_errors = self.about_learner.iter().any(|d| d.level == "error");
         if !learner_errors {
             // rustc's closing "aborting due to N previous errors" explains nothing by itself.
@@ -101,6 +111,12 @@ impl Messages {
         self.about_learner
     }
 }
+
+/// rustc's errors about a library file it was given rather than about code: invalid metadata
+/// (E0786), a library built by another compiler (E0514) or for another target (E0461), one that
+/// is not a Rust library (E0462), and the dependency built against an older version of another
+/// (E0460). The learner's file cannot cause them: it names no library file.
+const BROKEN_LIBRARY: [&str; 5] = ["E0460", "E0461", "E0462", "E0514", "E0786"];
 
 /// What explains a failed build.
 #[derive(Debug)]
@@ -168,6 +184,19 @@ mod tests {
         let Failure::Code(errors) = messages.into_failure() else { panic!("errors in the code") };
         assert_eq!(errors.iter().map(|d| d.level.as_str()).collect::<Vec<_>>(), ["warning", "error"]);
         assert!(matches!(Messages::new("x", "y").into_failure(), Failure::Silent), "nothing said: it died");
+    }
+
+    #[test]
+    fn a_broken_library_is_not_the_learners_error_whatever_line_rustc_points_at() {
+        let mut messages = Messages::new("/h/exercises/a.rs", "exercises/a.rs");
+        let mut broken = diagnostic("error", "/h/exercises/a.rs");
+        broken["code"] = serde_json::json!({ "code": "E0786" });
+        broken["message"] = serde_json::json!("found invalid metadata files for crate `tutor_kit`");
+        broken["children"] = serde_json::json!([{ "message": "invalid metadata version found: /h/libkit.so" }]);
+        messages.take(&broken);
+        messages.take(&diagnostic("error", "/h/exercises/a.rs"));
+        let Failure::Environment(text) = messages.into_failure() else { panic!("the environment") };
+        assert!(text.contains("invalid metadata files") && text.contains("/h/libkit.so"), "{text}");
     }
 
     #[test]
