@@ -77,8 +77,11 @@ fn forward_matches<T: Element + HalfBits>(
 ) -> Outcome {
     let actual = call(&text::code("forward(x)"), norm.forward(x))?.mapv(T::to_f64);
     let expected = reference::forward(x, eps, weight).expect("test inputs are valid").mapv(T::to_f64);
-    let candidates = mistakes::wrong_forwards(x, eps, weight);
-    run.observe(Observation::by_tolerance(run.case(), &actual, &expected, candidates, atol, rtol));
+    let (case, seen, right, x, weight) = (run.case(), actual.clone(), expected.clone(), x.clone(), weight.clone());
+    run.observe(move || {
+        let candidates = mistakes::wrong_forwards(&x, eps, &weight);
+        vec![Observation::by_tolerance(case, &seen, &right, candidates, atol, rtol)]
+    });
     assert_close(&text::code("forward(x)"), T::NAME, &actual, &expected, atol, rtol)
 }
 
@@ -120,17 +123,12 @@ fn rounds_once<T: Element + HalfBits>(run: &Run, salt: u64, tolerance: (f64, f64
     let x: ArrayD<T> = run.rng(salt + 100).normal_array(&SHAPE);
     let actual = call(&text::code("forward(x)"), norm.forward(&x))?;
     let expected = reference::forward(&x, 1e-6, &weight).expect("test inputs are valid");
-    let candidates = mistakes::wrong_forwards(&x, 1e-6, &weight);
-    // The rounding message is for a forward that is right but for its rounding: its output must
-    // be, bit for bit, what rounding twice or truncating gives.
-    let same_bits = |c: &ArrayD<T>| {
-        let equal = actual.iter().zip(c.iter()).filter(|(a, b)| a.to_f64().to_bits() == b.to_f64().to_bits()).count();
-        c.shape() == actual.shape() && equal as f64 >= (1.0 - ALLOWED_SHARE) * actual.len() as f64
-    };
-    let a_rounding_mistake = candidates
-        .iter()
-        .any(|c| ["double-rounding", "rounds-toward-zero"].contains(&c.mistake) && same_bits(&c.output));
-    run.observe(Observation::by_bits(run.case(), &actual, &expected, candidates, 1.0 - ALLOWED_SHARE));
+    let (case, seen, right, input, layer_weight) =
+        (run.case(), actual.clone(), expected.clone(), x.clone(), weight.clone());
+    run.observe(move || {
+        let candidates = mistakes::wrong_forwards(&input, 1e-6, &layer_weight);
+        vec![Observation::by_bits(case, &seen, &right, candidates, 1.0 - ALLOWED_SHARE)]
+    });
     // A forward that is wrong for another reason fails as such: rounding is not its problem.
     let (atol, rtol) = tolerance;
     assert_close(&text::code("forward(x)"), T::NAME, &actual.mapv(T::to_f64), &expected.mapv(T::to_f64), atol, rtol)?;
@@ -145,6 +143,15 @@ fn rounds_once<T: Element + HalfBits>(run: &Run, salt: u64, tolerance: (f64, f64
     if worst <= 1.0 && (mismatched as f64) <= ALLOWED_SHARE * total as f64 {
         return Ok(());
     }
+    // The rounding message is for a forward that is right but for its rounding: its output must
+    // be, bit for bit, what rounding twice or truncating gives.
+    let same_bits = |c: &ArrayD<T>| {
+        let equal = actual.iter().zip(c.iter()).filter(|(a, b)| a.to_f64().to_bits() == b.to_f64().to_bits()).count();
+        c.shape() == actual.shape() && equal as f64 >= (1.0 - ALLOWED_SHARE) * actual.len() as f64
+    };
+    let a_rounding_mistake = mistakes::wrong_forwards(&x, 1e-6, &weight)
+        .iter()
+        .any(|c| ["double-rounding", "rounds-toward-zero"].contains(&c.mistake) && same_bits(&c.output));
     if a_rounding_mistake {
         failure.message = text::rounded_more_than_once(T::NAME, mismatched, total, worst.round() as i32);
     }
@@ -239,17 +246,22 @@ fn compare_gradients<T: Element>(
     let w: Vec<f64> = weight.value.iter().map(|&v| f64::from(v)).collect();
     let (x64, g64) = (x.mapv(T::to_f64), grad_out.mapv(T::to_f64));
     let (dx_expected, dw_expected) = oracle::backward(&x64, &g64, &w, f64::from(eps));
-    // What the gradients say about known backward mistakes: dx and dweight observed apart.
-    let (dx_candidates, dw_candidates): (Vec<_>, Vec<_>) =
-        mistakes::wrong_backwards(&x64, &g64, &w, f64::from(eps)).into_iter().partition(|c| c.variant == "dx");
     let dx = dx.mapv(T::to_f64);
-    run.observe(Observation::by_tolerance(run.case(), &dx, &dx_expected, dx_candidates, atol, rtol));
     let after = norm.weight();
     let dw_expected = ArrayD::from_shape_vec(vec![w.len()], dw_expected).expect("one value per feature");
-    if let Some(dw) = &after.grad {
-        let dw = dw.clone().into_dyn().mapv(f64::from);
-        run.observe(Observation::by_tolerance(run.case(), &dw, &dw_expected, dw_candidates, atol, rtol));
-    }
+    // What the gradients say about known backward mistakes: dx and dweight observed apart.
+    let case = run.case();
+    let (dx_seen, dx_right, dw_right) = (dx.clone(), dx_expected.clone(), dw_expected.clone());
+    let dw_seen = after.grad.as_ref().map(|dw| dw.clone().into_dyn().mapv(f64::from));
+    run.observe(move || {
+        let (dx_candidates, dw_candidates): (Vec<_>, Vec<_>) =
+            mistakes::wrong_backwards(&x64, &g64, &w, f64::from(eps)).into_iter().partition(|c| c.variant == "dx");
+        let mut observed = vec![Observation::by_tolerance(case, &dx_seen, &dx_right, dx_candidates, atol, rtol)];
+        if let Some(dw) = dw_seen {
+            observed.push(Observation::by_tolerance(case, &dw, &dw_right, dw_candidates, atol, rtol));
+        }
+        observed
+    });
     assert_close(&text::code("dx"), T::NAME, &dx, &dx_expected, atol, rtol)?;
     let Some(dw) = after.grad.clone() else {
         return Err(no_gradient(&after));

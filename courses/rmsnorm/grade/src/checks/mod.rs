@@ -6,6 +6,7 @@ mod numeric;
 mod parameter;
 
 use std::cell::{Cell, RefCell};
+use std::panic::AssertUnwindSafe;
 
 pub use parameter::KEPT_EPS;
 pub use tutor_grade::data;
@@ -37,9 +38,14 @@ pub struct Run<'a> {
     /// The run's seed: random inputs differ from run to run, so no answer can be memorised, and
     /// `tutor check --seed N` repeats a run exactly.
     pub seed: u64,
-    observations: RefCell<Vec<Observation>>,
+    observations: RefCell<Vec<Deferred<'a>>>,
     case: Cell<&'static str>,
 }
+
+/// What a comparison says about the known mistakes, worked out only when some case failed: a
+/// run where every case passes names nothing, and the known mistakes' outputs on every input
+/// were most of tutor's own share of a passing check.
+type Deferred<'a> = Box<dyn FnOnce() -> Vec<Observation> + 'a>;
 
 impl<'a> Run<'a> {
     /// A run of the learner's code in `subject`, with random inputs from `seed`.
@@ -52,9 +58,18 @@ impl<'a> Run<'a> {
         self.case.get()
     }
 
-    /// Records what a comparison says about the known mistakes.
-    pub fn observe(&self, observation: Observation) {
-        self.observations.borrow_mut().push(observation);
+    /// Records what a comparison says about the known mistakes, to be worked out only if some
+    /// case fails: `observations` holds its own copies of what it compares.
+    pub fn observe(&self, observations: impl FnOnce() -> Vec<Observation> + 'a) {
+        self.observations.borrow_mut().push(Box::new(observations));
+    }
+
+    /// Works out every observation recorded. One that panics (tutor's bug, never the learner's:
+    /// no code of theirs runs here) is no evidence.
+    fn observations(&self) -> Vec<Observation> {
+        let deferred = self.observations.take();
+        let worked_out = deferred.into_iter().map(|work| std::panic::catch_unwind(AssertUnwindSafe(work)));
+        worked_out.flat_map(Result::unwrap_or_default).collect()
     }
 
     /// A generator for one case's random inputs, from the run's seed and the case's own salt.
@@ -133,7 +148,7 @@ fn name_mistakes(run: &Run, report: &mut Report) {
     }
     // A direct finding of the parameter contract (a clamped eps, a zero weight) also moves the
     // numbers: it explains them, and inferring more from them would name a consequence.
-    let observed = if names.is_empty() { evidence::named(&run.observations.borrow()) } else { Default::default() };
+    let observed = if names.is_empty() { evidence::named(&run.observations()) } else { Default::default() };
     for (mistake, cases) in &observed {
         for case in report.cases.iter_mut().filter(|c| c.status == Status::Failed && cases.contains(&c.id.as_str())) {
             case.mistake.get_or_insert_with(|| mistake.to_string());

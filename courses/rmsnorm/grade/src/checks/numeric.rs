@@ -61,7 +61,10 @@ pub(super) fn norm_matches_reference<T: Element>(run: &Run, x: &ArrayD<T>, eps: 
     let norm = run.build(hidden, eps)?;
     let actual = super::call(&text::code("norm(x)"), norm.norm(x))?.mapv(f64::from);
     let expected = reference::rms_normalize(x, eps).expect("test inputs are valid").mapv(f64::from);
-    run.observe(Observation::by_tolerance(run.case(), &actual, &expected, mistakes::wrong_norms(x, eps), ATOL, RTOL));
+    let (case, seen, right, x) = (run.case(), actual.clone(), expected.clone(), x.clone());
+    run.observe(move || {
+        vec![Observation::by_tolerance(case, &seen, &right, mistakes::wrong_norms(&x, eps), ATOL, RTOL)]
+    });
     assert_close(&text::code("norm(x)"), T::NAME, &actual, &expected, ATOL, RTOL)
 }
 
