@@ -81,3 +81,27 @@ fn a_library_that_will_not_load_is_a_tool_problem_and_progress_is_untouched() {
     std::fs::remove_dir_all(course.root.join(".tutor/harness/target")).unwrap();
     course.tutor(&["check", "02"]).expect(0).shows("02-norm passes every check");
 }
+
+#[test]
+fn a_kit_function_the_learners_file_defines_again_is_not_the_one_the_kit_calls() {
+    // The kit refuses to compute its own answer to the TODO under test; a file that defines the
+    // refusing function again under the kit's symbol, as a function that refuses nothing, must
+    // not replace it for the kit (`-Bsymbolic`).
+    let course = Course::new("interposed");
+    let bytes = std::fs::read(kit_library(&course)).unwrap();
+    let kit = goblin::elf::Elf::parse(&bytes).unwrap();
+    let symbol = kit
+        .dynsyms
+        .iter()
+        .filter_map(|s| kit.dynstrtab.get_at(s.st_name))
+        .find(|name| name.contains("refuse_if_answer"))
+        .expect("the kit exports its refusal")
+        .to_string();
+    let answer = "return reference::rms_normalize(x, self.eps);\n        let last = Axis";
+    let file = format!(
+        "{}\n#[export_name = \"{symbol}\"]\npub fn refuses_nothing(_: &str, _: &[u32], _: &[u32]) {{}}\n",
+        Course::solution("02-norm").replace("let last = Axis", answer)
+    );
+    course.write_exercise("02-norm", &file);
+    course.tutor(&["check", "02"]).expect(1).shows("calls the kit's own answer").hides("passes every check");
+}

@@ -95,8 +95,13 @@ pub const MINIMUM: (u32, u32) = (1, 78);
 ///   the toolchain's standard library as a shared library, the one way a Rust `dylib` links;
 /// - `rpath`: each program records where its shared libraries are, relative to itself, since it
 ///   runs with an empty environment (no `LD_LIBRARY_PATH`), confined to reading just those
-///   (`confine::landlock`).
-const HARNESS_RUSTFLAGS: &str = "-Cprefer-dynamic\x1f-Crpath";
+///   (`confine::landlock`);
+/// - `-Bsymbolic`: the kit's calls to its own functions stay inside it. Otherwise a function the
+///   learner's file defines under the same symbol (`#[export_name]`) would replace the kit's for
+///   the kit too, as the loader binds a shared library's calls to the program's definitions
+///   first: the check that refuses the kit's own answer to the TODO could be replaced by one
+///   that does nothing (with the kit linked statically, such a file did not link).
+const HARNESS_RUSTFLAGS: &str = "-Cprefer-dynamic\x1f-Crpath\x1f-Clink-arg=-Wl,-Bsymbolic";
 
 /// A `cargo` command run from a folder outside any course, with no inherited build settings.
 fn cargo_command() -> Command {
