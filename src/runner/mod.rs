@@ -192,7 +192,8 @@ pub fn check(
 
     on_event(CheckEvent::Running);
     let seed = options.seed.unwrap_or_else(fresh_seed);
-    let subject = subject::RemoteSubject::new(&executable, options.timeout, options.cancel.clone());
+    let kit_library = format!("lib{}.so", harness::Kit::of(&exercise.course).package());
+    let subject = subject::RemoteSubject::new(&executable, &kit_library, options.timeout, options.cancel.clone());
     let report = exercise.registered().grading.grade(&subject, seed);
     let (output, timed_out, start_error) = subject.finish();
     if options.cancel.is_cancelled() {

@@ -8,7 +8,7 @@
 //! run. Nothing the program sends is a verdict: replies are the learner's return values, and the
 //! grader decides what they mean.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::io::{BufReader, Write};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
@@ -33,11 +33,15 @@ const PROTOCOL_FD: i32 = 3;
 /// A graded program started on demand, restarted after a crash, bounded by one deadline.
 pub struct RemoteSubject {
     executable: PathBuf,
+    /// The file name of the kit's shared library, which tutor links it with.
+    kit_library: String,
     work_dir: PathBuf,
     confinement: Confinement,
     limit: Duration,
     deadline: Instant,
     cancel: Cancel,
+    /// Whether a program was started with `confinement` yet.
+    started: Cell<bool>,
     state: RefCell<State>,
 }
 
@@ -63,19 +67,22 @@ struct Running {
 }
 
 impl RemoteSubject {
-    /// A subject for the program at `executable`, with `limit` for the whole run from now on;
-    /// once `cancel` is cancelled, its program is killed and no case starts another.
-    pub fn new(executable: &Path, limit: Duration, cancel: Cancel) -> RemoteSubject {
+    /// A subject for the program at `executable`, linked with the kit's shared library
+    /// `kit_library` (its file name), with `limit` for the whole run from now on; once `cancel`
+    /// is cancelled, its program is killed and no case starts another.
+    pub fn new(executable: &Path, kit_library: &str, limit: Duration, cancel: Cancel) -> RemoteSubject {
         // The file-system root holds nothing of the course (and the program may not read the
         // course anyway); unlike a fresh folder, nothing is left behind if tutor is interrupted.
         let work_dir = PathBuf::from("/");
         RemoteSubject {
             confinement: Confinement::prepare(executable),
             executable: executable.to_path_buf(),
+            kit_library: kit_library.to_string(),
             work_dir,
             limit,
             deadline: Instant::now() + limit,
             cancel,
+            started: Cell::new(false),
             state: RefCell::new(State::default()),
         }
     }
@@ -150,7 +157,8 @@ impl RemoteSubject {
                 let answered = running.answered;
                 let printed_before = state.output.stderr.len();
                 let ending = self.end_program(&mut state);
-                let why = (!answered).then(|| loader_failure(ending, &state.output.stderr[printed_before..])).flatten();
+                let printed = &state.output.stderr[printed_before..];
+                let why = (!answered).then(|| loader_failure(ending, printed, &self.kit_library)).flatten();
                 if let Some(why) = why {
                     state.start_error = Some(why.clone());
                     drop(state);
@@ -177,6 +185,16 @@ impl RemoteSubject {
     }
 
     fn start(&self) -> std::io::Result<Running> {
+        // A program started again after a crash gets a confinement of its own (the child adds
+        // its `/proc/<pid>` to the ruleset); the first uses the one made with the subject.
+        let fresh;
+        let confinement = match self.started.replace(true) {
+            false => &self.confinement,
+            true => {
+                fresh = Confinement::prepare(&self.executable);
+                &fresh
+            }
+        };
         let (ours, theirs) = UnixStream::pair()?;
         let mut command = Command::new(&self.executable);
         command
@@ -189,7 +207,7 @@ impl RemoteSubject {
             .stderr(Stdio::piped());
         // First, while its Landlock ruleset descriptor is still where it was opened: moving the
         // socket onto descriptors 3 and 4 may close whatever sat there.
-        self.confinement.apply_to(&mut command);
+        confinement.apply_to(&mut command);
         pass_socket(&mut command, &theirs);
         let mut group = Group::spawn_cancellable(&mut command, MEMORY_LIMIT, Some(&self.cancel))?;
         drop(theirs);
@@ -231,17 +249,20 @@ fn stop(mut running: Running) -> Captured {
     output
 }
 
-/// What the dynamic loader said, when a program that had not yet answered ended because its
-/// shared libraries would not load (the loader exits with 127 and says so): tutor's problem, and
-/// the check ends as such (exit 2). Code that imitates the loader on purpose gets the same, never
-/// a pass.
-fn loader_failure(ending: Ending, stderr: &str) -> Option<String> {
-    const LOADER_SAYS: &str = "error while loading shared libraries";
+/// What the dynamic loader said, when a program that had not yet answered ended because a shared
+/// library tutor links it with (the kit's, `kit_library`, or the standard library) would not
+/// load (the loader exits with 127 and says so): tutor's problem, and the check ends as such
+/// (exit 2). A library the learner's file asked for (`#[link]`) is the learner's: the program
+/// ended, as any other. Code that imitates the loader on purpose gets the same, never a pass.
+fn loader_failure(ending: Ending, stderr: &str, kit_library: &str) -> Option<String> {
+    const LOADER_SAYS: &str = "error while loading shared libraries: ";
     if ending != Ending::Exited(127) {
         return None;
     }
-    let line = stderr.lines().find(|line| line.contains(LOADER_SAYS))?;
-    Some(line[line.find(LOADER_SAYS)?..].trim().to_string())
+    let said = stderr.lines().find_map(|line| Some(&line[line.find(LOADER_SAYS)?..]))?.trim();
+    let library = said[LOADER_SAYS.len()..].split(':').next()?.trim();
+    let name = library.rsplit('/').next().unwrap_or(library);
+    (name == kit_library || name.starts_with("libstd-")).then(|| said.to_string())
 }
 
 fn fault_ending(ending: Ending) -> FaultEnding {
@@ -302,5 +323,28 @@ impl Channel for RemoteSubject {
     fn discard(&self) {
         let mut state = self.state.borrow_mut();
         self.end_program(&mut state);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_library_tutor_links_that_will_not_load_is_tutors_problem() {
+        let kit = "librmsnorm_kit.so";
+        let said = |library: &str| {
+            format!("/h/deps/ex-1: error while loading shared libraries: {library}: cannot open shared object file\n")
+        };
+        let ours = loader_failure(Ending::Exited(127), &said("/h/deps/librmsnorm_kit.so"), kit);
+        assert_eq!(
+            ours.as_deref(),
+            Some("error while loading shared libraries: /h/deps/librmsnorm_kit.so: cannot open shared object file")
+        );
+        assert!(loader_failure(Ending::Exited(127), &said("libstd-d1237ef7159db0a2.so"), kit).is_some());
+        // One the learner's file asked for, an exit other than the loader's, or no such line.
+        assert_eq!(loader_failure(Ending::Exited(127), &said("libLLVM.so.22.1"), kit), None);
+        assert_eq!(loader_failure(Ending::Exited(1), &said("librmsnorm_kit.so"), kit), None);
+        assert_eq!(loader_failure(Ending::Exited(127), "something else\n", kit), None);
     }
 }

@@ -22,9 +22,11 @@ use super::toolchain::Toolchain;
 /// code has not been tested with, as the crate advises.
 const TARGET: ABI = ABI::V6;
 
-/// Folders the subject may read beneath: the system's libraries and settings, and the kernel's
-/// views of the process. Not the home folder, `/tmp` or the course workspace.
-const READABLE: [&str; 8] = ["/usr", "/lib", "/lib32", "/lib64", "/etc", "/proc", "/dev", "/sys"];
+/// Folders the subject may read beneath: the system's libraries and settings and the kernel's
+/// views of devices. Not the home folder, `/tmp` or the course workspace, and of `/proc` only
+/// the subject's own folder ([`grant_own_proc`]): another process's `environ` would give tutor's
+/// environment, which the subject's own is emptied of.
+const READABLE: [&str; 7] = ["/usr", "/lib", "/lib32", "/lib64", "/etc", "/dev", "/sys"];
 
 /// The system folders a build may read beneath, each with whether it may also run programs
 /// from there (the compilers, linkers and loaders). As for the subject, not the home folder,
@@ -138,4 +140,44 @@ pub(super) fn build_ruleset(harness: &Path, toolchain: &Toolchain, downloads: bo
         }
     }
     Option::<OwnedFd>::from(ruleset).context("the kernel gave no Landlock ruleset")
+}
+
+/// In the child, between fork and exec: adds reading beneath its own `/proc/<pid>` (which exec
+/// keeps) to `ruleset`. The standard library reads `/proc/self/maps` to tell a stack overflow
+/// from other crashes; no other process's folder is granted. Raw system calls only, as in
+/// [`super::enter`]; the ruleset, changed here, must not serve another child.
+pub(super) fn grant_own_proc(ruleset: &OwnedFd) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    // From linux/landlock.h: `struct landlock_path_beneath_attr` is packed.
+    #[repr(C, packed)]
+    struct PathBeneathAttr {
+        allowed_access: u64,
+        parent_fd: i32,
+    }
+    const LANDLOCK_RULE_PATH_BENEATH: libc::c_int = 1;
+    const READ_FILE_AND_DIR: u64 = (1 << 2) | (1 << 3);
+    // SAFETY: open(2) with a constant, NUL-terminated path; it touches no memory of ours.
+    let own = unsafe { libc::open(c"/proc/self".as_ptr(), libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC) };
+    if own < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    let attr = PathBeneathAttr { allowed_access: READ_FILE_AND_DIR, parent_fd: own };
+    // SAFETY: landlock_add_rule reads `attr`, which lives on this stack frame until it returns;
+    // `ruleset` is an open ruleset descriptor.
+    let added = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_add_rule,
+            ruleset.as_raw_fd(),
+            LANDLOCK_RULE_PATH_BENEATH,
+            &attr as *const PathBeneathAttr,
+            0 as libc::c_uint,
+        )
+    };
+    let error = std::io::Error::last_os_error();
+    // SAFETY: closes the descriptor opened above, and nothing else.
+    unsafe { libc::close(own) };
+    if added != 0 {
+        return Err(error);
+    }
+    Ok(())
 }

@@ -3,8 +3,9 @@
 //! The learner's code is untrusted. On Linux it is run with:
 //! - `PR_SET_NO_NEW_PRIVS`, so that nothing it executes gains privileges;
 //! - a Landlock domain (`landlock.rs`): reads only beneath the system folders (`/usr`, `/lib*`,
-//!   `/etc`, `/proc`, `/dev`, `/sys`) and of the shared libraries its run paths name (the kit,
-//!   the standard library: `elf.rs`), execution only of the subject itself and its dynamic
+//!   `/etc`, `/dev`, `/sys`), its own `/proc/<pid>` (not other processes': their environment
+//!   and command lines), and the shared libraries its run paths name (the kit, the standard
+//!   library: `elf.rs`), execution only of the subject itself and its dynamic
 //!   loader, no file-system writes at all, no TCP, and no signals to processes outside it;
 //! - seccomp filters (`seccomp.rs`): no new processes (threads still work), no becoming another
 //!   program (`execveat`, `memfd_create`), no opening for writing, no file-system changes, no
@@ -107,6 +108,9 @@ struct Prepared {
     /// The Landlock ruleset, all rules added; `None` without Landlock. It is close-on-exec, so
     /// the subject never holds it.
     ruleset: Option<std::os::fd::OwnedFd>,
+    /// Whether the child adds its own `/proc/<pid>` to the ruleset before entering it (the
+    /// subject's: see [`landlock::grant_own_proc`]). The ruleset is then used once.
+    own_proc: bool,
     /// Seccomp programs, installed in this order.
     filters: Vec<seccomp::Program>,
 }
@@ -132,14 +136,15 @@ impl Prepared {
             }),
             false => Vec::new(),
         };
-        Prepared { ruleset, filters }
+        Prepared { ruleset, own_proc: true, filters }
     }
 }
 
 impl Confinement {
-    /// Builds the confinement for running `executable`. Never fails: whatever cannot be built
-    /// (no kernel support, an unreadable executable) is left out and listed by
-    /// [`gaps`](Confinement::gaps).
+    /// Builds the confinement for running `executable` once: the child adds its own `/proc/<pid>`
+    /// to the ruleset, so a program started again needs a confinement of its own. Never fails:
+    /// whatever cannot be built (no kernel support, an unreadable executable) is left out and
+    /// listed by [`gaps`](Confinement::gaps).
     pub fn prepare(executable: &Path) -> Confinement {
         let support = support();
         let mut gaps = support.missing();
@@ -203,7 +208,7 @@ impl Confinement {
         let _ = (harness, downloads, support, &mut gaps);
         Confinement {
             #[cfg(target_os = "linux")]
-            prepared: std::sync::Arc::new(Prepared { ruleset, filters: Vec::new() }),
+            prepared: std::sync::Arc::new(Prepared { ruleset, own_proc: false, filters: Vec::new() }),
             gaps,
         }
     }
@@ -262,6 +267,9 @@ fn enter(prepared: &Prepared) -> std::io::Result<()> {
         return Err(std::io::Error::last_os_error());
     }
     if let Some(ruleset) = &prepared.ruleset {
+        if prepared.own_proc {
+            landlock::grant_own_proc(ruleset)?;
+        }
         // SAFETY: landlock_restrict_self takes a ruleset descriptor (kept open by `prepared`)
         // and flags; it touches no memory of ours.
         if unsafe { libc::syscall(libc::SYS_landlock_restrict_self, ruleset.as_raw_fd(), 0) } != 0 {

@@ -51,6 +51,8 @@ attempt("socket", lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM).clos
 attempt("thread", thread)
 attempt("read-etc", lambda: open("/etc/hostname").read())
 attempt("read-usr", lambda: os.listdir("/usr/lib"))
+attempt("read-own-proc", lambda: open("/proc/self/maps").read())
+attempt("read-parent-proc", lambda: open(f"/proc/{os.getppid()}/environ", "rb").read())
 attempt("signal-parent", lambda: os.kill(os.getppid(), 0))
 attempt("memfd", lambda: os.close(os.memfd_create("probe")))
 if "exec" in sys.argv[2:]:
@@ -134,6 +136,8 @@ fn the_probe_sees_success_when_unconfined() {
         "thread",
         "read-etc",
         "read-usr",
+        "read-own-proc",
+        "read-parent-proc",
         "signal-parent",
         "memfd",
     ] {
@@ -152,6 +156,12 @@ fn a_confined_program_can_read_the_system_and_start_threads_but_nothing_else() {
     assert_eq!(result("thread"), "ok", "{results:?}");
     assert_eq!(result("read-etc"), "ok", "{results:?}");
     assert_eq!(result("read-usr"), "ok", "{results:?}");
+    assert_eq!(result("read-own-proc"), "ok", "{results:?}");
+    // Not another process's folder: the parent's environment is tutor's, which the program's own
+    // is emptied of.
+    if support.landlock_abi.is_some() {
+        assert_eq!(result("read-parent-proc"), "EACCES", "{results:?}");
+    }
     // Writing is refused by either layer.
     if support.seccomp || support.landlock_abi.is_some() {
         assert_eq!(result("write"), "EACCES", "{results:?}");
