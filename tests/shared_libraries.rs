@@ -83,25 +83,33 @@ fn a_library_that_will_not_load_is_a_tool_problem_and_progress_is_untouched() {
 }
 
 #[test]
-fn a_kit_function_the_learners_file_defines_again_is_not_the_one_the_kit_calls() {
-    // The kit refuses to compute its own answer to the TODO under test; a file that defines the
-    // refusing function again under the kit's symbol, as a function that refuses nothing, must
-    // not replace it for the kit (`-Bsymbolic`).
+fn a_file_that_defines_a_symbol_of_the_kit_or_the_standard_library_is_not_run() {
+    // The loader binds a shared library to the program's definitions first: a file that
+    // defines the kit's refusal of its own answer as a function that refuses nothing, or the
+    // standard library's `panic_fmt` that the kit calls to refuse, would pass with the kit's
+    // answer. Such a program is refused before it runs.
     let course = Course::new("interposed");
     let bytes = std::fs::read(kit_library(&course)).unwrap();
     let kit = goblin::elf::Elf::parse(&bytes).unwrap();
-    let symbol = kit
-        .dynsyms
-        .iter()
-        .filter_map(|s| kit.dynstrtab.get_at(s.st_name))
-        .find(|name| name.contains("refuse_if_answer"))
-        .expect("the kit exports its refusal")
-        .to_string();
+    let symbol = |defined: bool, part: &str| {
+        let symbols = kit.dynsyms.iter().filter(|s| (s.st_shndx != 0) == defined);
+        let name = symbols.filter_map(|s| kit.dynstrtab.get_at(s.st_name)).find(|name| name.contains(part));
+        name.unwrap_or_else(|| panic!("the kit's dynamic symbols name {part}")).to_string()
+    };
     let answer = "return reference::rms_normalize(x, self.eps);\n        let last = Axis";
-    let file = format!(
-        "{}\n#[export_name = \"{symbol}\"]\npub fn refuses_nothing(_: &str, _: &[u32], _: &[u32]) {{}}\n",
-        Course::solution("02-norm").replace("let last = Axis", answer)
-    );
-    course.write_exercise("02-norm", &file);
-    course.tutor(&["check", "02"]).expect(1).shows("calls the kit's own answer").hides("passes every check");
+    for symbol in [symbol(true, "refuse_if_answer"), symbol(false, "panic_fmt")] {
+        let file = format!(
+            "{}\n#[export_name = \"{symbol}\"]\npub fn replaced(_: &str, _: &[u32], _: &[u32]) {{}}\n",
+            Course::solution("02-norm").replace("let last = Axis", answer)
+        );
+        course.write_exercise("02-norm", &file);
+        course
+            .tutor(&["check", "02"])
+            .expect(1)
+            .shows(&format!("defines `{symbol}`, which the kit or the standard library has too"))
+            .hides("cases pass");
+    }
+    // The kit's calls to its own functions are bound inside it besides (-Bsymbolic).
+    let flags = kit.dynamic.as_ref().map(|d| d.info.flags).unwrap_or_default();
+    assert_ne!(flags & goblin::elf::dynamic::DF_SYMBOLIC, 0, "the kit is linked -Bsymbolic");
 }

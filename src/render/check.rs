@@ -107,6 +107,12 @@ pub fn render(
             let names = names.join(", ");
             para(printer.lines(|u| u.foreign_sources, &[("file", &file), ("files", &names)])).red().to_string()
         }
+        CheckOutcome::ReplacesLibraryCode { symbols } => {
+            let symbols = symbol_list(symbols);
+            para(printer.lines(|u| u.replaces_library_code, &[("file", &file), ("symbols", &symbols)]))
+                .red()
+                .to_string()
+        }
         CheckOutcome::Refused(refusal) => {
             let max = crate::runner::learner_file::MAX_BYTES;
             let line = match refusal {
@@ -432,6 +438,16 @@ fn index(at: &[usize]) -> String {
     } else {
         format!("({})", parts.join(", "))
     }
+}
+
+/// The first few of `symbols`, in backquotes, and how many more there are.
+pub fn symbol_list(symbols: &[String]) -> String {
+    const SHOWN: usize = 3;
+    let mut list: Vec<String> = symbols.iter().take(SHOWN).map(|s| format!("`{s}`")).collect();
+    if symbols.len() > SHOWN {
+        list.push(format!("+{}", symbols.len() - SHOWN));
+    }
+    list.join(", ")
 }
 
 #[cfg(test)]

@@ -49,6 +49,9 @@ pub enum CheckOutcome {
     CompilerDied { detail: String },
     /// The learner's file pulled other source files into the build (`#[path]`, `include!` …).
     ForeignSources { files: Vec<PathBuf> },
+    /// The learner's file defines symbols of the kit or the standard library, which the loader
+    /// would bind them to in place of their own (`#[export_name]`, `global_asm!`): not run.
+    ReplacesLibraryCode { symbols: Vec<String> },
     /// The learner's file cannot be graded as it is (missing, empty, a FIFO …).
     Refused(Refusal),
 }
@@ -188,6 +191,10 @@ pub fn check(
     let foreign = dep_info::foreign_sources(&layout.root, &bin, &[layout.bin_source(exercise), copy])?;
     if !foreign.is_empty() {
         return Ok(CheckOutcome::ForeignSources { files: foreign });
+    }
+    let replaced = confine::replaced_library_symbols(&executable);
+    if !replaced.is_empty() {
+        return Ok(CheckOutcome::ReplacesLibraryCode { symbols: replaced });
     }
 
     on_event(CheckEvent::Running);

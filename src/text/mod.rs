@@ -123,6 +123,8 @@ pub struct Ui {
     pub build_timed_out: &'static str,
     pub compiler_died: &'static str,
     pub foreign_sources: &'static str,
+    /// The learner's file defines symbols of the kit or the standard library: `{file}`, `{symbols}`.
+    pub replaces_library_code: &'static str,
     pub not_regular_file: &'static str,
     pub file_too_large: &'static str,
     pub file_not_text: &'static str,
@@ -303,6 +305,8 @@ pub struct Ui {
     pub dev_build_timed_out: &'static str,
     pub dev_compiler_died: &'static str,
     pub dev_foreign_sources: &'static str,
+    /// `dev check`: a file that defines symbols of the kit or the standard library: `{symbols}`.
+    pub dev_replaces_library_code: &'static str,
     pub dev_file_absent: &'static str,
     pub dev_file_blank: &'static str,
     pub dev_file_unusable: &'static str,

@@ -221,6 +221,10 @@ fn not_graded(printer: &Printer, outcome: &CheckOutcome) -> String {
             let files = files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ");
             printer.inline(|u| u.dev_foreign_sources, &[("files", &files)])
         }
+        CheckOutcome::ReplacesLibraryCode { symbols } => {
+            let symbols = crate::render::check::symbol_list(symbols);
+            printer.inline(|u| u.dev_replaces_library_code, &[("symbols", &symbols)])
+        }
         CheckOutcome::Refused(Refusal::Missing) => printer.inline(|u| u.dev_file_absent, &[]),
         CheckOutcome::Refused(Refusal::Empty) => printer.inline(|u| u.dev_file_blank, &[]),
         CheckOutcome::Refused(_) => printer.inline(|u| u.dev_file_unusable, &[]),

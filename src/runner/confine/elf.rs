@@ -101,6 +101,18 @@ pub(super) fn interpreter(path: &Path) -> Option<PathBuf> {
     (!name.is_empty()).then(|| PathBuf::from(name))
 }
 
+/// The dynamic symbols `executable` defines (exports). A program exports a symbol only when a
+/// shared library it is linked with defines or calls one of that name, and the loader then binds
+/// the library to the program's: a graded program that exports anything replaces code or data of
+/// the kit or the standard library (`#[export_name]`, `global_asm!`). Empty for a file that is no
+/// ELF program.
+pub(super) fn exported_symbols(executable: &Path) -> Vec<String> {
+    let Ok(bytes) = std::fs::read(executable) else { return Vec::new() };
+    let Ok(elf) = Elf::parse(&bytes) else { return Vec::new() };
+    let defined = elf.dynsyms.iter().filter(|s| s.st_shndx != 0 && s.st_name != 0);
+    defined.filter_map(|s| elf.dynstrtab.get_at(s.st_name)).map(str::to_string).collect()
+}
+
 /// The shared libraries `executable` and, in turn, those libraries load from their run paths,
 /// each once, resolved to its file (symbolic links followed, as Landlock follows them). A
 /// library that is in none of the run paths is left to the loader's other places.

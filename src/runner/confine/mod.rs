@@ -245,6 +245,20 @@ impl Confinement {
     }
 }
 
+/// The symbols a built graded program defines in place of the kit's or the standard library's
+/// (see `elf::exported_symbols`): a program that has any is not run. Empty on other systems.
+pub fn replaced_library_symbols(executable: &Path) -> Vec<String> {
+    #[cfg(target_os = "linux")]
+    {
+        elf::exported_symbols(executable)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = executable;
+        Vec::new()
+    }
+}
+
 /// The temporary folder of a build of the harness at `harness` (its `TMPDIR`): inside
 /// `target/`, the one place the build may write, so that the linker driver's and build
 /// scripts' temporary files are allowed and go away with `cargo clean`.
