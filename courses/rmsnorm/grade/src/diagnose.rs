@@ -10,6 +10,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use ndarray::{ArrayD, IxDyn};
+use tutor_grade::Fault;
 use tutor_kit::{reference, Layer, NormError};
 
 use crate::checks::{is_close, Run};
@@ -21,11 +22,13 @@ enum Function {
     Forward,
 }
 
-/// What a call gave: an array, an error, or a panic (with its message).
+/// What a call gave: an array, an error, a panic (with its message), or no answer at all (the
+/// graded program ended, or the time ran out), which says nothing about any property.
 enum Called {
     Array(ArrayD<f64>),
     Error,
     Panic(String),
+    Unanswered,
 }
 
 impl Called {
@@ -51,7 +54,10 @@ fn call(run: &Run, function: Function, x: &ArrayD<f32>) -> Called {
     match called {
         Ok(Ok(y)) => Called::Array(y),
         Ok(Err(_)) => Called::Error,
-        Err(payload) => Called::Panic(tutor_grade::outcome::unwind_message(payload)),
+        Err(payload) => match payload.downcast_ref::<Fault>() {
+            Some(Fault::Panicked { .. }) | None => Called::Panic(tutor_grade::outcome::unwind_message(payload)),
+            Some(_) => Called::Unanswered,
+        },
     }
 }
 
@@ -99,11 +105,21 @@ fn rank_assumed(run: &Run, function: Function) -> Option<&'static str> {
     if !call(run, function, &three).array().is_some_and(|y| close(y, &right(&three), 1e-4)) {
         return None;
     }
+    // A program that ended (its own `exit` on some later call, say) is no sign of a rank.
     let fails = |shape: &[usize], salt| {
         let x = data(shape, run, salt);
-        !call(run, function, &x).array().is_some_and(|y| close(y, &right(&x), 1e-4))
+        match call(run, function, &x) {
+            Called::Unanswered => None,
+            called => Some(!called.array().is_some_and(|y| close(y, &right(&x), 1e-4))),
+        }
     };
-    (fails(&[4], 4) || fails(&[3, 4], 5) || fails(&[2, 2, 3, 4], 6)).then_some("rank-assumed")
+    let shapes: [(&[usize], u64); 3] = [(&[4], 4), (&[3, 4], 5), (&[2, 2, 3, 4], 6)];
+    for (shape, salt) in shapes {
+        if fails(shape, salt)? {
+            return Some("rank-assumed");
+        }
+    }
+    None
 }
 
 /// A NaN in row 1 must make all of row 1 NaN, and nothing else.
