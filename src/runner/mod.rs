@@ -5,6 +5,7 @@
 pub mod build;
 pub mod cancel;
 pub mod cargo;
+mod cargo_run;
 pub mod confine;
 pub mod dep_info;
 pub mod diagnostic;

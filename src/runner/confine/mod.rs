@@ -192,7 +192,7 @@ impl Confinement {
                 None
             }
             Some(_) => {
-                // cargo runs from the temporary folder (`cargo::cargo_command`): relative
+                // cargo runs from the temporary folder (`cargo_run::cargo_command`): relative
                 // homes are relative to it.
                 let toolchain = toolchain::find(&std::env::temp_dir());
                 match landlock::build_ruleset(harness, &toolchain, downloads) {
