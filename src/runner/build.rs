@@ -6,8 +6,9 @@
 //! of the build's reach (it may write beneath the harness's `target/` only): the harness's
 //! fingerprint, the colour setting and a hash of tutor's environment it was built with, the
 //! rustc command with its environment and the size and time of every file it reads besides
-//! sources, and the text, program, dep-info and warnings of the last build that succeeded. Anything that differs sends the check to cargo, which records anew. A
-//! record that cannot be read or written costs speed, never a verdict.
+//! sources, and the text, program, dep-info and warnings of the last build that succeeded.
+//! Anything that differs sends the check to cargo, which records anew. A record that cannot be
+//! read or written costs speed, never a verdict.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -195,7 +196,9 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("tutor-build-record-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("ex.json");
-        let layout = Layout { root: dir.clone(), manifest: dir.join("Cargo.toml"), built_before: true, fingerprint: 7 };
+        let manifest = dir.join("Cargo.toml");
+        let layout =
+            Layout { root: dir.clone(), manifest, built_before: true, fingerprint: 7, kit_library: String::new() };
         save(&path, &Record { harness: 7, color: false, environment: 3, command: None, last: None });
         assert!(Record::load(&path, &layout, false, 3).is_some());
         assert!(Record::load(&path, &layout, true, 3).is_none(), "rendered without colours");

@@ -33,6 +33,9 @@ pub struct Layout {
     /// A hash of every file written here but the learner files' copies: equal fingerprints,
     /// equal harnesses.
     pub fingerprint: u64,
+    /// The file name of the shared library the checked course's kit is built as
+    /// ([`as_shared_library`]), which its graded programs load.
+    pub kit_library: String,
 }
 
 impl Layout {
@@ -91,7 +94,7 @@ pub struct Kit {
 impl Kit {
     /// The kit of `course`.
     pub fn of(course: &str) -> Kit {
-        let dir = format!("courses/{course}/kit");
+        let dir = kit_dir(course);
         let (text, manifest) = embedded::registered(course).and_then(|c| manifest_of(c.kit, &dir)).unwrap_or_default();
         Kit { dir, text, manifest }
     }
@@ -213,6 +216,11 @@ fn block_name(block: &str) -> String {
         .unwrap_or_default()
 }
 
+/// Where `course`'s kit sits, in the repository and in the harness.
+fn kit_dir(course: &str) -> String {
+    format!("courses/{course}/kit")
+}
+
 /// A kit's manifest as the harness builds it: the same, but for a Rust shared library
 /// (`dylib`), which the graded programs link dynamically, along with the standard library
 /// (`-C prefer-dynamic`, see `super::cargo`). Linking a graded program then takes a few objects
@@ -259,7 +267,7 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
         files.push((file.path.to_string(), file.contents.to_string()));
     }
     for course in embedded::courses() {
-        let manifest_path = format!("{}/Cargo.toml", Kit::of(course.id).dir);
+        let manifest_path = format!("{}/Cargo.toml", kit_dir(course.id));
         for file in course.kit {
             let contents = match file.path == manifest_path {
                 true => as_shared_library(file.contents),
@@ -283,7 +291,14 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
         }
     }
     let fingerprint = fingerprint.finish();
-    Ok(Layout { manifest: root.join("Cargo.toml"), built_before: is_built(private_dir), fingerprint, root })
+    let kit_library = format!("lib{}.so", kit.package());
+    Ok(Layout {
+        manifest: root.join("Cargo.toml"),
+        built_before: is_built(private_dir),
+        fingerprint,
+        kit_library,
+        root,
+    })
 }
 
 /// Removes every file and folder below `dir` that is not in `keep` (paths relative to `root`),

@@ -200,8 +200,8 @@ pub fn check(
 
     on_event(CheckEvent::Running);
     let seed = options.seed.unwrap_or_else(fresh_seed);
-    let kit_library = format!("lib{}.so", harness::Kit::of(&exercise.course).package());
-    let subject = subject::RemoteSubject::new(&executable, &kit_library, options.timeout, options.cancel.clone());
+    let subject =
+        subject::RemoteSubject::new(&executable, &layout.kit_library, options.timeout, options.cancel.clone());
     let report = exercise.registered().grading.grade(&subject, seed);
     let (output, timed_out, start_error) = subject.finish();
     if options.cancel.is_cancelled() {

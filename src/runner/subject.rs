@@ -8,7 +8,7 @@
 //! run. Nothing the program sends is a verdict: replies are the learner's return values, and the
 //! grader decides what they mean.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::io::{BufReader, Write};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
@@ -36,12 +36,9 @@ pub struct RemoteSubject {
     /// The file name of the kit's shared library, which tutor links it with.
     kit_library: String,
     work_dir: PathBuf,
-    confinement: Confinement,
     limit: Duration,
     deadline: Instant,
     cancel: Cancel,
-    /// Whether a program was started with `confinement` yet.
-    started: Cell<bool>,
     state: RefCell<State>,
 }
 
@@ -75,14 +72,12 @@ impl RemoteSubject {
         // course anyway); unlike a fresh folder, nothing is left behind if tutor is interrupted.
         let work_dir = PathBuf::from("/");
         RemoteSubject {
-            confinement: Confinement::prepare(executable),
             executable: executable.to_path_buf(),
             kit_library: kit_library.to_string(),
             work_dir,
             limit,
             deadline: Instant::now() + limit,
             cancel,
-            started: Cell::new(false),
             state: RefCell::new(State::default()),
         }
     }
@@ -185,16 +180,8 @@ impl RemoteSubject {
     }
 
     fn start(&self) -> std::io::Result<Running> {
-        // A program started again after a crash gets a confinement of its own (the child adds
-        // its `/proc/<pid>` to the ruleset); the first uses the one made with the subject.
-        let fresh;
-        let confinement = match self.started.replace(true) {
-            false => &self.confinement,
-            true => {
-                fresh = Confinement::prepare(&self.executable);
-                &fresh
-            }
-        };
+        // Each program gets a confinement of its own: the child adds its `/proc/<pid>` to it.
+        let confinement = Confinement::prepare(&self.executable);
         let (ours, theirs) = UnixStream::pair()?;
         let mut command = Command::new(&self.executable);
         command

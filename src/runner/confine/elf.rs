@@ -14,7 +14,10 @@ use std::path::{Path, PathBuf};
 
 use goblin::container::Ctx;
 use goblin::elf::dynamic::{Dyn, DT_NEEDED, DT_NULL, DT_RPATH, DT_RUNPATH, DT_STRSZ, DT_STRTAB};
+use goblin::elf::header::Header;
 use goblin::elf::program_header::{ProgramHeader, PT_DYNAMIC, PT_INTERP, PT_LOAD};
+use goblin::elf::section_header::{SectionHeader, SHN_UNDEF, SHT_DYNSYM};
+use goblin::elf::sym::Sym;
 use goblin::elf::Elf;
 use scroll::Pread;
 
@@ -22,11 +25,12 @@ use scroll::Pread;
 /// real ones are a few kilobytes, and a corrupt size must not make tutor read gigabytes.
 const LARGEST_PART: u64 = 1 << 20;
 
-/// An ELF file's program headers, read without reading the file whole (the standard library
-/// alone is megabytes, and this is read before every graded run).
+/// An ELF file's headers, read without reading the file whole (the standard library alone is
+/// megabytes, a learner's program may be hundreds, and these are read before every graded run).
 struct ElfFile {
     file: File,
     ctx: Ctx,
+    header: Header,
     segments: Vec<ProgramHeader>,
 }
 
@@ -39,7 +43,7 @@ impl ElfFile {
         let header = Elf::parse_header(&start[..read]).ok()?;
         let ctx = Ctx::new(header.container().ok()?, header.endianness().ok()?);
         let size = u64::from(header.e_phnum) * u64::from(header.e_phentsize);
-        let mut elf = ElfFile { file, ctx, segments: Vec::new() };
+        let mut elf = ElfFile { file, ctx, header, segments: Vec::new() };
         let table = elf.bytes_at(header.e_phoff, size)?;
         elf.segments = ProgramHeader::parse(&table, 0, usize::from(header.e_phnum), ctx).ok()?;
         Some(elf)
@@ -67,6 +71,42 @@ impl ElfFile {
         Some(address - segment.p_vaddr + segment.p_offset)
     }
 
+    /// The file contents of the first segment of type `kind`, up to its first NUL, as a path.
+    fn path_in(&self, kind: u32) -> Option<PathBuf> {
+        let name = self.segment(kind)?;
+        let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
+        let name = std::str::from_utf8(&name[..end]).ok()?;
+        (!name.is_empty()).then(|| PathBuf::from(name))
+    }
+
+    /// The names of the dynamic symbols it defines, from its section of dynamic symbols (none
+    /// without one, as in a static program).
+    fn defined_dynamic_symbols(&self) -> Option<Vec<String>> {
+        if self.header.e_shoff == 0 {
+            return Some(Vec::new());
+        }
+        let count = usize::from(self.header.e_shnum);
+        let table =
+            self.bytes_at(self.header.e_shoff, u64::from(self.header.e_shnum) * u64::from(self.header.e_shentsize))?;
+        // The table read on its own: `parse` takes offset 0 for "no sections".
+        let sections = SectionHeader::parse_from(&table, 0, count, self.ctx).ok()?;
+        let Some(symbols) = sections.iter().find(|s| s.sh_type == SHT_DYNSYM) else { return Some(Vec::new()) };
+        let names = sections.get(usize::try_from(symbols.sh_link).ok()?)?;
+        let (symbols, names) =
+            (self.bytes_at(symbols.sh_offset, symbols.sh_size)?, self.bytes_at(names.sh_offset, names.sh_size)?);
+        let mut defined = Vec::new();
+        let mut offset = 0;
+        while let Ok(symbol) = symbols.gread_with::<Sym>(&mut offset, self.ctx) {
+            if symbol.st_shndx == SHN_UNDEF as usize || symbol.st_name == 0 {
+                continue;
+            }
+            let tail = names.get(symbol.st_name..)?;
+            let end = tail.iter().position(|&b| b == 0)?;
+            defined.push(String::from_utf8_lossy(&tail[..end]).into_owned());
+        }
+        Some(defined)
+    }
+
     /// The libraries it needs (`DT_NEEDED`) and its run paths (`DT_RUNPATH`, else `DT_RPATH`,
     /// as the loader prefers), from the dynamic section.
     fn dynamic_names(&self) -> Option<(Vec<String>, Vec<String>)> {
@@ -92,35 +132,26 @@ impl ElfFile {
     }
 }
 
-/// The program interpreter (the dynamic loader) named in an ELF file, `None` for a static or
-/// non-ELF file. 32- and 64-bit, either byte order.
-pub(super) fn interpreter(path: &Path) -> Option<PathBuf> {
-    let name = ElfFile::open(path)?.segment(PT_INTERP)?;
-    let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
-    let name = std::str::from_utf8(&name[..end]).ok()?;
-    (!name.is_empty()).then(|| PathBuf::from(name))
+/// What starting `executable` opens: its dynamic loader, and the libraries of [`Loads::libraries`].
+pub(super) struct Loads {
+    /// The program interpreter (the dynamic loader), `None` for a static or non-ELF file. 32-
+    /// and 64-bit, either byte order.
+    pub interpreter: Option<PathBuf>,
+    /// The shared libraries it and, in turn, those libraries load from their run paths, each
+    /// once, resolved to its file (symbolic links followed, as Landlock follows them). A library
+    /// that is in none of the run paths is left to the loader's other places.
+    pub libraries: Vec<PathBuf>,
 }
 
-/// The dynamic symbols `executable` defines (exports). A program exports a symbol only when a
-/// shared library it is linked with defines or calls one of that name, and the loader then binds
-/// the library to the program's: a graded program that exports anything replaces code or data of
-/// the kit or the standard library (`#[export_name]`, `global_asm!`). Empty for a file that is no
-/// ELF program.
-pub(super) fn exported_symbols(executable: &Path) -> Vec<String> {
-    let Ok(bytes) = std::fs::read(executable) else { return Vec::new() };
-    let Ok(elf) = Elf::parse(&bytes) else { return Vec::new() };
-    let defined = elf.dynsyms.iter().filter(|s| s.st_shndx != 0 && s.st_name != 0);
-    defined.filter_map(|s| elf.dynstrtab.get_at(s.st_name)).map(str::to_string).collect()
-}
-
-/// The shared libraries `executable` and, in turn, those libraries load from their run paths,
-/// each once, resolved to its file (symbolic links followed, as Landlock follows them). A
-/// library that is in none of the run paths is left to the loader's other places.
-pub(super) fn run_path_libraries(executable: &Path) -> Vec<PathBuf> {
-    let mut found: Vec<PathBuf> = Vec::new();
-    let mut pending = vec![executable.canonicalize().unwrap_or_else(|_| executable.to_path_buf())];
-    while let Some(object) = pending.pop() {
-        let Some((needed, run_paths)) = ElfFile::open(&object).and_then(|elf| elf.dynamic_names()) else { continue };
+/// Reads what starting `executable` opens, the program's own headers read once.
+pub(super) fn loads(executable: &Path) -> Loads {
+    let program = executable.canonicalize().unwrap_or_else(|_| executable.to_path_buf());
+    let Some(elf) = ElfFile::open(&program) else { return Loads { interpreter: None, libraries: Vec::new() } };
+    let interpreter = elf.path_in(PT_INTERP);
+    let mut libraries: Vec<PathBuf> = Vec::new();
+    let mut pending = vec![(program, elf)];
+    while let Some((object, elf)) = pending.pop() {
+        let Some((needed, run_paths)) = elf.dynamic_names() else { continue };
         let origin = object.parent().unwrap_or(Path::new("/"));
         let folders: Vec<PathBuf> = run_paths
             .iter()
@@ -132,13 +163,24 @@ pub(super) fn run_path_libraries(executable: &Path) -> Vec<PathBuf> {
                 continue;
             };
             let file = file.canonicalize().unwrap_or(file);
-            if !found.contains(&file) {
-                found.push(file.clone());
-                pending.push(file);
+            if !libraries.contains(&file) {
+                libraries.push(file.clone());
+                if let Some(library) = ElfFile::open(&file) {
+                    pending.push((file, library));
+                }
             }
         }
     }
-    found
+    Loads { interpreter, libraries }
+}
+
+/// The dynamic symbols `executable` defines (exports). A program exports a symbol only when a
+/// shared library it is linked with defines or calls one of that name, and the loader then binds
+/// the library to the program's: a graded program that exports anything replaces code or data of
+/// the kit or the standard library (`#[export_name]`, `global_asm!`). Empty for a file that is no
+/// ELF program.
+pub(super) fn exported_symbols(executable: &Path) -> Vec<String> {
+    ElfFile::open(executable).and_then(|elf| elf.defined_dynamic_symbols()).unwrap_or_default()
 }
 
 /// A run-path entry with `$ORIGIN` (or `${ORIGIN}`) replaced by `origin`, the folder of the
@@ -167,8 +209,8 @@ mod tests {
 
     #[test]
     fn a_program_without_run_paths_loads_nothing_from_them_and_a_text_file_is_no_program() {
-        assert_eq!(run_path_libraries(Path::new("/etc/hostname")), Vec::<PathBuf>::new());
-        assert_eq!(interpreter(Path::new("/etc/hostname")), None);
-        assert_eq!(run_path_libraries(Path::new("/nonexistent/program")), Vec::<PathBuf>::new());
+        assert_eq!(loads(Path::new("/etc/hostname")).libraries, Vec::<PathBuf>::new());
+        assert_eq!(loads(Path::new("/etc/hostname")).interpreter, None);
+        assert_eq!(loads(Path::new("/nonexistent/program")).libraries, Vec::<PathBuf>::new());
     }
 }

@@ -82,7 +82,8 @@ pub(super) fn ruleset(executable: &Path) -> Result<OwnedFd> {
     let run = AccessFs::ReadFile | AccessFs::Execute;
     let subject = PathFd::new(executable).with_context(|| format!("opening {}", executable.display()))?;
     ruleset = ruleset.add_rule(PathBeneath::new(subject, run))?;
-    if let Some(loader) = elf::interpreter(executable) {
+    let loads = elf::loads(executable);
+    if let Some(loader) = loads.interpreter {
         if let Ok(fd) = PathFd::new(&loader) {
             ruleset = ruleset.add_rule(PathBeneath::new(fd, run))?;
         }
@@ -90,7 +91,7 @@ pub(super) fn ruleset(executable: &Path) -> Result<OwnedFd> {
     // The kit and the standard library it shares with the program, found through the program's
     // run paths: those files alone, never their folders (the harness's build output, the
     // toolchain).
-    for library in elf::run_path_libraries(executable) {
+    for library in loads.libraries {
         if let Ok(fd) = PathFd::new(&library) {
             ruleset = ruleset.add_rule(PathBeneath::new(fd, AccessFs::ReadFile))?;
         }

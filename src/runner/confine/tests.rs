@@ -253,9 +253,9 @@ fn prepare_degrades_instead_of_failing() {
 
 #[test]
 fn finds_the_dynamic_loader() {
-    let loader = super::elf::interpreter(Path::new(PYTHON)).expect("python3 is dynamically linked");
+    let loader = super::elf::loads(Path::new(PYTHON)).interpreter.expect("python3 is dynamically linked");
     assert!(loader.is_absolute() && loader.exists(), "{}", loader.display());
-    assert_eq!(super::elf::interpreter(Path::new("/etc/hostname")), None);
+    assert_eq!(super::elf::loads(Path::new("/etc/hostname")).interpreter, None);
 }
 
 /// Tries each step of a build's file access in a shell and prints `name: ok` or
