@@ -315,9 +315,42 @@ fn rustc_alone_sees_the_variables_cargos_rustc_sees() {
     assert!(by_cargo.contains("Some(\"first\")") && by_cargo.contains("Some(\"tutor-harness\")"), "{by_cargo}");
     assert!(!by_cargo.contains("/usr/bin/env") && !by_cargo.contains("debuginfo"), "{by_cargo}");
 
-    // A variable changed since: what rustc sees is the new value, never the old program's.
+    // A variable the compile read, changed since: what rustc sees is the new value, never the
+    // old program's. It steers neither cargo nor rustup, so rustc alone compiles again.
     let (changed, cargo_ran) = check("two", "second");
-    assert!(cargo_ran && changed.contains("Some(\"second\")"), "{changed}");
+    assert!(!cargo_ran && changed.contains("Some(\"second\")"), "{changed}");
+}
+
+#[test]
+fn a_terminal_with_other_settings_rebuilds_without_cargo_and_one_steering_cargo_does_not() {
+    // An editor's terminal beside the learner's shell: variables of their own, the same build.
+    let counted = Counted::passed_once("rebuild-terminals");
+    let course = &counted.course;
+    let check_in = |terminal: &[(&str, &str)]| {
+        let (builds, compiled) = (counted.builds(), counted.compiled());
+        std::thread::sleep(Duration::from_millis(20));
+        let run = course.tutor_with(&["check", "02"], |c| {
+            c.env("PATH", &counted.path);
+            for (name, value) in terminal {
+                c.env(name, value);
+            }
+        });
+        run.expect(0);
+        match (counted.builds() > builds, counted.compiled() != compiled) {
+            (true, _) => Way::Cargo,
+            (false, true) => Way::RustcAlone,
+            (false, false) => Way::Reused,
+        }
+    };
+    let editor = [("TERM_PROGRAM", "vscode"), ("TUTOR_EDITOR_ONLY", "1")];
+    assert_eq!(check_in(&editor), Way::Reused, "the same file, from the editor's terminal");
+    course.write_exercise("02-norm", &format!("{}\n// edited in the editor\n", Course::solution("02-norm")));
+    assert_eq!(check_in(&editor), Way::RustcAlone);
+    assert_eq!(check_in(&[]), Way::Reused, "back in the shell");
+    course.write_exercise("02-norm", &format!("{}\n// edited in the shell\n", Course::solution("02-norm")));
+    assert_eq!(check_in(&[]), Way::RustcAlone);
+    // A variable cargo reads: cargo decides.
+    assert_eq!(check_in(&[("CARGO_TERM_VERBOSE", "false")]), Way::Cargo);
 }
 
 #[test]

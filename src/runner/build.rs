@@ -4,7 +4,7 @@
 //!
 //! What makes the first two safe is kept per graded program in `.tutor/builds/<bin>.json`, out
 //! of the build's reach (it may write beneath the harness's `target/` only): the harness's
-//! fingerprint, the colour setting and a hash of tutor's environment it was built with, the
+//! fingerprint, the colour setting, a hash of what in tutor's environment steers the build, the
 //! rustc command with its environment and the size and time of every file it reads besides
 //! sources, and the text, program, dep-info and warnings of the last build that succeeded.
 //! Anything that differs sends the check to cargo, which records anew. A record that cannot be
@@ -33,7 +33,8 @@ struct Record {
     harness: u64,
     /// Whether rustc's messages carry colours.
     color: bool,
-    /// [`rustc_env::key`] of tutor's environment (rustc's derives from it).
+    /// [`rustc_env::key`] of tutor's environment (rustc's derives from it), over the variables
+    /// the recorded command's environment changed.
     environment: u64,
     /// The rustc command cargo ran, and what it read.
     command: Option<Recorded>,
@@ -84,12 +85,20 @@ impl Stamp {
 }
 
 impl Record {
-    /// The record at `path`, if there is one for this harness, colour setting and environment.
-    fn load(path: &Path, layout: &Layout, color: bool, environment: u64) -> Option<Record> {
+    /// The record at `path`, if there is one for this harness, colour setting and environment
+    /// (tutor's being `tutor`).
+    fn load(path: &Path, layout: &Layout, color: bool, tutor: &BTreeMap<String, String>) -> Option<Record> {
         let text = std::fs::read_to_string(path).ok()?;
         let record: Record = serde_json::from_str(&text).ok()?;
-        let same = record.harness == layout.fingerprint && record.color == color && record.environment == environment;
+        let same = record.harness == layout.fingerprint
+            && record.color == color
+            && record.environment == rustc_env::key(tutor, record.changed_environment());
         same.then_some(record)
+    }
+
+    /// How the recorded command's environment differs from tutor's, if there is one.
+    fn changed_environment(&self) -> Option<&rustc_env::Environment> {
+        self.command.as_ref().map(|c| &c.invocation.environment)
     }
 
     /// The program built last, if it was built from `text`, is still on disk as it was, no
@@ -126,8 +135,7 @@ pub fn build(
     let private_dir = layout.root.parent().unwrap_or(&layout.root);
     let path = private_dir.join("builds").join(format!("{bin}.json"));
     let tutor = rustc_env::current();
-    let environment = rustc_env::key(&tutor);
-    let record = Record::load(&path, layout, options.color, environment);
+    let record = Record::load(&path, layout, options.color, &tutor);
     if let Some(record) = &record {
         if let Some(built) = record.reuse(text, &layout.root, bin, &tutor) {
             return Ok(built);
@@ -172,6 +180,7 @@ pub fn build(
         }
         _ => None,
     };
+    let environment = rustc_env::key(&tutor, command.as_ref().map(|c| &c.invocation.environment));
     let record = Record { harness: layout.fingerprint, color: options.color, environment, command, last };
     if !options.cancel.is_cancelled() {
         save(&path, &record);
@@ -199,11 +208,14 @@ mod tests {
         let manifest = dir.join("Cargo.toml");
         let layout =
             Layout { root: dir.clone(), manifest, built_before: true, fingerprint: 7, kit_library: String::new() };
-        save(&path, &Record { harness: 7, color: false, environment: 3, command: None, last: None });
-        assert!(Record::load(&path, &layout, false, 3).is_some());
-        assert!(Record::load(&path, &layout, true, 3).is_none(), "rendered without colours");
-        assert!(Record::load(&path, &layout, false, 4).is_none(), "another environment");
-        assert!(Record::load(&path, &Layout { fingerprint: 8, ..layout }, false, 3).is_none(), "another harness");
+        let tutor = BTreeMap::from([("CARGO_HOME".to_string(), "/c".to_string())]);
+        let environment = rustc_env::key(&tutor, None);
+        save(&path, &Record { harness: 7, color: false, environment, command: None, last: None });
+        assert!(Record::load(&path, &layout, false, &tutor).is_some());
+        assert!(Record::load(&path, &layout, true, &tutor).is_none(), "rendered without colours");
+        let elsewhere = BTreeMap::from([("CARGO_HOME".to_string(), "/d".to_string())]);
+        assert!(Record::load(&path, &layout, false, &elsewhere).is_none(), "another environment");
+        assert!(Record::load(&path, &Layout { fingerprint: 8, ..layout }, false, &tutor).is_none(), "another harness");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

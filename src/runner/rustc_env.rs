@@ -5,8 +5,8 @@
 //! `cargo -vv` prints only the variables cargo sets itself; rustup's proxy and cargo add others
 //! (`RUSTUP_TOOLCHAIN`, `CARGO_HOME`, the jobserver's `CARGO_MAKEFLAGS` …). Only what differs
 //! from tutor's own environment is kept, so that no secret of the learner's environment is
-//! written to disk; [`key`] tells whether tutor's environment is still the one it
-//! was compared with. Found by looking among cargo's children every few milliseconds: a compile
+//! written to disk; [`key`] tells whether what of tutor's environment steers the build is still
+//! what it was compared with. Found by looking among cargo's children every few milliseconds: a compile
 //! that ends before it is seen (a busy machine) is simply not recorded.
 
 use std::collections::BTreeMap;
@@ -87,10 +87,27 @@ fn escaped(value: &str) -> String {
     value.replace('\\', "\\\\").replace('\n', "\\n").replace('\r', "\\r")
 }
 
-/// A hash of tutor's environment but its volatile variables: equal keys, equal environments.
-pub fn key(tutor: &BTreeMap<String, String>) -> u64 {
+/// Whether a variable steers cargo or rustup: which toolchain, which settings, which flags, which
+/// libraries the compiler loads. Any other variable reaches rustc in a rebuild as it is in tutor's
+/// environment then, which is what cargo would pass on.
+fn steers_the_build(name: &str) -> bool {
+    const PREFIXES: [&str; 4] = ["CARGO", "RUST", "__CARGO", "LD_"];
+    PREFIXES.iter().any(|prefix| name.starts_with(prefix)) || name == "PATH" || name == "HOME"
+}
+
+/// A hash of what a recorded build depends on in tutor's environment: the variables that steer
+/// the build, and those that cargo or rustup gave rustc another value than tutor's (`changed`:
+/// theirs may derive from tutor's). Equal keys, equal builds. Other variables are left out, so that
+/// a terminal with other settings (an editor's, say) still rebuilds without cargo.
+pub fn key(tutor: &BTreeMap<String, String>, changed: Option<&Environment>) -> u64 {
+    let changed_names: Vec<&str> = changed
+        .map(|c| c.set.iter().map(|(name, _)| name.as_str()).chain(c.removed.iter().map(String::as_str)).collect())
+        .unwrap_or_default();
     let mut hasher = std::hash::DefaultHasher::new();
-    for (name, value) in tutor.iter().filter(|(name, _)| !VOLATILE.contains(&name.as_str())) {
+    let kept = tutor.iter().filter(|(name, _)| {
+        !VOLATILE.contains(&name.as_str()) && (steers_the_build(name) || changed_names.contains(&name.as_str()))
+    });
+    for (name, value) in kept {
         (name, value).hash(&mut hasher);
     }
     hasher.finish()
@@ -213,11 +230,25 @@ mod tests {
     }
 
     #[test]
-    fn the_key_ignores_the_folder_and_notices_the_rest() {
-        let one = map(&[("PWD", "/a"), ("OLDPWD", "/b"), ("PROBE", "1")]);
-        let moved = map(&[("PWD", "/c"), ("OLDPWD", "/a"), ("PROBE", "1")]);
-        let changed = map(&[("PWD", "/a"), ("OLDPWD", "/b"), ("PROBE", "2")]);
-        assert_eq!(key(&one), key(&moved));
-        assert_ne!(key(&one), key(&changed));
+    fn the_key_holds_what_steers_the_build_and_what_cargo_changed() {
+        let one = map(&[("PWD", "/a"), ("CARGO_HOME", "/c"), ("TERM_PROGRAM", "vscode"), ("PROBE", "1")]);
+        let moved = map(&[("PWD", "/b"), ("CARGO_HOME", "/c"), ("TERM_PROGRAM", "vscode"), ("PROBE", "1")]);
+        let other_terminal = map(&[("PWD", "/a"), ("CARGO_HOME", "/c"), ("PROBE", "1")]);
+        let other_cargo = map(&[("PWD", "/a"), ("CARGO_HOME", "/d"), ("TERM_PROGRAM", "vscode"), ("PROBE", "1")]);
+        let probe_changed = map(&[("PWD", "/a"), ("CARGO_HOME", "/c"), ("TERM_PROGRAM", "vscode"), ("PROBE", "2")]);
+        assert_eq!(key(&one, None), key(&moved, None), "the folder");
+        assert_eq!(key(&one, None), key(&other_terminal, None), "a variable that steers nothing");
+        assert_ne!(key(&one, None), key(&other_cargo, None));
+        assert_eq!(key(&one, None), key(&probe_changed, None));
+        // A variable cargo or rustup set for rustc from tutor's (rustup's PATH-like values, say).
+        let derived = Environment { set: vec![("PROBE".into(), "1:/toolchain".into())], removed: Vec::new() };
+        assert_ne!(key(&one, Some(&derived)), key(&probe_changed, Some(&derived)));
+        let removed = Environment { set: Vec::new(), removed: vec!["PROBE".into()] };
+        assert_ne!(key(&one, Some(&removed)), key(&probe_changed, Some(&removed)));
+        for steering in ["PATH", "HOME", "RUSTUP_TOOLCHAIN", "RUSTC_WRAPPER", "LD_LIBRARY_PATH", "__CARGO_FIX_YOLO"] {
+            let mut changed = one.clone();
+            changed.insert(steering.to_string(), "x".to_string());
+            assert_ne!(key(&one, None), key(&changed, None), "{steering}");
+        }
     }
 }
