@@ -15,6 +15,7 @@ pub mod process;
 pub mod replay;
 pub mod rustc_env;
 pub mod subject;
+mod until_deadline;
 
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};

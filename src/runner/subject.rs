@@ -9,7 +9,7 @@
 //! grader decides what they mean.
 
 use std::cell::RefCell;
-use std::io::{BufReader, Read, Write};
+use std::io::BufReader;
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -22,6 +22,7 @@ use tutor_subject::protocol::PROTOCOL_ENV;
 
 use super::confine::Confinement;
 use super::process::{capped_reader, collect, Cancel, Captured, Ending, Group};
+use super::until_deadline::{is_timeout, UntilDeadline};
 
 /// Address space the graded program may use: far more than the checks need, far less than a
 /// runaway allocation would take from the machine.
@@ -235,46 +236,6 @@ impl Running {
     }
 }
 
-/// One end of the socket, each of whose reads and writes gives up at `until`: a program that
-/// sends or takes its bytes a few at a time cannot stretch a call past it.
-struct UntilDeadline {
-    socket: UnixStream,
-    until: Instant,
-}
-
-impl Read for UntilDeadline {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.socket.set_read_timeout(Some(time_left(self.until)?))?;
-        self.socket.read(buf)
-    }
-}
-
-impl Write for UntilDeadline {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.socket.set_write_timeout(Some(time_left(self.until)?))?;
-        self.socket.write(buf)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.socket.flush()
-    }
-}
-
-/// The time from now to `deadline`, or a timeout error once it has passed (a socket takes no
-/// zero timeout).
-fn time_left(deadline: Instant) -> std::io::Result<Duration> {
-    let left = deadline.saturating_duration_since(Instant::now());
-    if left.is_zero() {
-        return Err(std::io::ErrorKind::TimedOut.into());
-    }
-    Ok(left)
-}
-
-/// Whether a socket operation failed because its timeout ran out.
-fn is_timeout(error: &std::io::Error) -> bool {
-    matches!(error.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)
-}
-
 /// Kills the program's group and collects what it printed.
 fn stop(mut running: Running) -> Captured {
     let _ = running.requests.socket.shutdown(std::net::Shutdown::Both);
@@ -394,29 +355,6 @@ mod tests {
         // Far more than a socket holds: the write itself would wait for a reader forever.
         let fault = call_one_that_never_reads(16 << 20);
         assert!(matches!(fault, Some(Fault::TimedOut { during_this_case: true, .. })), "{fault:?}");
-    }
-
-    #[test]
-    fn a_reply_sent_a_byte_at_a_time_cannot_outlast_the_deadline() {
-        let (ours, theirs) = UnixStream::pair().unwrap();
-        let trickle = std::thread::spawn(move || {
-            let mut theirs = theirs;
-            // A frame of 100 bytes, announced, then sent a byte every 50 ms (5 s in all).
-            let _ = theirs.write_all(&100u32.to_le_bytes());
-            for _ in 0..100 {
-                std::thread::sleep(Duration::from_millis(50));
-                if theirs.write_all(&[0]).is_err() {
-                    return;
-                }
-            }
-        });
-        let start = Instant::now();
-        let mut replies = BufReader::new(UntilDeadline { socket: ours, until: start + Duration::from_millis(300) });
-        let read = read_frame(&mut replies);
-        assert!(read.as_ref().is_err_and(is_timeout), "{read:?}");
-        assert!(start.elapsed() < Duration::from_secs(2), "the read ended after {:?}", start.elapsed());
-        drop(replies);
-        trickle.join().unwrap();
     }
 
     #[test]
