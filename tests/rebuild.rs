@@ -351,6 +351,15 @@ fn a_terminal_with_other_settings_rebuilds_without_cargo_and_one_steering_cargo_
     assert_eq!(check_in(&[]), Way::RustcAlone);
     // A variable cargo reads: cargo decides.
     assert_eq!(check_in(&[("CARGO_TERM_VERBOSE", "false")]), Way::Cargo);
+    // So does one a library's build script watches (as matrixmultiply's compile reads
+    // `MMTEST_FEATURE`): here, a script's output planted before cargo records the build again.
+    let script = course.root.join(".tutor/harness/target/debug/build/planted-1");
+    std::fs::create_dir_all(&script).unwrap();
+    std::fs::write(script.join("output"), "cargo:rerun-if-env-changed=TUTOR_LIBRARY_KNOB\n").unwrap();
+    course.write_exercise("02-norm", &format!("{}\n// edited again\n", Course::solution("02-norm")));
+    assert_eq!(check_in(&[]), Way::Cargo, "the last record was another environment's");
+    assert_eq!(check_in(&editor), Way::Reused);
+    assert_eq!(check_in(&[("TUTOR_LIBRARY_KNOB", "1")]), Way::Cargo);
 }
 
 #[test]

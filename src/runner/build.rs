@@ -46,6 +46,9 @@ struct Record {
 struct Recorded {
     invocation: Invocation,
     inputs: Vec<Stamp>,
+    /// The variables whose change makes cargo build a library the command links again.
+    #[serde(default)]
+    read_by_libraries: Vec<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -92,13 +95,8 @@ impl Record {
         let record: Record = serde_json::from_str(&text).ok()?;
         let same = record.harness == layout.fingerprint
             && record.color == color
-            && record.environment == rustc_env::key(tutor, record.changed_environment());
+            && record.environment == key(tutor, record.command.as_ref());
         same.then_some(record)
-    }
-
-    /// How the recorded command's environment differs from tutor's, if there is one.
-    fn changed_environment(&self) -> Option<&rustc_env::Environment> {
-        self.command.as_ref().map(|c| &c.invocation.environment)
     }
 
     /// The program built last, if it was built from `text`, is still on disk as it was, no
@@ -163,7 +161,8 @@ pub fn build(
             )?;
             let command = invocation.and_then(|invocation| {
                 let inputs = invocation.inputs(&tutor).iter().map(|p| Stamp::of(p)).collect::<Option<Vec<_>>>()?;
-                Some(Recorded { invocation, inputs })
+                let read_by_libraries = invocation.variables_its_libraries_read();
+                Some(Recorded { invocation, inputs, read_by_libraries })
             });
             (built, command)
         }
@@ -180,12 +179,21 @@ pub fn build(
         }
         _ => None,
     };
-    let environment = rustc_env::key(&tutor, command.as_ref().map(|c| &c.invocation.environment));
+    let environment = key(&tutor, command.as_ref());
     let record = Record { harness: layout.fingerprint, color: options.color, environment, command, last };
     if !options.cancel.is_cancelled() {
         save(&path, &record);
     }
     Ok(built)
+}
+
+/// [`rustc_env::key`] of tutor's environment `tutor` for a record of `command`: what steers the
+/// build, what cargo changed for rustc, and what the libraries' builds read.
+fn key(tutor: &BTreeMap<String, String>, command: Option<&Recorded>) -> u64 {
+    let names: Vec<&str> = command
+        .map(|c| c.invocation.environment.names().chain(c.read_by_libraries.iter().map(String::as_str)).collect())
+        .unwrap_or_default();
+    rustc_env::key(tutor, &names)
 }
 
 /// Writes `record`; a failure only means the next check goes through cargo.
@@ -209,7 +217,7 @@ mod tests {
         let layout =
             Layout { root: dir.clone(), manifest, built_before: true, fingerprint: 7, kit_library: String::new() };
         let tutor = BTreeMap::from([("CARGO_HOME".to_string(), "/c".to_string())]);
-        let environment = rustc_env::key(&tutor, None);
+        let environment = key(&tutor, None);
         save(&path, &Record { harness: 7, color: false, environment, command: None, last: None });
         assert!(Record::load(&path, &layout, false, &tutor).is_some());
         assert!(Record::load(&path, &layout, true, &tutor).is_none(), "rendered without colours");
@@ -231,7 +239,7 @@ mod tests {
         std::fs::write(&rustc, "a compiler").unwrap();
         let environment = Environment { set: vec![("CARGO_PKG_NAME".into(), "h".into())], removed: Vec::new() };
         let invocation = Invocation { program: rustc.clone(), args: Vec::new(), environment };
-        let command = Recorded { invocation, inputs: vec![Stamp::of(&rustc).unwrap()] };
+        let command = Recorded { invocation, inputs: vec![Stamp::of(&rustc).unwrap()], read_by_libraries: Vec::new() };
         let last = LastBuild {
             text: "fn a() {}".into(),
             executable: Stamp::of(&program).unwrap(),

@@ -78,10 +78,9 @@ impl Invocation {
     /// by `--extern` and the ones they were built against are, the kit's shared library among
     /// them), and rustup's settings (its default toolchain).
     pub fn inputs(&self, tutor: &BTreeMap<String, String>) -> Vec<PathBuf> {
-        let folders = self.args.windows(2).filter(|w| w[0] == "-L").filter_map(|w| w[1].strip_prefix("dependency="));
-        let mut libraries: Vec<PathBuf> = folders
-            .filter_map(|folder| std::fs::read_dir(folder).ok())
-            .flat_map(|entries| entries.flatten().map(|e| e.path()))
+        let mut libraries: Vec<PathBuf> = self
+            .library_folders()
+            .flat_map(|folder| files_in(Path::new(folder)))
             .filter(|path| path.extension().is_some_and(|e| e == "rlib" || e == "rmeta" || e == "so"))
             .collect();
         libraries.sort();
@@ -90,6 +89,42 @@ impl Invocation {
         let settings = rustup_home.map(|home| Path::new(&home).join("settings.toml")).filter(|p| p.is_file());
         std::iter::once(self.program.clone()).chain(libraries).chain(settings).collect()
     }
+}
+
+impl Invocation {
+    /// The folders it finds its libraries in (`-L dependency=`).
+    fn library_folders(&self) -> impl Iterator<Item = &str> {
+        self.args.windows(2).filter(|w| w[0] == "-L").filter_map(|w| w[1].strip_prefix("dependency="))
+    }
+
+    /// The variables whose change makes cargo build a library it links again: those the
+    /// libraries' compiles read (the `# env-dep:` lines rustc writes in their dep-info files)
+    /// and those their build scripts watch (`rerun-if-env-changed`, in the scripts' output).
+    pub fn variables_its_libraries_read(&self) -> Vec<String> {
+        let mut names = std::collections::BTreeSet::new();
+        for folder in self.library_folders().map(Path::new) {
+            let dep_infos = files_in(folder).filter(|p| p.extension().is_some_and(|e| e == "d"));
+            for text in dep_infos.filter_map(|p| std::fs::read_to_string(p).ok()) {
+                let read = text.lines().filter_map(|l| l.strip_prefix("# env-dep:"));
+                names.extend(read.map(|r| r.split('=').next().unwrap_or(r).to_string()));
+            }
+            let scripts: Vec<PathBuf> =
+                folder.parent().map(|target| files_in(&target.join("build")).collect()).unwrap_or_default();
+            for text in scripts.iter().filter_map(|dir| std::fs::read_to_string(dir.join("output")).ok()) {
+                let watched = text.lines().filter_map(|l| {
+                    l.strip_prefix("cargo::rerun-if-env-changed=")
+                        .or_else(|| l.strip_prefix("cargo:rerun-if-env-changed="))
+                });
+                names.extend(watched.map(|name| name.trim().to_string()));
+            }
+        }
+        names.into_iter().collect()
+    }
+}
+
+/// The entries of `folder` (none if it cannot be read).
+fn files_in(folder: &Path) -> impl Iterator<Item = PathBuf> {
+    std::fs::read_dir(folder).into_iter().flat_map(|entries| entries.flatten().map(|e| e.path()))
 }
 
 /// The usual name of a signal that ends a compiler.
@@ -270,6 +305,26 @@ mod tests {
         let tutor = BTreeMap::from([("RUSTUP_HOME".to_string(), root.display().to_string())]);
         assert_eq!(invocation.inputs(&tutor), inputs.map(|p| root.join(p)));
         assert!(!invocation.inputs(&BTreeMap::new()).contains(&root.join("settings.toml")));
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn the_variables_the_libraries_builds_read_are_found() {
+        let root = scratch_toolchain("variables");
+        let write = |file: &str, text: &str| {
+            std::fs::create_dir_all(root.join(file).parent().unwrap()).unwrap();
+            std::fs::write(root.join(file), text).unwrap();
+        };
+        write("a b/matrixmultiply-1.d", "m.rlib: src/lib.rs\n\n# env-dep:MMTEST_FEATURE\n# env-dep:CARGO_PKG_NAME=m\n");
+        write("a b/half-2.d", "h.rlib: src/lib.rs\n");
+        write("build/num-traits-3/output", "cargo:rerun-if-changed=build.rs\ncargo:rerun-if-env-changed=OLD_STYLE\n");
+        write("build/libm-4/output", "cargo::rerun-if-env-changed=NEW_STYLE\n");
+        write("build/libm-5/build-script-build", "");
+        let invocation = BinaryCommand::parse(&running(&root)).expect("parsed").with(environment(&root));
+        assert_eq!(
+            invocation.variables_its_libraries_read(),
+            ["CARGO_PKG_NAME", "MMTEST_FEATURE", "NEW_STYLE", "OLD_STYLE"]
+        );
         std::fs::remove_dir_all(&root).unwrap();
     }
 

@@ -49,6 +49,11 @@ impl Environment {
         Environment { set, removed }
     }
 
+    /// The variables it changed: set to another value than tutor's, or removed.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.set.iter().map(|(name, _)| name.as_str()).chain(self.removed.iter().map(String::as_str))
+    }
+
     /// The environment rustc gets now: tutor's (`tutor`), changed as cargo changed it.
     pub fn applied(&self, mut tutor: BTreeMap<String, String>) -> BTreeMap<String, String> {
         for name in &self.removed {
@@ -88,24 +93,23 @@ fn escaped(value: &str) -> String {
 }
 
 /// Whether a variable steers cargo or rustup: which toolchain, which settings, which flags, which
-/// libraries the compiler loads. Any other variable reaches rustc in a rebuild as it is in tutor's
-/// environment then, which is what cargo would pass on.
+/// libraries the compiler loads, which folder cargo runs from (`TMPDIR`: rustup's toolchain files
+/// and cargo's configuration are looked for above it). Any other variable reaches rustc in a
+/// rebuild as it is in tutor's environment then, which is what cargo would pass on.
 fn steers_the_build(name: &str) -> bool {
     const PREFIXES: [&str; 4] = ["CARGO", "RUST", "__CARGO", "LD_"];
-    PREFIXES.iter().any(|prefix| name.starts_with(prefix)) || name == "PATH" || name == "HOME"
+    PREFIXES.iter().any(|prefix| name.starts_with(prefix)) || ["PATH", "HOME", "TMPDIR"].contains(&name)
 }
 
 /// A hash of what a recorded build depends on in tutor's environment: the variables that steer
-/// the build, and those that cargo or rustup gave rustc another value than tutor's (`changed`:
-/// theirs may derive from tutor's). Equal keys, equal builds. Other variables are left out, so that
-/// a terminal with other settings (an editor's, say) still rebuilds without cargo.
-pub fn key(tutor: &BTreeMap<String, String>, changed: Option<&Environment>) -> u64 {
-    let changed_names: Vec<&str> = changed
-        .map(|c| c.set.iter().map(|(name, _)| name.as_str()).chain(c.removed.iter().map(String::as_str)).collect())
-        .unwrap_or_default();
+/// the build, and `also` (those cargo or rustup gave rustc another value than tutor's, which may
+/// derive from tutor's, and those the dependencies' builds read). Equal keys, equal builds. Other
+/// variables are left out, so that a terminal with other settings (an editor's, say) still
+/// rebuilds without cargo.
+pub fn key(tutor: &BTreeMap<String, String>, also: &[&str]) -> u64 {
     let mut hasher = std::hash::DefaultHasher::new();
     let kept = tutor.iter().filter(|(name, _)| {
-        !VOLATILE.contains(&name.as_str()) && (steers_the_build(name) || changed_names.contains(&name.as_str()))
+        !VOLATILE.contains(&name.as_str()) && (steers_the_build(name) || also.contains(&name.as_str()))
     });
     for (name, value) in kept {
         (name, value).hash(&mut hasher);
@@ -236,19 +240,23 @@ mod tests {
         let other_terminal = map(&[("PWD", "/a"), ("CARGO_HOME", "/c"), ("PROBE", "1")]);
         let other_cargo = map(&[("PWD", "/a"), ("CARGO_HOME", "/d"), ("TERM_PROGRAM", "vscode"), ("PROBE", "1")]);
         let probe_changed = map(&[("PWD", "/a"), ("CARGO_HOME", "/c"), ("TERM_PROGRAM", "vscode"), ("PROBE", "2")]);
-        assert_eq!(key(&one, None), key(&moved, None), "the folder");
-        assert_eq!(key(&one, None), key(&other_terminal, None), "a variable that steers nothing");
-        assert_ne!(key(&one, None), key(&other_cargo, None));
-        assert_eq!(key(&one, None), key(&probe_changed, None));
+        assert_eq!(key(&one, &[]), key(&moved, &[]), "the folder");
+        assert_eq!(key(&one, &[]), key(&other_terminal, &[]), "a variable that steers nothing");
+        assert_ne!(key(&one, &[]), key(&other_cargo, &[]));
+        assert_eq!(key(&one, &[]), key(&probe_changed, &[]));
         // A variable cargo or rustup set for rustc from tutor's (rustup's PATH-like values, say).
         let derived = Environment { set: vec![("PROBE".into(), "1:/toolchain".into())], removed: Vec::new() };
-        assert_ne!(key(&one, Some(&derived)), key(&probe_changed, Some(&derived)));
+        let derived: Vec<&str> = derived.names().collect();
+        assert_ne!(key(&one, &derived), key(&probe_changed, &derived));
         let removed = Environment { set: Vec::new(), removed: vec!["PROBE".into()] };
-        assert_ne!(key(&one, Some(&removed)), key(&probe_changed, Some(&removed)));
-        for steering in ["PATH", "HOME", "RUSTUP_TOOLCHAIN", "RUSTC_WRAPPER", "LD_LIBRARY_PATH", "__CARGO_FIX_YOLO"] {
+        let removed: Vec<&str> = removed.names().collect();
+        assert_ne!(key(&one, &removed), key(&probe_changed, &removed));
+        for steering in
+            ["PATH", "HOME", "TMPDIR", "RUSTUP_TOOLCHAIN", "RUSTC_WRAPPER", "LD_LIBRARY_PATH", "__CARGO_FIX_YOLO"]
+        {
             let mut changed = one.clone();
             changed.insert(steering.to_string(), "x".to_string());
-            assert_ne!(key(&one, None), key(&changed, None), "{steering}");
+            assert_ne!(key(&one, &[]), key(&changed, &[]), "{steering}");
         }
     }
 }
