@@ -33,8 +33,7 @@ struct Record {
     harness: u64,
     /// Whether rustc's messages carry colours.
     color: bool,
-    /// [`rustc_env::key`] of tutor's environment (rustc's derives from it), over the variables
-    /// the recorded command's environment changed.
+    /// [`key`] of tutor's environment when it was recorded (rustc's derives from it).
     environment: u64,
     /// The rustc command cargo ran, and what it read.
     command: Option<Recorded>,

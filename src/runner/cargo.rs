@@ -8,10 +8,11 @@
 //!
 //! Compiling can also read any file the compiler may open, and `.incbin` in `global_asm!` does
 //! so without a trace in the dep-info. So every build runs in a Landlock domain
-//! ([`Confinement::for_build`]) that lets it read the system, the toolchain and the harness
-//! only, and write beneath the harness's `target/` only: a learner's file that embeds the
-//! progress file or a solution fails to compile. The dependencies, which may need downloading,
-//! are built in a domain that may write beneath `CARGO_HOME` too, never with the learner's file.
+//! ([`Confinement::for_build`](super::confine::Confinement::for_build)) that lets it read the
+//! system, the toolchain and the harness only, and write beneath the harness's `target/` only: a
+//! learner's file that embeds the progress file or a solution fails to compile. The
+//! dependencies, which may need downloading, are built in a domain that may write beneath
+//! `CARGO_HOME` too, never with the learner's file.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;

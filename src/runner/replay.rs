@@ -3,7 +3,7 @@
 //!
 //! Of a warm re-check, cargo's own part is about 60 ms here (rustup's proxy, then cargo checking
 //! the fingerprint of every dependency) around the one rustc command that compiles the learner's
-//! file. `cargo -vv` prints that command with the environment it sets; [`Invocation::parse`]
+//! file. `cargo -vv` prints that command with the environment it sets; [`BinaryCommand::parse`]
 //! reads it back, and [`run`] runs it as cargo would: from the harness, under the same
 //! confinement, memory limit and time limit, its messages sorted the same way. Whether a
 //! recorded command may still be used is for [`super::build`] to say.

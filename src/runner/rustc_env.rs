@@ -6,8 +6,8 @@
 //! (`RUSTUP_TOOLCHAIN`, `CARGO_HOME`, the jobserver's `CARGO_MAKEFLAGS` …). Only what differs
 //! from tutor's own environment is kept, so that no secret of the learner's environment is
 //! written to disk; [`key`] tells whether what of tutor's environment steers the build is still
-//! what it was compared with. Found by looking among cargo's children every few milliseconds: a compile
-//! that ends before it is seen (a busy machine) is simply not recorded.
+//! what it was compared with. Found by looking among cargo's children every few milliseconds: a
+//! compile that ends before it is seen (a busy machine) is simply not recorded.
 
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
