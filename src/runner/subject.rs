@@ -144,21 +144,23 @@ impl RemoteSubject {
             }
             // A frame over the limit: the program is not ending, its reply is unreadable.
             Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                self.end_program(&mut state);
+                self.end_program(&mut state, Duration::ZERO);
                 drop(state);
                 Fault::Unreadable(e.to_string()).raise()
             }
             // The wait that ran out was bounded by the run's deadline: the run's time is up.
             Err(e) if is_timeout(&e) && wait_until == self.deadline => {
                 state.timed_out = true;
-                self.end_program(&mut state);
+                self.end_program(&mut state, Duration::ZERO);
                 drop(state);
                 Fault::TimedOut { limit_secs: self.limit.as_secs_f64(), during_this_case: true }.raise()
             }
             Ok(None) | Err(_) => {
                 let answered = running.answered;
                 let printed_before = state.output.stderr.len();
-                let ending = self.end_program(&mut state);
+                // It closed its socket: it is usually ending by itself. A moment lets its own exit
+                // code or signal be the one reported.
+                let ending = self.end_program(&mut state, Duration::from_millis(500));
                 let printed = &state.output.stderr[printed_before..];
                 let why = (!answered).then(|| loader_failure(ending, printed, &self.kit_library)).flatten();
                 if let Some(why) = why {
@@ -172,14 +174,14 @@ impl RemoteSubject {
         }
     }
 
-    /// Stops the running program, keeps its output, and returns how it ended.
-    fn end_program(&self, state: &mut State) -> Ending {
+    /// Stops the running program once it has ended by itself or `grace` has passed, keeps its
+    /// output, and returns how it ended. A program that is not ending (its reply made no sense,
+    /// its time is up) gets no grace: the time waited would be taken from the cases left.
+    fn end_program(&self, state: &mut State, grace: Duration) -> Ending {
         let Some(mut running) = state.running.take() else {
             return state.last_ending.unwrap_or(Ending::Exited(-1));
         };
-        // A program that closed its socket is usually ending by itself: give it a moment, so its
-        // exit code or signal is the one reported.
-        let ending = running.group.wait_until(Instant::now() + Duration::from_millis(500)).unwrap_or(Ending::TimedOut);
+        let ending = running.group.wait_until(Instant::now() + grace).unwrap_or(Ending::TimedOut);
         let output = stop(running);
         state.output.append(output);
         state.last_ending = Some(ending);
@@ -320,7 +322,7 @@ impl Channel for RemoteSubject {
 
     fn discard(&self) {
         let mut state = self.state.borrow_mut();
-        self.end_program(&mut state);
+        self.end_program(&mut state, Duration::ZERO);
     }
 }
 

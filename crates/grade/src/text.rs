@@ -42,8 +42,8 @@ pub fn case_timed_out(limit_secs: f64, during_this_case: bool) -> Bi {
 
 pub fn unreadable_reply(why: &str) -> Bi {
     Bi::new(
-        format!("被评分的程序的回复无法读取（{why}）：代码是否写入了 tutor 的管道？"),
-        format!("the graded program's reply could not be read ({why}): did the code write into tutor's pipe?"),
+        format!("被评分的程序的回复无法读取（{why}）：代码是否写入了 tutor 的管道，或返回了远超所需的大结果？"),
+        format!("the graded program's reply could not be read ({why}): did the code write into tutor's pipe, or return a far larger result than asked for?"),
     )
 }
 

@@ -108,9 +108,10 @@ pub fn serve(todo: u32, mut answer: impl FnMut(&[u8]) -> Result<Vec<u8>, String>
         let envelope = match catch_unwind(AssertUnwindSafe(|| answer(&request))) {
             Ok(Ok(reply)) => Envelope::Answered(reply),
             Ok(Err(why)) => Envelope::Refused(why),
-            Err(payload) => {
-                Envelope::Panicked { message: panics::message(payload.as_ref()), location: panics::take_location() }
-            }
+            Err(payload) => Envelope::Panicked {
+                message: shortened(panics::message(payload.as_ref())),
+                location: panics::take_location(),
+            },
         };
         if write_frame(&mut output, &envelope.encode()).is_err() {
             return ExitCode::SUCCESS;
@@ -118,9 +119,44 @@ pub fn serve(todo: u32, mut answer: impl FnMut(&[u8]) -> Result<Vec<u8>, String>
     }
 }
 
+/// The most of a panic message a reply carries: more than a learner reads in a failed case
+/// (an `assert_eq!` of two long arrays says far more), far less than a frame may hold (an 80 MB
+/// message made the reply unreadable, and the panic looked like tampering with tutor's socket).
+const LONGEST_MESSAGE: usize = 4 << 10;
+
+/// `message`, cut to [`LONGEST_MESSAGE`] bytes (at a character boundary) with a note of what was
+/// left out.
+fn shortened(mut message: String) -> String {
+    if message.len() <= LONGEST_MESSAGE {
+        return message;
+    }
+    let mut end = LONGEST_MESSAGE;
+    while !message.is_char_boundary(end) {
+        end -= 1;
+    }
+    let left_out = message.len() - end;
+    message.truncate(end);
+    message.push_str(&format!(" … ({left_out} more bytes)"));
+    message
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_panic_message_is_cut_at_a_character_boundary() {
+        assert_eq!(shortened("short".into()), "short");
+        let long = "é".repeat(LONGEST_MESSAGE);
+        let cut = shortened(long.clone());
+        assert!(cut.len() < LONGEST_MESSAGE + 40, "{}", cut.len());
+        assert!(long.starts_with(cut.split(" … (").next().unwrap()));
+        assert!(
+            cut.ends_with(&format!(" … ({} more bytes)", long.len() - LONGEST_MESSAGE)),
+            "{}",
+            &cut[cut.len() - 40..]
+        );
+    }
 
     #[test]
     fn every_envelope_round_trips_and_garbage_is_an_error() {
