@@ -2,7 +2,7 @@
 //! more than a reply may hold. It is a panic of the learner's code, not a reply tampered with.
 //! exercise: 02-norm
 //! shows: your code panicked: too long too long
-//! shows: more bytes)
+//! shows: more bytes · 另有
 //! hides: could not be read
 
 use ndarray::ArrayD;

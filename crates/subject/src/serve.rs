@@ -136,7 +136,8 @@ fn shortened(mut message: String) -> String {
     }
     let left_out = message.len() - end;
     message.truncate(end);
-    message.push_str(&format!(" … ({left_out} more bytes)"));
+    // Shown inside either language's line: it says itself in both.
+    message.push_str(&format!(" … [{left_out} more bytes · 另有 {left_out} 字节]"));
     message
 }
 
@@ -149,13 +150,10 @@ mod tests {
         assert_eq!(shortened("short".into()), "short");
         let long = "é".repeat(LONGEST_MESSAGE);
         let cut = shortened(long.clone());
-        assert!(cut.len() < LONGEST_MESSAGE + 40, "{}", cut.len());
-        assert!(long.starts_with(cut.split(" … (").next().unwrap()));
-        assert!(
-            cut.ends_with(&format!(" … ({} more bytes)", long.len() - LONGEST_MESSAGE)),
-            "{}",
-            &cut[cut.len() - 40..]
-        );
+        assert!(cut.len() < LONGEST_MESSAGE + 60, "{}", cut.len());
+        assert!(long.starts_with(cut.split(" … [").next().unwrap()));
+        let left_out = long.len() - LONGEST_MESSAGE;
+        assert!(cut.ends_with(&format!(" … [{left_out} more bytes · 另有 {left_out} 字节]")), "{cut}");
     }
 
     #[test]
