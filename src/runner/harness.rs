@@ -104,6 +104,14 @@ impl Kit {
         package_field(&self.manifest, "name").unwrap_or_default()
     }
 
+    /// The file name of the shared library it is built as ([`as_shared_library`]): named after
+    /// its `[lib]` name, or its package's with `-` written `_`, as cargo names it.
+    fn library_file(&self) -> String {
+        let lib_name = self.manifest.get("lib").and_then(|l| l.get("name")).and_then(|n| n.as_str());
+        let name = lib_name.map(str::to_string).unwrap_or_else(|| self.package().replace('-', "_"));
+        format!("lib{name}.so")
+    }
+
     /// Where the editor project finds it in the harness, relative to the workspace.
     pub fn in_workspace(&self) -> String {
         format!(".tutor/harness/{}", self.dir)
@@ -291,12 +299,11 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
         }
     }
     let fingerprint = fingerprint.finish();
-    let kit_library = format!("lib{}.so", kit.package());
     Ok(Layout {
         manifest: root.join("Cargo.toml"),
         built_before: is_built(private_dir),
         fingerprint,
-        kit_library,
+        kit_library: kit.library_file(),
         root,
     })
 }
@@ -383,6 +390,9 @@ mod tests {
             }
             assert_eq!(written, original, "{}", course.id);
         }
+        let named = |manifest: &str| Kit { dir: String::new(), text: "", manifest: toml::from_str(manifest).unwrap() };
+        assert_eq!(named("[package]\nname = \"my-course_kit\"\n").library_file(), "libmy_course_kit.so");
+        assert_eq!(named("[package]\nname = \"k\"\n[lib]\nname = \"own\"\n").library_file(), "libown.so");
         assert_eq!(as_shared_library("not [toml"), "not [toml", "cargo reports what does not parse");
         let bare: toml::Table = toml::from_str(&as_shared_library("[package]\nname = \"k\"\n")).unwrap();
         assert_eq!(bare["lib"]["crate-type"][0].as_str(), Some("dylib"));

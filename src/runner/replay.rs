@@ -81,7 +81,7 @@ impl Invocation {
         let mut libraries: Vec<PathBuf> = self
             .library_folders()
             .flat_map(|folder| files_in(Path::new(folder)))
-            .filter(|path| path.extension().is_some_and(|e| e == "rlib" || e == "rmeta" || e == "so"))
+            .filter(|path| is_library(path))
             .collect();
         libraries.sort();
         // Where rustc's environment says rustup lives: set by rustup's proxy, or already tutor's.
@@ -89,9 +89,7 @@ impl Invocation {
         let settings = rustup_home.map(|home| Path::new(&home).join("settings.toml")).filter(|p| p.is_file());
         std::iter::once(self.program.clone()).chain(libraries).chain(settings).collect()
     }
-}
 
-impl Invocation {
     /// The folders it finds its libraries in (`-L dependency=`).
     fn library_folders(&self) -> impl Iterator<Item = &str> {
         self.args.windows(2).filter(|w| w[0] == "-L").filter_map(|w| w[1].strip_prefix("dependency="))
@@ -129,7 +127,12 @@ impl Invocation {
 /// Whether a dep-info file is a library's: one of the files it was written for is one.
 fn describes_a_library(dep_info: &str) -> bool {
     let targets = dep_info.lines().filter_map(|line| line.split_once(": ").map(|(target, _)| target));
-    targets.map(Path::new).any(|t| t.extension().is_some_and(|e| e == "rlib" || e == "rmeta" || e == "so"))
+    targets.map(Path::new).any(is_library)
+}
+
+/// Whether `path` names a library rustc links: an rlib, its metadata, or a shared library.
+fn is_library(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "rlib" || e == "rmeta" || e == "so")
 }
 
 /// The entries of `folder` (none if it cannot be read).
