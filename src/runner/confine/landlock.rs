@@ -7,7 +7,7 @@
 //! structures as it goes).
 
 use std::os::fd::OwnedFd;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use ::landlock::{
     Access, AccessFs, AccessNet, BitFlags, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr, Scope, ABI,
@@ -22,25 +22,38 @@ use super::toolchain::Toolchain;
 /// code has not been tested with, as the crate advises.
 const TARGET: ABI = ABI::V6;
 
-/// Folders the subject may read beneath: the system's libraries and settings and the kernel's
-/// views of devices. Not the home folder, `/tmp` or the course workspace, and of `/proc` only
-/// the subject's own folder ([`grant_own_proc`]): another process's `environ` would give tutor's
-/// environment, which the subject's own is emptied of.
-const READABLE: [&str; 7] = ["/usr", "/lib", "/lib32", "/lib64", "/etc", "/dev", "/sys"];
+/// Folders the subject may read beneath: the system's libraries and the kernel's views of
+/// devices. Not `/etc` as a whole (as root, `/etc/shadow` is the program's own to read), not
+/// `/dev` as a whole (`/dev/pts/N` holds other terminals' pending input), not the home folder,
+/// `/tmp` or the course workspace, and of `/proc` only the subject's own folder
+/// ([`grant_own_proc`]): another process's `environ` would give tutor's environment, which the
+/// subject's own is emptied of.
+const READABLE: [&str; 5] = ["/usr", "/lib", "/lib32", "/lib64", "/sys"];
+
+/// The files of `/etc` the dynamic loader and the C library read, for the subject and the build.
+const LOADER_SETTINGS: [&str; 5] =
+    ["/etc/ld.so.cache", "/etc/ld.so.preload", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime"];
+
+/// What else of `/etc` a build reads: the C library's user, group and name-service settings
+/// (cargo and rustup look up the home folder), and the linker's configuration. Not the rest of
+/// `/etc` (`shadow`, `ssh/`, …): a compile error would print what `include_str!` read.
+const BUILD_SETTINGS: [&str; 6] =
+    ["/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/host.conf", "/etc/gai.conf", "/etc/alternatives"];
+
+/// The devices a program may read; `/dev/null` is the only one a build may also write.
+const DEVICES: [&str; 5] = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"];
 
 /// The system folders a build may read beneath, each with whether it may also run programs
 /// from there (the compilers, linkers and loaders). As for the subject, not the home folder,
-/// `/tmp` or the course workspace.
-const BUILD_SYSTEM: [(&str, bool); 10] = [
+/// `/tmp` or the course workspace; of `/etc` and `/dev` only the files above.
+const BUILD_SYSTEM: [(&str, bool); 8] = [
     ("/usr", true),
     ("/lib", true),
     ("/lib32", true),
     ("/lib64", true),
     ("/bin", true),
     ("/sbin", true),
-    ("/etc", false),
     ("/proc", false),
-    ("/dev", false),
     ("/sys", false),
 ];
 
@@ -71,10 +84,10 @@ pub(super) fn ruleset(executable: &Path) -> Result<OwnedFd> {
         .scope(Scope::from_all(TARGET))?
         .create()?;
     let read = AccessFs::ReadFile | AccessFs::ReadDir;
-    for folder in READABLE {
-        // Missing folders (no /lib32 here, say) are simply not granted.
-        if let Ok(fd) = PathFd::new(folder) {
-            ruleset = ruleset.add_rule(PathBeneath::new(fd, read))?;
+    for path in READABLE.iter().chain(&LOADER_SETTINGS).chain(&DEVICES) {
+        // Missing ones (no /lib32 here, say) are simply not granted.
+        if let Some(rule) = rule(Path::new(path), read) {
+            ruleset = ruleset.add_rule(rule)?;
         }
     }
     // The kernel opens the dynamic loader for execution too (`open_exec`), so it needs the
@@ -101,46 +114,69 @@ pub(super) fn ruleset(executable: &Path) -> Result<OwnedFd> {
 
 /// A ruleset for a cargo build of the harness at `harness`: it handles every file-system right
 /// (not the network: a first build downloads crates) and grants
-/// - reading beneath the system folders, the harness, and the toolchain's folders;
+/// - reading beneath the system folders, the harness, and the toolchain's folders, and the
+///   files of `/etc` and `/dev` a build needs ([`LOADER_SETTINGS`], [`BUILD_SETTINGS`],
+///   [`DEVICES`]);
+/// - of `CARGO_HOME`, reading the registry's sources and index, git checkouts and cargo's
+///   settings, and running rustup's proxies in `bin/`: not the rest of `bin/` (an installed
+///   tutor holds every solution), not the credentials, not `env` ([`Toolchain::build_reads`]);
 /// - running programs beneath the system's program folders, the toolchain's folders, and the
 ///   harness's `target/` (dependencies' build scripts are built and run there);
 /// - every right beneath the harness's `target/`, and writing to `/dev/null`;
-/// - with `downloads`, every right beneath `CARGO_HOME` too (the registry's index, downloaded
-///   crates and their unpacked sources, cargo's lock on them).
+/// - with `downloads`, every right beneath `CARGO_HOME` and reading `/etc` (certificates and
+///   name resolution for the download), as cargo may have to fetch and unpack crates: this
+///   build never compiles the learner's file.
 ///
 /// `target/` must exist: a rule names an open folder.
 pub(super) fn build_ruleset(harness: &Path, toolchain: &Toolchain, downloads: bool) -> Result<OwnedFd> {
     let all = AccessFs::from_all(TARGET);
     let read = AccessFs::ReadFile | AccessFs::ReadDir;
     let run = read | AccessFs::Execute;
-    let mut rules: Vec<(&Path, BitFlags<AccessFs>, bool)> = Vec::new();
+    let mut rules: Vec<(PathBuf, BitFlags<AccessFs>)> = Vec::new();
     for (folder, programs) in BUILD_SYSTEM {
-        rules.push((Path::new(folder), if programs { run } else { read }, false));
+        rules.push((folder.into(), if programs { run } else { read }));
     }
-    rules.push((harness, read, true));
-    let target = harness.join("target");
-    rules.push((&target, all, true));
-    let toolchain_folders = toolchain.rustup_home.iter().chain(&toolchain.elsewhere);
-    for folder in toolchain_folders {
-        rules.push((folder, run, false));
+    let settings = LOADER_SETTINGS.iter().chain(&BUILD_SETTINGS).chain(&DEVICES);
+    rules.extend(settings.map(|file| (PathBuf::from(file), read)));
+    for folder in toolchain.rustup_home.iter().chain(&toolchain.elsewhere) {
+        rules.push((folder.clone(), run));
     }
-    if let Some(cargo_home) = &toolchain.cargo_home {
-        rules.push((cargo_home, if downloads { all } else { run }, false));
+    match (&toolchain.cargo_home, downloads) {
+        (Some(cargo_home), true) => rules.extend([(cargo_home.clone(), all), ("/etc".into(), read)]),
+        (Some(_), false) => {
+            let reads = toolchain.build_reads();
+            rules.extend(reads.into_iter().map(|(path, program)| (path, if program { run } else { read })));
+        }
+        (None, _) => {}
     }
     // Where tools send what they do not want kept; it keeps nothing.
-    rules.push((Path::new("/dev/null"), AccessFs::ReadFile | AccessFs::WriteFile | AccessFs::Truncate, false));
+    rules.push(("/dev/null".into(), AccessFs::ReadFile | AccessFs::WriteFile | AccessFs::Truncate));
 
     let mut ruleset = Ruleset::default().handle_access(all)?.create()?;
-    for (path, access, required) in rules {
-        match PathFd::new(path) {
-            Ok(fd) => ruleset = ruleset.add_rule(PathBeneath::new(fd, access))?,
-            // A folder this system lacks (no /lib32, no rustup) is simply not granted; the
-            // harness and its target are the build's own and must be there.
-            Err(e) if required => return Err(e).with_context(|| format!("opening {}", path.display())),
-            Err(_) => {}
+    // The harness and its target are the build's own and must be there.
+    let target = harness.join("target");
+    for (folder, access) in [(harness, read), (&target, all)] {
+        let fd = PathFd::new(folder).with_context(|| format!("opening {}", folder.display()))?;
+        ruleset = ruleset.add_rule(PathBeneath::new(fd, access))?;
+    }
+    for (path, access) in rules {
+        // What this system lacks (no /lib32, no rustup) is simply not granted.
+        if let Some(rule) = rule(&path, access) {
+            ruleset = ruleset.add_rule(rule)?;
         }
     }
     Option::<OwnedFd>::from(ruleset).context("the kernel gave no Landlock ruleset")
+}
+
+/// A rule granting `access` beneath `path`, or on `path` alone when it is not a folder (of
+/// `access`, only the rights that apply to a file); `None` when `path` cannot be opened.
+fn rule(path: &Path, access: BitFlags<AccessFs>) -> Option<PathBeneath<PathFd>> {
+    let fd = PathFd::new(path).ok()?;
+    let access = match path.is_dir() {
+        true => access,
+        false => access & AccessFs::from_file(TARGET),
+    };
+    Some(PathBeneath::new(fd, access))
 }
 
 /// In the child, between fork and exec: adds reading beneath its own `/proc/<pid>` (which exec

@@ -28,6 +28,8 @@
 //! rustc, and rustc the linker.
 
 #[cfg(target_os = "linux")]
+mod capabilities;
+#[cfg(target_os = "linux")]
 mod elf;
 #[cfg(target_os = "linux")]
 mod landlock;
@@ -111,8 +113,12 @@ struct Prepared {
     /// Whether the child adds its own `/proc/<pid>` to the ruleset before entering it (the
     /// subject's: see [`landlock::grant_own_proc`]). The ruleset is then used once.
     own_proc: bool,
+    /// Whether every capability is dropped before the exec ([`capabilities::drop_all`]): for
+    /// the graded program, not for a build, which may need root's access to a course folder
+    /// that another user owns.
+    unprivileged: bool,
     /// Seccomp programs, installed in this order.
-    filters: Vec<seccomp::Program>,
+    filters: &'static [seccomp::Program],
 }
 
 #[cfg(target_os = "linux")]
@@ -132,11 +138,11 @@ impl Prepared {
         let filters = match support.seccomp {
             true => seccomp::programs().unwrap_or_else(|_| {
                 gaps.push("seccomp filter (could not be compiled)");
-                Vec::new()
+                &[]
             }),
-            false => Vec::new(),
+            false => &[],
         };
-        Prepared { ruleset, own_proc: true, filters }
+        Prepared { ruleset, own_proc: true, unprivileged: true, filters }
     }
 }
 
@@ -208,7 +214,7 @@ impl Confinement {
         let _ = (harness, downloads, support, &mut gaps);
         Confinement {
             #[cfg(target_os = "linux")]
-            prepared: std::sync::Arc::new(Prepared { ruleset, own_proc: false, filters: Vec::new() }),
+            prepared: std::sync::Arc::new(Prepared { ruleset, own_proc: false, unprivileged: false, filters: &[] }),
             gaps,
         }
     }
@@ -266,7 +272,8 @@ pub fn build_temp_dir(harness: &Path) -> std::path::PathBuf {
     harness.join("target").join("tmp")
 }
 
-/// In the child: no new privileges, then Landlock, then seccomp. Seccomp comes last: its
+/// In the child: no new privileges, no capabilities (for the graded program), then Landlock,
+/// then seccomp. Seccomp comes last: its
 /// filters are written for the program, not for this set-up (they happen to allow these calls,
 /// but need not).
 #[cfg(target_os = "linux")]
@@ -280,6 +287,9 @@ fn enter(prepared: &Prepared) -> std::io::Result<()> {
     if unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, yes, unused, unused, unused) } != 0 {
         return Err(std::io::Error::last_os_error());
     }
+    if prepared.unprivileged {
+        capabilities::drop_all()?;
+    }
     if let Some(ruleset) = &prepared.ruleset {
         if prepared.own_proc {
             landlock::grant_own_proc(ruleset)?;
@@ -290,7 +300,7 @@ fn enter(prepared: &Prepared) -> std::io::Result<()> {
             return Err(std::io::Error::last_os_error());
         }
     }
-    for program in &prepared.filters {
+    for program in prepared.filters {
         program.install()?;
     }
     Ok(())

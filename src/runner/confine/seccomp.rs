@@ -1,12 +1,15 @@
 //! Seccomp filters for the subject, compiled with seccompiler in the parent.
 //!
-//! The policy is a deny list on top of "allow": the subject is ordinary Rust code that needs
-//! most of the system-call table (memory, threads, time, reading files); what it must not do is
-//! short to list. A seccompiler filter has one action for every match, so each error number
-//! gets its own filter; the kernel runs them all and the refusal wins.
+//! The policy is an allow list ([`allowed`]), modelled on Docker's default profile and trimmed
+//! for a single-process compute program: a kernel interface added after this list was written is
+//! refused until someone lists it. A seccompiler filter has one action for every match, so the
+//! refusals that answer with another error number than the allow list's EPERM (opening for
+//! writing and sockets: EACCES; calls that must look absent: ENOSYS) are filters of their own;
+//! the kernel runs them all and the refusal wins.
 
 use std::collections::BTreeMap;
 use std::io;
+use std::sync::OnceLock;
 
 use seccompiler::{
     BackendError, BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
@@ -76,22 +79,35 @@ pub(super) fn available() -> bool {
     result == 0
 }
 
-/// The filters, in the order they are to be installed.
-pub(super) fn programs() -> Result<Vec<Program>, seccompiler::Error> {
+/// The filters, in the order they are to be installed, compiled once per tutor process (every
+/// start of a graded program installs the same ones).
+pub(super) fn programs() -> Result<&'static [Program], String> {
+    static PROGRAMS: OnceLock<Result<Vec<Program>, String>> = OnceLock::new();
+    PROGRAMS.get_or_init(|| compile().map_err(|e| e.to_string())).as_deref().map_err(Clone::clone)
+}
+
+/// The allow list first, then the refusals that answer with another error number: the kernel
+/// runs every filter, the most restrictive action wins, and among refusals the filter installed
+/// last gives the error number (so a socket gets EACCES, not the allow list's EPERM).
+fn compile() -> Result<Vec<Program>, seccompiler::Error> {
     let unknown = || BackendError::InvalidTargetArch(std::env::consts::ARCH.to_string());
     let arch = arch().ok_or_else(unknown)?;
     let mut programs = Vec::new();
     #[cfg(target_arch = "x86_64")]
     programs.push(Program::new(x32_guard())?);
-    for (errno, rules) in
-        [(libc::EPERM, refused_eperm()?), (libc::EACCES, refused_eacces()?), (libc::ENOSYS, missing())]
-    {
+    let allow_list = SeccompFilter::new(allowed()?, SeccompAction::Errno(libc::EPERM as u32), SeccompAction::Allow, arch)?;
+    programs.push(compiled(allow_list)?);
+    for (errno, rules) in [(libc::EACCES, refused_eacces()?), (libc::ENOSYS, missing())] {
         let filter = SeccompFilter::new(rules, SeccompAction::Allow, SeccompAction::Errno(errno as u32), arch)?;
-        let code = BpfProgram::try_from(filter)?;
-        let code = code.into_iter().map(|i| libc::sock_filter { code: i.code, jt: i.jt, jf: i.jf, k: i.k }).collect();
-        programs.push(Program::new(code)?);
+        programs.push(compiled(filter)?);
     }
     Ok(programs)
+}
+
+fn compiled(filter: SeccompFilter) -> Result<Program, seccompiler::Error> {
+    let code = BpfProgram::try_from(filter)?;
+    let code = code.into_iter().map(|i| libc::sock_filter { code: i.code, jt: i.jt, jf: i.jf, k: i.k }).collect();
+    Program::new(code)
 }
 
 type Rules = BTreeMap<i64, Vec<SeccompRule>>;
@@ -102,7 +118,7 @@ fn nr(call: libc::c_long) -> i64 {
     i64::from(call)
 }
 
-/// Always refused, whatever the arguments.
+/// Matching whatever the arguments.
 fn always(calls: &[libc::c_long]) -> Rules {
     calls.iter().map(|&call| (nr(call), Vec::new())).collect()
 }
@@ -122,69 +138,167 @@ fn any_bit(arg: u8, bits: &[libc::c_int]) -> Result<Vec<SeccompRule>, BackendErr
         .collect()
 }
 
-/// EPERM: new processes and other programs, changes to the file system, tracing, and ways
-/// around the rest.
-fn refused_eperm() -> Result<Rules, BackendError> {
+/// The allow list: what a single-process compute program needs — the dynamic loader, Rust's
+/// standard library (threads, panics, stack-overflow detection), the kit's reads and writes on
+/// the descriptors it was given, time and randomness. Modelled on Docker's default profile
+/// (moby's `profiles/seccomp/default.json`), trimmed of whatever such a program has no use for:
+/// new processes, other programs (`execve` stays, for the program's own start: Landlock lets it
+/// run only itself and its loader), sockets, file-system changes, extended attributes, System V
+/// and POSIX message queues, shared memory and semaphores, asynchronous I/O and io_uring, file
+/// watches, name-to-handle lookups, scheduling classes and CPU pinning, memory locking, and of
+/// course everything Docker refuses as well (tracing, `process_vm_*`, perf, bpf, keys, modules,
+/// kexec, reboot, clocks, `syslog`, `userfaultfd`, namespaces, mounts). Every other call gets
+/// EPERM, as Docker answers; the program is not killed, so its panic names the refusal.
+fn allowed() -> Result<Rules, BackendError> {
     let mut rules = always(&[
-        libc::SYS_ptrace,
-        libc::SYS_process_vm_readv,
-        libc::SYS_process_vm_writev,
-        libc::SYS_unlinkat,
-        libc::SYS_renameat2,
-        libc::SYS_mkdirat,
-        libc::SYS_linkat,
-        libc::SYS_symlinkat,
-        libc::SYS_truncate,
-        libc::SYS_ftruncate,
-        libc::SYS_fchmod,
-        libc::SYS_fchmodat,
-        libc::SYS_fchown,
-        libc::SYS_fchownat,
-        libc::SYS_mknodat,
-        libc::SYS_utimensat,
-        // Beyond the obvious: io_uring performs opens and sockets without these filters seeing
-        // them; namespaces and mounts would change what the paths above mean.
-        libc::SYS_io_uring_setup,
-        libc::SYS_io_uring_enter,
-        libc::SYS_io_uring_register,
-        libc::SYS_unshare,
-        libc::SYS_setns,
-        libc::SYS_mount,
-        libc::SYS_umount2,
-        libc::SYS_pivot_root,
-        libc::SYS_chroot,
-        // The program's own start is an execve; these two would let it become another
-        // program: one read from anywhere it may read, or carried inside itself (`.incbin`)
-        // and written to a file in memory, which no Landlock rule names.
-        libc::SYS_execveat,
-        libc::SYS_memfd_create,
+        // Memory.
+        libc::SYS_brk,
+        libc::SYS_mmap,
+        libc::SYS_munmap,
+        libc::SYS_mremap,
+        libc::SYS_mprotect,
+        libc::SYS_madvise,
+        libc::SYS_mincore,
+        libc::SYS_msync,
+        libc::SYS_membarrier,
+        // Threads and their synchronisation (clone is below, for threads only).
+        libc::SYS_futex,
+        libc::SYS_set_robust_list,
+        libc::SYS_get_robust_list,
+        libc::SYS_set_tid_address,
+        libc::SYS_rseq,
+        libc::SYS_gettid,
+        libc::SYS_sched_yield,
+        libc::SYS_sched_getaffinity,
+        libc::SYS_sched_getparam,
+        libc::SYS_sched_getscheduler,
+        libc::SYS_sched_get_priority_max,
+        libc::SYS_sched_get_priority_min,
+        libc::SYS_prctl,
+        // Signals: panics, aborts, stack-overflow handling; Landlock scopes whom they reach.
+        libc::SYS_rt_sigaction,
+        libc::SYS_rt_sigprocmask,
+        libc::SYS_rt_sigreturn,
+        libc::SYS_rt_sigpending,
+        libc::SYS_rt_sigsuspend,
+        libc::SYS_rt_sigtimedwait,
+        libc::SYS_sigaltstack,
+        libc::SYS_restart_syscall,
+        libc::SYS_kill,
+        libc::SYS_tgkill,
+        libc::SYS_tkill,
+        // Time.
+        libc::SYS_clock_gettime,
+        libc::SYS_clock_getres,
+        libc::SYS_clock_nanosleep,
+        libc::SYS_nanosleep,
+        libc::SYS_gettimeofday,
+        libc::SYS_times,
+        libc::SYS_getitimer,
+        libc::SYS_setitimer,
+        // Descriptors: reading what Landlock lets it read, writing to the pipes and the socket it
+        // was given (opening for writing is refused by the EACCES filter).
+        libc::SYS_read,
+        libc::SYS_readv,
+        libc::SYS_pread64,
+        libc::SYS_preadv,
+        libc::SYS_preadv2,
+        libc::SYS_write,
+        libc::SYS_writev,
+        libc::SYS_pwrite64,
+        libc::SYS_pwritev,
+        libc::SYS_recvfrom,
+        libc::SYS_recvmsg,
+        libc::SYS_sendto,
+        libc::SYS_sendmsg,
+        libc::SYS_shutdown,
+        libc::SYS_getsockopt,
+        libc::SYS_setsockopt,
+        libc::SYS_getsockname,
+        libc::SYS_getpeername,
+        libc::SYS_openat,
+        libc::SYS_close,
+        libc::SYS_close_range,
+        libc::SYS_lseek,
+        libc::SYS_fstat,
+        libc::SYS_newfstatat,
+        libc::SYS_statx,
+        libc::SYS_statfs,
+        libc::SYS_fstatfs,
+        libc::SYS_fcntl,
+        libc::SYS_dup,
+        libc::SYS_dup3,
+        libc::SYS_ioctl,
+        libc::SYS_getdents64,
+        libc::SYS_readlinkat,
+        libc::SYS_faccessat,
+        libc::SYS_faccessat2,
+        libc::SYS_getcwd,
+        libc::SYS_chdir,
+        libc::SYS_fchdir,
+        libc::SYS_fadvise64,
+        libc::SYS_pipe2,
+        libc::SYS_ppoll,
+        libc::SYS_pselect6,
+        libc::SYS_fsync,
+        libc::SYS_fdatasync,
+        // Who and where it is.
+        libc::SYS_getpid,
+        libc::SYS_getppid,
+        libc::SYS_getuid,
+        libc::SYS_geteuid,
+        libc::SYS_getgid,
+        libc::SYS_getegid,
+        libc::SYS_getgroups,
+        libc::SYS_getresuid,
+        libc::SYS_getresgid,
+        libc::SYS_getpgid,
+        libc::SYS_getsid,
+        libc::SYS_prlimit64,
+        libc::SYS_getrusage,
+        libc::SYS_sysinfo,
+        libc::SYS_uname,
+        libc::SYS_getcpu,
+        libc::SYS_capget,
+        libc::SYS_umask,
+        libc::SYS_getrandom,
+        // Its own start (the only programs Landlock lets it run are itself and its loader), and
+        // its end.
+        libc::SYS_execve,
+        libc::SYS_exit,
+        libc::SYS_exit_group,
     ]);
-    // The older calls that x86-64 keeps; newer ports have only the *at forms and clone.
+    // The older calls that x86-64 keeps beside the newer forms above; the loader and the C
+    // library still use some of them there.
     #[cfg(target_arch = "x86_64")]
     rules.extend(always(&[
-        libc::SYS_fork,
-        libc::SYS_vfork,
-        libc::SYS_unlink,
-        libc::SYS_rename,
-        libc::SYS_renameat,
-        libc::SYS_mkdir,
-        libc::SYS_rmdir,
-        libc::SYS_link,
-        libc::SYS_symlink,
-        libc::SYS_chmod,
-        libc::SYS_fchmodat2,
-        libc::SYS_chown,
-        libc::SYS_lchown,
-        libc::SYS_mknod,
-        libc::SYS_utime,
-        libc::SYS_utimes,
-        libc::SYS_futimesat,
+        libc::SYS_arch_prctl,
+        libc::SYS_open,
+        libc::SYS_stat,
+        libc::SYS_lstat,
+        libc::SYS_access,
+        libc::SYS_readlink,
+        libc::SYS_getdents,
+        libc::SYS_dup2,
+        libc::SYS_pipe,
+        libc::SYS_poll,
+        libc::SYS_select,
+        libc::SYS_time,
+        libc::SYS_alarm,
+        libc::SYS_pause,
+        libc::SYS_getpgrp,
+        libc::SYS_getrlimit,
+        libc::SYS_setrlimit,
     ]));
     // A thread shares its parent's memory and shares its fate, a process does not: clone is
     // allowed only with CLONE_THREAD (glibc's fork() and posix_spawn() are clone without it).
-    let process =
-        SeccompCondition::new(0, SeccompCmpArgLen::Qword, SeccompCmpOp::MaskedEq(libc::CLONE_THREAD as u64), 0)?;
-    rules.insert(nr(libc::SYS_clone), vec![SeccompRule::new(vec![process])?]);
+    let thread = SeccompCondition::new(
+        0,
+        SeccompCmpArgLen::Qword,
+        SeccompCmpOp::MaskedEq(libc::CLONE_THREAD as u64),
+        libc::CLONE_THREAD as u64,
+    )?;
+    rules.insert(nr(libc::SYS_clone), vec![SeccompRule::new(vec![thread])?]);
     Ok(rules)
 }
 

@@ -49,12 +49,18 @@ attempt("mkdir", lambda: os.mkdir(os.path.join(tmp, "folder")))
 attempt("unlink", lambda: os.unlink(os.path.join(tmp, "secret.txt")))
 attempt("socket", lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM).close())
 attempt("thread", thread)
-attempt("read-etc", lambda: open("/etc/hostname").read())
+attempt("read-etc", lambda: open("/etc/ld.so.cache", "rb").read())
+attempt("read-shadow", lambda: open("/etc/shadow").read())
+attempt("read-urandom", lambda: open("/dev/urandom", "rb").read(8))
+attempt("list-dev-pts", lambda: os.listdir("/dev/pts"))
 attempt("read-usr", lambda: os.listdir("/usr/lib"))
 attempt("read-own-proc", lambda: open("/proc/self/maps").read())
 attempt("read-parent-proc", lambda: open(f"/proc/{os.getppid()}/environ", "rb").read())
 attempt("signal-parent", lambda: os.kill(os.getppid(), 0))
 attempt("memfd", lambda: os.close(os.memfd_create("probe")))
+status = open("/proc/self/status").read().splitlines()
+held = [line.split(":")[0] for line in status if line.startswith("Cap") and int(line.split()[1], 16)]
+print("capabilities: " + (" ".join(held) or "none"), flush=True)
 if "exec" in sys.argv[2:]:
     # A descriptor as the path: fexecve, that is execveat(fd, "", AT_EMPTY_PATH).
     attempt("execveat", lambda: os.execve(os.open("/bin/true", os.O_RDONLY), ["true"], {}))
@@ -119,6 +125,13 @@ fn probe(confined: bool, tmp: &Path) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// The effective user id of this test process, from /proc (no `unsafe` needed).
+fn effective_uid() -> u32 {
+    let status = std::fs::read_to_string("/proc/self/status").expect("reading /proc/self/status");
+    let uid = status.lines().find_map(|line| line.strip_prefix("Uid:")).expect("a Uid line");
+    uid.split_whitespace().nth(1).and_then(|euid| euid.parse().ok()).expect("an effective uid")
+}
+
 #[test]
 fn the_probe_sees_success_when_unconfined() {
     // The control: every attempt works without confinement, so a refusal below is the
@@ -135,6 +148,8 @@ fn the_probe_sees_success_when_unconfined() {
         "socket",
         "thread",
         "read-etc",
+        "read-urandom",
+        "list-dev-pts",
         "read-usr",
         "read-own-proc",
         "read-parent-proc",
@@ -155,6 +170,12 @@ fn a_confined_program_can_read_the_system_and_start_threads_but_nothing_else() {
     // What it still may do.
     assert_eq!(result("thread"), "ok", "{results:?}");
     assert_eq!(result("read-etc"), "ok", "{results:?}");
+    assert_eq!(result("read-urandom"), "ok", "{results:?}");
+    // No privilege, whoever runs the tests: with root's bounding set emptied too (without root,
+    // it cannot be, and no-new-privileges keeps exec from granting any of it).
+    let root = effective_uid() == 0;
+    let expected = if root { "none" } else { "CapBnd" };
+    assert_eq!(result("capabilities"), expected, "{results:?}");
     assert_eq!(result("read-usr"), "ok", "{results:?}");
     assert_eq!(result("read-own-proc"), "ok", "{results:?}");
     // Not another process's folder: the parent's environment is tutor's, which the program's own
@@ -185,6 +206,10 @@ fn a_confined_program_can_read_the_system_and_start_threads_but_nothing_else() {
         Some(abi) => {
             // Only Landlock refuses a read-only open, or an exec that seccomp lets through.
             assert_eq!(result("read-temp"), "EACCES", "{results:?}");
+            // Not all of /etc (as root, the shadow file is the owner's to read), nor of /dev
+            // (other terminals' pending input).
+            assert_eq!(result("read-shadow"), "EACCES", "{results:?}");
+            assert_eq!(result("list-dev-pts"), "EACCES", "{results:?}");
             assert_eq!(result("exec"), "EACCES", "{results:?}");
             if abi >= 6 {
                 assert_eq!(result("signal-parent"), "EPERM", "{results:?}");

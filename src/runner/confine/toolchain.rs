@@ -19,9 +19,14 @@ pub(super) struct Toolchain {
     pub rustup_home: Option<PathBuf>,
     /// Toolchains outside both homes: linked into rustup (`rustup toolchain link`), named by a
     /// path, or installed on their own (`/opt/rust`, a distribution's `/usr`). Each is a sysroot
-    /// (`bin/`, `lib/rustlib/`) or, failing that, the folder that holds the program.
+    /// (`bin/`, `lib/rustlib/`) or, failing that, the folder that holds the program; and
+    /// rustup's proxy itself (a file) when it is outside `CARGO_HOME`.
     pub elsewhere: Vec<PathBuf>,
 }
+
+/// What of `CARGO_HOME` (besides rustup's proxies) a build reads: see [`Toolchain::build_reads`].
+const CARGO_HOME_READS: [&str; 7] =
+    ["registry", "git", "config.toml", "config", ".package-cache", ".package-cache-mutate", ".global-cache"];
 
 /// The toolchain `cargo` on this process's `PATH` would build with, as cargo will see it (it
 /// runs from `cargo_cwd`, against which relative homes are resolved).
@@ -61,12 +66,12 @@ pub(super) fn find(cargo_cwd: &Path) -> Toolchain {
         }
         // rustup's proxy runs a toolchain from `RUSTUP_HOME`, already listed; the proxy itself
         // is usually in `CARGO_HOME/bin`, but may be elsewhere (`/usr/bin` from a
-        // distribution's package, proxies kept while `CARGO_HOME` points somewhere new).
+        // distribution's package, proxies kept while `CARGO_HOME` points somewhere new): that
+        // one file, not its folder (which may be the old `CARGO_HOME/bin`, with an installed
+        // tutor in it).
         let proxy = real.file_stem().is_some_and(|stem| stem == "rustup" || stem == "rustup-init");
         if proxy {
-            if let Some(folder) = real.parent() {
-                toolchain.add_elsewhere(folder.to_path_buf());
-            }
+            toolchain.add_elsewhere(real);
             continue;
         }
         match sysroot_of(&real) {
@@ -91,6 +96,31 @@ impl Toolchain {
     fn covers(&self, path: &Path) -> bool {
         let mut listed = self.cargo_home.iter().chain(&self.rustup_home).chain(&self.elsewhere);
         listed.any(|folder| path.starts_with(folder))
+    }
+
+    /// What a build of the learner's file may read of `CARGO_HOME`, each with whether it may run
+    /// it: the registry (index, downloaded crates, their unpacked sources), git checkouts,
+    /// cargo's settings and cache locks, and in `bin/` rustup's proxies alone (the files that are
+    /// `bin/rustup`, linked or copied by name), or without rustup there, `cargo`, `rustc` and
+    /// `rustdoc`. Not the rest of `bin/` (an installed tutor carries every solution), not
+    /// `credentials.toml`, not `env`. Empty without `CARGO_HOME`.
+    pub fn build_reads(&self) -> Vec<(PathBuf, bool)> {
+        use std::os::unix::fs::MetadataExt;
+        let Some(home) = &self.cargo_home else { return Vec::new() };
+        let mut reads: Vec<(PathBuf, bool)> = CARGO_HOME_READS.iter().map(|name| (home.join(name), false)).collect();
+        let bin = home.join("bin");
+        let same_file = |a: &std::fs::Metadata, b: &std::fs::Metadata| a.dev() == b.dev() && a.ino() == b.ino();
+        match std::fs::metadata(bin.join("rustup")) {
+            Ok(rustup) => {
+                let entries = std::fs::read_dir(&bin).into_iter().flatten().flatten();
+                let proxies = entries.map(|entry| entry.path()).filter(|path| {
+                    std::fs::metadata(path).is_ok_and(|meta| same_file(&meta, &rustup))
+                });
+                reads.extend(proxies.map(|path| (path, true)));
+            }
+            Err(_) => reads.extend(["cargo", "rustc", "rustdoc"].iter().map(|name| (bin.join(name), true))),
+        }
+        reads
     }
 
     fn add_elsewhere(&mut self, folder: PathBuf) {
