@@ -67,9 +67,8 @@ pub(super) fn drop_all() -> io::Result<()> {
         drop_bounding_set()?;
     }
     // SAFETY: as above. Kernels before 4.3 have no ambient set and answer EINVAL: nothing to clear.
-    let cleared = unsafe {
-        libc::prctl(libc::PR_CAP_AMBIENT, libc::PR_CAP_AMBIENT_CLEAR_ALL as libc::c_ulong, ZERO, ZERO, ZERO)
-    };
+    let cleared =
+        unsafe { libc::prctl(libc::PR_CAP_AMBIENT, libc::PR_CAP_AMBIENT_CLEAR_ALL as libc::c_ulong, ZERO, ZERO, ZERO) };
     if cleared != 0 && io::Error::last_os_error().raw_os_error() != Some(libc::EINVAL) {
         return Err(io::Error::last_os_error());
     }

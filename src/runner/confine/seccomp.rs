@@ -95,7 +95,8 @@ fn compile() -> Result<Vec<Program>, seccompiler::Error> {
     let mut programs = Vec::new();
     #[cfg(target_arch = "x86_64")]
     programs.push(Program::new(x32_guard())?);
-    let allow_list = SeccompFilter::new(allowed()?, SeccompAction::Errno(libc::EPERM as u32), SeccompAction::Allow, arch)?;
+    let allow_list =
+        SeccompFilter::new(allowed()?, SeccompAction::Errno(libc::EPERM as u32), SeccompAction::Allow, arch)?;
     programs.push(compiled(allow_list)?);
     for (errno, rules) in [(libc::EACCES, refused_eacces()?), (libc::ENOSYS, missing())] {
         let filter = SeccompFilter::new(rules, SeccompAction::Allow, SeccompAction::Errno(errno as u32), arch)?;

@@ -113,9 +113,9 @@ impl Toolchain {
         match std::fs::metadata(bin.join("rustup")) {
             Ok(rustup) => {
                 let entries = std::fs::read_dir(&bin).into_iter().flatten().flatten();
-                let proxies = entries.map(|entry| entry.path()).filter(|path| {
-                    std::fs::metadata(path).is_ok_and(|meta| same_file(&meta, &rustup))
-                });
+                let proxies = entries
+                    .map(|entry| entry.path())
+                    .filter(|path| std::fs::metadata(path).is_ok_and(|meta| same_file(&meta, &rustup)));
                 reads.extend(proxies.map(|path| (path, true)));
             }
             Err(_) => reads.extend(["cargo", "rustc", "rustdoc"].iter().map(|name| (bin.join(name), true))),
