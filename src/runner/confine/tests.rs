@@ -400,3 +400,86 @@ fn for_build_degrades_instead_of_failing() {
         _ => assert_eq!(missing.gaps().len(), 1, "{:?}", missing.gaps()),
     }
 }
+
+/// Tries each read a build might attempt in a fake `CARGO_HOME` and prints `name: ok` or
+/// `name: refused`. Run as `sh -c CARGO_HOME_PROBE sh CARGO_HOME`.
+const CARGO_HOME_PROBE: &str = r#"
+home=$1
+try() {
+    name=$1
+    shift
+    if "$@" >/dev/null 2>&1; then echo "$name: ok"; else echo "$name: refused"; fi
+}
+try registry cat "$home/registry/src/crate/lib.rs"
+try git cat "$home/git/checkouts/repo/lib.rs"
+try config cat "$home/config.toml"
+try proxy "$home/bin/cargo"
+try env cat "$home/env"
+try credentials cat "$home/credentials.toml"
+try installed-read cat "$home/bin/tutor"
+try installed-run "$home/bin/tutor"
+"#;
+
+/// A fake `CARGO_HOME` in `tmp`: sources, settings, secrets, rustup (a copy of /bin/true) with
+/// `cargo` linked to it, and an installed program beside them.
+fn fake_cargo_home(tmp: &TempDir) -> PathBuf {
+    let home = tmp.0.join("cargo-home");
+    for folder in ["bin", "registry/src/crate", "git/checkouts/repo"] {
+        std::fs::create_dir_all(home.join(folder)).expect("creating the fake CARGO_HOME");
+    }
+    for (file, text) in [
+        ("registry/src/crate/lib.rs", "// a dependency\n"),
+        ("git/checkouts/repo/lib.rs", "// a git dependency\n"),
+        ("config.toml", "[net]\n"),
+        ("env", "export SECRET=1\n"),
+        ("credentials.toml", "[registry]\ntoken = \"secret\"\n"),
+    ] {
+        std::fs::write(home.join(file), text).expect("writing the fake CARGO_HOME");
+    }
+    std::fs::copy("/bin/true", home.join("bin/rustup")).expect("copying /bin/true");
+    std::os::unix::fs::symlink("rustup", home.join("bin/cargo")).expect("linking the proxy");
+    std::fs::copy("/bin/true", home.join("bin/tutor")).expect("copying /bin/true");
+    home
+}
+
+#[test]
+fn the_build_reads_cargo_homes_sources_and_runs_its_proxies_but_reads_no_secret() {
+    let tmp = TempDir::new("cargo-home");
+    let home = fake_cargo_home(&tmp);
+    let harness = tmp.0.join("harness");
+    std::fs::create_dir_all(harness.join("target")).expect("creating the harness");
+    let probe = |confinement: Option<Confinement>| {
+        let mut command = Command::new("/bin/sh");
+        command.args(["-c", CARGO_HOME_PROBE, "sh"]).arg(&home);
+        if let Some(confinement) = confinement {
+            confinement.apply_to(&mut command);
+        }
+        let done = run(command);
+        assert_eq!(done.ending, Ending::Exited(0), "the probe failed: {}", shown(&done));
+        let lines = done.output.stdout.lines();
+        lines.filter_map(|line| line.split_once(": ")).map(|(n, r)| (n.to_string(), r.to_string())).collect()
+    };
+    let free: BTreeMap<String, String> = probe(None);
+    assert!(free.len() == 8 && free.values().all(|result| result == "ok"), "control: {free:?}");
+    if !builds_are_confined() {
+        return;
+    }
+    let confined = |downloads: bool| {
+        let toolchain = toolchain::Toolchain { cargo_home: Some(home.clone()), ..Default::default() };
+        let ruleset = landlock::build_ruleset(&harness, &toolchain, downloads).expect("the build's ruleset");
+        let prepared = Prepared { ruleset: Some(ruleset), own_proc: false, unprivileged: false, filters: &[] };
+        Confinement { prepared: std::sync::Arc::new(prepared), gaps: Vec::new() }
+    };
+
+    let results = probe(Some(confined(false)));
+    let result = |name: &str| results.get(name).map(String::as_str).unwrap_or("missing");
+    for allowed in ["registry", "git", "config", "proxy"] {
+        assert_eq!(result(allowed), "ok", "{allowed} in {results:?}");
+    }
+    for refused in ["env", "credentials", "installed-read", "installed-run"] {
+        assert_eq!(result(refused), "refused", "{refused} in {results:?}");
+    }
+    // Fetching the dependencies (never the learner's file) may write anywhere in CARGO_HOME.
+    let downloading = probe(Some(confined(true)));
+    assert!(downloading.values().all(|result| result == "ok"), "downloads: {downloading:?}");
+}
