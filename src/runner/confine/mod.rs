@@ -2,14 +2,20 @@
 //!
 //! The learner's code is untrusted. On Linux it is run with:
 //! - `PR_SET_NO_NEW_PRIVS`, so that nothing it executes gains privileges;
-//! - a Landlock domain (`landlock.rs`): reads only beneath the system folders (`/usr`, `/lib*`,
-//!   `/etc`, `/dev`, `/sys`), its own `/proc/<pid>` (not other processes': their environment
-//!   and command lines), and the shared libraries its run paths name (the kit, the standard
-//!   library: `elf.rs`), execution only of the subject itself and its dynamic
-//!   loader, no file-system writes at all, no TCP, and no signals to processes outside it;
-//! - seccomp filters (`seccomp.rs`): no new processes (threads still work), no becoming another
-//!   program (`execveat`, `memfd_create`), no opening for writing, no file-system changes, no
-//!   sockets, no ptrace.
+//! - no capability, even when tutor runs as root (`capabilities.rs`): every set emptied, the
+//!   bounding set included, and the securebits that keep uid 0 from regaining them locked;
+//! - a Landlock domain (`landlock.rs`): reads only beneath the system's library folders (`/usr`,
+//!   `/lib*`, `/sys`), the loader's files of `/etc`, five harmless devices of `/dev`, its own
+//!   `/proc/<pid>` (not other processes': their environment and command lines), and the shared
+//!   libraries its run paths name (the kit, the standard library: `elf.rs`), execution only of
+//!   the subject itself and its dynamic loader, no file-system writes at all, no TCP, and no
+//!   signals to processes outside it;
+//! - seccomp filters (`seccomp.rs`): an allow list modelled on Docker's default profile, so no
+//!   new processes (threads still work), no becoming another program (`execveat`,
+//!   `memfd_create`), no opening for writing, no file-system changes, no sockets, no tracing,
+//!   perf, BPF, keys, modules or real-time scheduling, and nothing a newer kernel adds;
+//! - one `execve`, its own start (`exec_once.rs`): a supervisor thread refuses every later one,
+//!   so the loader cannot be made to run another program.
 //!
 //! The two layers overlap on purpose: seccomp works on kernels without Landlock, and Landlock
 //! checks paths, which seccomp cannot.
@@ -24,13 +30,17 @@
 //! read any file the compiler can open (`include_str!`, `#[path]`, and `.incbin` in
 //! `global_asm!`, which no dep-info lists), so cargo, rustc, the linker and build scripts get a
 //! Landlock domain of their own. They may read only the system folders, the harness and the
-//! toolchain, and write only beneath the harness's `target/`. No seccomp there: cargo must start
-//! rustc, and rustc the linker.
+//! toolchain (of `CARGO_HOME` only the registry, git checkouts, settings and rustup's proxies), and
+//! write only beneath the harness's `target/`. No seccomp there: cargo must start rustc, and rustc
+//! the linker; and no capability drop: root's access may be what reads a course folder another
+//! user owns.
 
 #[cfg(target_os = "linux")]
 mod capabilities;
 #[cfg(target_os = "linux")]
 mod elf;
+#[cfg(target_os = "linux")]
+mod exec_once;
 #[cfg(target_os = "linux")]
 mod landlock;
 #[cfg(target_os = "linux")]
@@ -119,6 +129,9 @@ struct Prepared {
     unprivileged: bool,
     /// Seccomp programs, installed in this order.
     filters: &'static [seccomp::Program],
+    /// Whether `execve` is allowed once only, the program's own start ([`exec_once`]): for the
+    /// graded program, when the kernel can.
+    exec_once: bool,
 }
 
 #[cfg(target_os = "linux")]
@@ -142,7 +155,8 @@ impl Prepared {
             }),
             false => &[],
         };
-        Prepared { ruleset, own_proc: true, unprivileged: true, filters }
+        let exec_once = !filters.is_empty() && exec_once::available();
+        Prepared { ruleset, own_proc: true, unprivileged: true, filters, exec_once }
     }
 }
 
@@ -214,7 +228,13 @@ impl Confinement {
         let _ = (harness, downloads, support, &mut gaps);
         Confinement {
             #[cfg(target_os = "linux")]
-            prepared: std::sync::Arc::new(Prepared { ruleset, own_proc: false, unprivileged: false, filters: &[] }),
+            prepared: std::sync::Arc::new(Prepared {
+                ruleset,
+                own_proc: false,
+                unprivileged: false,
+                filters: &[],
+                exec_once: false,
+            }),
             gaps,
         }
     }
@@ -234,14 +254,19 @@ impl Confinement {
     pub fn apply_to(&self, command: &mut Command) {
         #[cfg(target_os = "linux")]
         {
+            use std::os::fd::AsRawFd;
             use std::os::unix::process::CommandExt;
             let prepared = std::sync::Arc::clone(&self.prepared);
+            // Without a supervisor (no thread could be started), the program may exec as before
+            // this protection: the loader stays its only way to another program.
+            let supervisor = prepared.exec_once.then(exec_once::supervise).and_then(Result::ok);
             // SAFETY: the closure runs in the forked child before exec. It only reads memory
             // prepared in the parent (copied by the fork, never freed in the child since the
-            // closure is not dropped there) and calls prctl(2) and landlock_restrict_self(2),
-            // which neither allocate nor take locks.
+            // closure is not dropped there) and makes system calls (prctl(2), capset(2),
+            // landlock_restrict_self(2), seccomp(2), sendmsg(2)) that neither allocate nor take
+            // locks.
             unsafe {
-                command.pre_exec(move || enter(&prepared));
+                command.pre_exec(move || enter(&prepared, supervisor.as_ref().map(AsRawFd::as_raw_fd)));
             }
         }
         #[cfg(not(target_os = "linux"))]
@@ -277,7 +302,7 @@ pub fn build_temp_dir(harness: &Path) -> std::path::PathBuf {
 /// filters are written for the program, not for this set-up (they happen to allow these calls,
 /// but need not).
 #[cfg(target_os = "linux")]
-fn enter(prepared: &Prepared) -> std::io::Result<()> {
+fn enter(prepared: &Prepared, supervisor: Option<std::os::fd::RawFd>) -> std::io::Result<()> {
     use std::os::fd::AsRawFd;
     // Landlock and unprivileged seccomp both require no_new_privs; it also keeps a set-user-ID
     // program from gaining rights, should one ever be executed.
@@ -299,6 +324,10 @@ fn enter(prepared: &Prepared) -> std::io::Result<()> {
         if unsafe { libc::syscall(libc::SYS_landlock_restrict_self, ruleset.as_raw_fd(), 0) } != 0 {
             return Err(std::io::Error::last_os_error());
         }
+    }
+    // First: the other filters refuse seccomp(2) itself.
+    if let Some(socket) = supervisor {
+        exec_once::hand_over(socket)?;
     }
     for program in prepared.filters {
         program.install()?;
