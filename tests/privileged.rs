@@ -21,7 +21,7 @@ const INCLUDE_SECRET: &str = include_str!("privileged/include-secret.rs");
 const REFUSED: [&str; 3] = ["errno 1", "errno 13", "errno 38"];
 
 /// The calls the probe file must report, each refused.
-const PROBED: [&str; 23] = [
+const PROBED: [&str; 28] = [
     "perf_event_open system-wide",
     "perf_event_open uprobe",
     "bpf prog load",
@@ -29,14 +29,19 @@ const PROBED: [&str; 23] = [
     "sched_setattr FIFO 99",
     "keyctl",
     "add_key",
+    "request_key",
     "ptrace traceme",
     "process_vm_readv",
+    "process_vm_writev",
     "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
     "userfaultfd",
     "syslog",
     "unlisted call 1000",
     "reboot cad_off",
     "kexec_load",
+    "kexec_file_load",
     "init_module",
     "finit_module",
     "delete_module",

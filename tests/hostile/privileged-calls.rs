@@ -37,6 +37,11 @@ mod nr {
     pub const SYSLOG: i64 = 103;
     pub const SETTIMEOFDAY: i64 = 164;
     pub const CLOCK_SETTIME: i64 = 227;
+    pub const KEXEC_FILE_LOAD: i64 = 320;
+    pub const REQUEST_KEY: i64 = 249;
+    pub const PROCESS_VM_WRITEV: i64 = 311;
+    pub const IO_URING_ENTER: i64 = 426;
+    pub const IO_URING_REGISTER: i64 = 427;
 }
 
 #[cfg(target_arch = "aarch64")]
@@ -59,6 +64,11 @@ mod nr {
     pub const SYSLOG: i64 = 116;
     pub const SETTIMEOFDAY: i64 = 170;
     pub const CLOCK_SETTIME: i64 = 112;
+    pub const KEXEC_FILE_LOAD: i64 = 294;
+    pub const REQUEST_KEY: i64 = 218;
+    pub const PROCESS_VM_WRITEV: i64 = 271;
+    pub const IO_URING_ENTER: i64 = 426;
+    pub const IO_URING_REGISTER: i64 = 427;
 }
 
 /// Prints how a call ended: `errno N` when refused, `ALLOWED` when it worked.
@@ -122,10 +132,14 @@ fn probe() {
     let (kind, description, payload) = (b"user\0", b"tutor-probe\0", b"x");
     let keyring = -2isize as usize;
     call("add_key", nr::ADD_KEY, [ptr(kind.as_ptr().cast()), ptr(description.as_ptr().cast()), ptr(payload.as_ptr().cast()), 1, keyring]);
+    call("request_key", nr::REQUEST_KEY, [ptr(kind.as_ptr().cast()), ptr(description.as_ptr().cast()), 0, 0, 0]);
     call("ptrace traceme", nr::PTRACE, [0, 0, 0, 0, 0]);
     call("process_vm_readv", nr::PROCESS_VM_READV, [std::os::unix::process::parent_id() as usize, 0, 0, 0, 0]);
+    call("process_vm_writev", nr::PROCESS_VM_WRITEV, [std::os::unix::process::parent_id() as usize, 0, 0, 0, 0]);
     let params = [0u8; 120];
     call("io_uring_setup", nr::IO_URING_SETUP, [1, ptr(params.as_ptr().cast()), 0, 0, 0]);
+    call("io_uring_enter", nr::IO_URING_ENTER, [usize::MAX, 0, 0, 0, 0]);
+    call("io_uring_register", nr::IO_URING_REGISTER, [usize::MAX, 0, 0, 0, 0]);
     call("userfaultfd", nr::USERFAULTFD, [0o2000000, 0, 0, 0, 0]);
     call("syslog", nr::SYSLOG, [10, 0, 0, 0, 0]);
     call("unlisted call 1000", 1000, [0; 5]);
@@ -133,6 +147,7 @@ fn probe() {
         let (magic1, magic2, cad_off) = (0xfee1_deadusize, 672_274_793, 0);
         call("reboot cad_off", nr::REBOOT, [magic1, magic2, cad_off, 0, 0]);
         call("kexec_load", nr::KEXEC_LOAD, [0, 0, 0, 0, 0]);
+        call("kexec_file_load", nr::KEXEC_FILE_LOAD, [usize::MAX, usize::MAX, 0, 0, 0]);
         let empty = b"\0";
         call("init_module", nr::INIT_MODULE, [ptr(empty.as_ptr().cast()), 0, ptr(empty.as_ptr().cast()), 0, 0]);
         call("finit_module", nr::FINIT_MODULE, [usize::MAX, ptr(empty.as_ptr().cast()), 0, 0, 0]);

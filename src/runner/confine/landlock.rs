@@ -37,8 +37,8 @@ const LOADER_SETTINGS: [&str; 5] =
 /// What else of `/etc` a build reads: the C library's user, group and name-service settings
 /// (cargo and rustup look up the home folder), and the linker's configuration. Not the rest of
 /// `/etc` (`shadow`, `ssh/`, …): a compile error would print what `include_str!` read.
-const BUILD_SETTINGS: [&str; 6] =
-    ["/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/host.conf", "/etc/gai.conf", "/etc/alternatives"];
+const BUILD_SETTINGS: [&str; 5] =
+    ["/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/host.conf", "/etc/gai.conf"];
 
 /// The devices a program may read; `/dev/null` is the only one a build may also write.
 const DEVICES: [&str; 5] = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"];

@@ -347,3 +347,60 @@ fn x32_guard() -> Vec<libc::sock_filter> {
         op(RET_K, 0, 0, libc::SECCOMP_RET_ALLOW),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The calls issue 19 names, which the allow list must never grow to hold.
+    const NEVER: [libc::c_long; 25] = [
+        libc::SYS_perf_event_open,
+        libc::SYS_bpf,
+        libc::SYS_sched_setscheduler,
+        libc::SYS_sched_setattr,
+        libc::SYS_sched_setparam,
+        libc::SYS_reboot,
+        libc::SYS_kexec_load,
+        libc::SYS_kexec_file_load,
+        libc::SYS_init_module,
+        libc::SYS_finit_module,
+        libc::SYS_delete_module,
+        libc::SYS_keyctl,
+        libc::SYS_add_key,
+        libc::SYS_request_key,
+        libc::SYS_syslog,
+        libc::SYS_settimeofday,
+        libc::SYS_clock_settime,
+        libc::SYS_ptrace,
+        libc::SYS_process_vm_readv,
+        libc::SYS_process_vm_writev,
+        libc::SYS_userfaultfd,
+        libc::SYS_io_uring_setup,
+        libc::SYS_io_uring_enter,
+        libc::SYS_io_uring_register,
+        libc::SYS_execveat,
+    ];
+
+    #[test]
+    fn the_allow_list_holds_none_of_the_refused_calls() {
+        let allowed = allowed().expect("the allow list builds");
+        for call in NEVER {
+            assert!(!allowed.contains_key(&nr(call)), "call {call} is on the allow list");
+        }
+        // Nor the ones refused with another error number, whose filters would then not be
+        // the only ones to decide.
+        for call in [libc::SYS_socket, libc::SYS_clone3, libc::SYS_openat2, libc::SYS_memfd_create] {
+            assert!(!allowed.contains_key(&nr(call)), "call {call} is on the allow list");
+        }
+        // clone only with conditions (threads), never whatever its arguments.
+        assert!(allowed.get(&nr(libc::SYS_clone)).is_some_and(|rules| !rules.is_empty()));
+    }
+
+    #[test]
+    fn the_filters_compile_once() {
+        let first = programs().expect("the filters compile");
+        let again = programs().expect("the filters compile");
+        assert!(std::ptr::eq(first, again), "compiled twice");
+        assert!(first.iter().all(|program| program.len > 0));
+    }
+}
