@@ -107,7 +107,7 @@ pub const UI: Ui = Ui {
     doctor_deps_fetched: "downloaded; the first check compiles them (a few seconds)",
     doctor_all_good: "Everything is ready.",
     doctor_confinement: "confinement",
-    doctor_confined: "Landlock ABI {abi} and seccomp: graded code starts no process, writes no file, opens no network, reads nothing outside the system folders",
+    doctor_confined: "Landlock ABI {abi} and seccomp: graded code holds no privilege (even as root), starts no process, writes no file, opens no network, reads nothing outside the system folders",
     doctor_confinement_missing: "this kernel cannot give: {missing}; graded code still runs in its own process group, with time and memory limits",
     doctor_fix_confinement: "a Linux kernel with Landlock (5.13 or newer) and seccomp confines graded code fully",
     // Small faults (progress, reset, doctor).

@@ -107,7 +107,7 @@ pub const UI: Ui = Ui {
     doctor_deps_fetched: "已下载；第一次检查时编译（几秒钟）",
     doctor_all_good: "一切就绪。",
     doctor_confinement: "隔离",
-    doctor_confined: "Landlock ABI {abi} 与 seccomp：被评分的代码不能启动进程、不能写文件、不能联网、不能读取系统目录之外的内容",
+    doctor_confined: "Landlock ABI {abi} 与 seccomp：被评分的代码没有任何特权（即使以 root 运行），不能启动进程、不能写文件、不能联网、不能读取系统目录之外的内容",
     doctor_confinement_missing: "此内核无法提供：{missing}；被评分的代码仍在独立的进程组中运行，并受时间与内存限制",
     doctor_fix_confinement: "带有 Landlock（5.13 或更新）和 seccomp 的 Linux 内核可以完整隔离被评分的代码",
     // Small faults (progress, reset, doctor).

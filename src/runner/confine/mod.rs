@@ -66,17 +66,22 @@ pub struct Support {
     /// Whether seccomp filters can be installed (kernel support and a filter for this
     /// processor).
     pub seccomp: bool,
+    /// Whether a supervisor can let the graded program `execve` once only, its own start
+    /// (seccomp user notification, Linux 5.8): without it, the dynamic loader can run another
+    /// program (under the same confinement).
+    pub exec_once: bool,
 }
 
 /// Probes the running kernel: two system calls, no side effects.
 pub fn support() -> Support {
     #[cfg(target_os = "linux")]
     {
-        Support { landlock_abi: landlock::abi(), seccomp: seccomp::available() }
+        let seccomp = seccomp::available();
+        Support { landlock_abi: landlock::abi(), seccomp, exec_once: seccomp && exec_once::available() }
     }
     #[cfg(not(target_os = "linux"))]
     {
-        Support { landlock_abi: None, seccomp: false }
+        Support { landlock_abi: None, seccomp: false, exec_once: false }
     }
 }
 
@@ -101,6 +106,8 @@ impl Support {
         }
         if !self.seccomp {
             missing.push("seccomp (no new processes, no writes, no sockets)");
+        } else if !self.exec_once {
+            missing.push("seccomp user notification (Linux 5.8: one exec only, no program run through the loader)");
         }
         missing
     }
@@ -155,7 +162,7 @@ impl Prepared {
             }),
             false => &[],
         };
-        let exec_once = !filters.is_empty() && exec_once::available();
+        let exec_once = !filters.is_empty() && support.exec_once;
         Prepared { ruleset, own_proc: true, unprivileged: true, filters, exec_once }
     }
 }

@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::exec_once;
 use super::*;
 use crate::runner::process::{self, Captured, Ending};
 
@@ -120,7 +119,7 @@ fn probe(confined: bool, tmp: &Path) -> BTreeMap<String, String> {
     command.args(["-I", "-c", PROBE]).arg(tmp);
     if confined {
         command.arg("exec");
-        if exec_once::available() {
+        if support().exec_once {
             command.arg("loader");
         }
         Confinement::prepare(Path::new(PYTHON)).apply_to(&mut command);
@@ -180,7 +179,7 @@ fn a_confined_program_can_read_the_system_and_start_threads_but_nothing_else() {
     assert_eq!(result("thread"), "ok", "{results:?}");
     assert_eq!(result("read-etc"), "ok", "{results:?}");
     assert_eq!(result("read-urandom"), "ok", "{results:?}");
-    if support.seccomp && exec_once::available() {
+    if support.exec_once {
         assert_eq!(result("exec-loader"), "EPERM", "{results:?}");
     } else {
         eprintln!("note: no seccomp user notification (Linux 5.8); the loader check skipped");
@@ -225,7 +224,7 @@ fn a_confined_program_can_read_the_system_and_start_threads_but_nothing_else() {
             assert_eq!(result("read-shadow"), "EACCES", "{results:?}");
             assert_eq!(result("list-dev-pts"), "EACCES", "{results:?}");
             // The program's own start was its one exec (where the kernel lets tutor count).
-            let exec = if support.seccomp && exec_once::available() { "EPERM" } else { "EACCES" };
+            let exec = if support.exec_once { "EPERM" } else { "EACCES" };
             assert_eq!(result("exec"), exec, "{results:?}");
             if abi >= 6 {
                 assert_eq!(result("signal-parent"), "EPERM", "{results:?}");
@@ -265,10 +264,13 @@ fn a_shell_cannot_start_a_background_child() {
 
 #[test]
 fn missing_names_what_the_kernel_lacks() {
-    assert!(Support { landlock_abi: Some(7), seccomp: true }.missing().is_empty());
-    assert_eq!(Support { landlock_abi: Some(5), seccomp: true }.missing(), ["landlock signal scoping (ABI 6)"]);
+    assert!(Support { landlock_abi: Some(7), seccomp: true, exec_once: true }.missing().is_empty());
     assert_eq!(
-        Support { landlock_abi: Some(1), seccomp: false }.missing(),
+        Support { landlock_abi: Some(5), seccomp: true, exec_once: true }.missing(),
+        ["landlock signal scoping (ABI 6)"]
+    );
+    assert_eq!(
+        Support { landlock_abi: Some(1), seccomp: false, exec_once: false }.missing(),
         [
             "landlock for builds (ABI 2: linking and renaming across folders)",
             "landlock network rules (ABI 4)",
@@ -276,7 +278,11 @@ fn missing_names_what_the_kernel_lacks() {
             "seccomp (no new processes, no writes, no sockets)"
         ]
     );
-    assert_eq!(Support { landlock_abi: None, seccomp: true }.missing().len(), 1);
+    assert_eq!(Support { landlock_abi: None, seccomp: true, exec_once: true }.missing().len(), 1);
+    assert_eq!(
+        Support { landlock_abi: Some(6), seccomp: true, exec_once: false }.missing(),
+        ["seccomp user notification (Linux 5.8: one exec only, no program run through the loader)"]
+    );
 }
 
 #[test]
@@ -510,7 +516,7 @@ fn threads_named(name: &str) -> usize {
 
 #[test]
 fn each_exec_supervisor_ends_with_its_program() {
-    if !(support().seccomp && exec_once::available()) {
+    if !support().exec_once {
         eprintln!("note: no seccomp user notification (Linux 5.8); supervisor check skipped");
         return;
     }
