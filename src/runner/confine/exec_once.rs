@@ -22,7 +22,8 @@ pub(super) fn available() -> bool {
     *AVAILABLE.get_or_init(probe)
 }
 
-/// [`available`], asked of the kernel.
+/// [`available`], asked of the kernel: the action exists, and a listener can be made here (a
+/// container whose runtime holds a listener on tutor's own filters leaves none to make: EBUSY).
 fn probe() -> bool {
     if AUDIT_ARCH.is_none() || !kernel_at_least(5, 8) {
         return false;
@@ -38,7 +39,55 @@ fn probe() -> bool {
             &action as *const u32,
         )
     };
-    result == 0
+    result == 0 && listener_can_be_made()
+}
+
+/// Tries [`FILTER`] with a listener in a forked child, which then exits: a filter, once
+/// installed, cannot be removed, so never in tutor itself. Once per tutor process.
+fn listener_can_be_made() -> bool {
+    // SAFETY: the child makes raw system calls only (no allocation, no lock: the parent may have
+    // other threads) and leaves with _exit(2), running nothing of the parent's.
+    let child = unsafe { libc::fork() };
+    if child == 0 {
+        let (yes, unused) = (1 as libc::c_ulong, 0 as libc::c_ulong);
+        // SAFETY: prctl with integer arguments, then the installation `hand_over` makes; in the
+        // child only.
+        let made =
+            unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, yes, unused, unused, unused) == 0 && install() >= 0 };
+        // SAFETY: ends the child at once.
+        unsafe { libc::_exit(if made { 0 } else { 1 }) };
+    }
+    if child < 0 {
+        return false;
+    }
+    let mut status = 0;
+    loop {
+        // SAFETY: waitpid(2) writes the child's status into a live local.
+        let waited = unsafe { libc::waitpid(child, &mut status, 0) };
+        if waited == child {
+            return libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
+        }
+        if waited < 0 && io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            return false;
+        }
+    }
+}
+
+/// Installs [`FILTER`] on the calling thread with a listener: its descriptor, or -1.
+///
+/// # Safety
+/// Only where a permanent filter on `execve` is meant: a forked child.
+unsafe fn install() -> libc::c_long {
+    let program = libc::sock_fprog { len: FILTER.len() as u16, filter: FILTER.as_ptr().cast_mut() };
+    // SAFETY: seccomp(2) reads `program`, which points at the static filter; the kernel copies it.
+    unsafe {
+        libc::syscall(
+            libc::SYS_seccomp,
+            libc::SECCOMP_SET_MODE_FILTER as libc::c_ulong,
+            libc::SECCOMP_FILTER_FLAG_NEW_LISTENER,
+            &program as *const libc::sock_fprog,
+        )
+    }
 }
 
 /// Whether `uname -r` is `major.minor` or later.
@@ -191,16 +240,8 @@ const FILTER: [libc::sock_filter; 6] = {
 /// listener and sends the listener to the supervisor through `socket`. Raw system calls only;
 /// the buffers live on this stack frame.
 pub(super) fn hand_over(socket: RawFd) -> io::Result<()> {
-    let program = libc::sock_fprog { len: FILTER.len() as u16, filter: FILTER.as_ptr().cast_mut() };
-    // SAFETY: seccomp(2) reads `program`, which points at the static filter; the kernel copies it.
-    let listener = unsafe {
-        libc::syscall(
-            libc::SYS_seccomp,
-            libc::SECCOMP_SET_MODE_FILTER as libc::c_ulong,
-            libc::SECCOMP_FILTER_FLAG_NEW_LISTENER,
-            &program as *const libc::sock_fprog,
-        )
-    };
+    // SAFETY: `hand_over` runs in the forked child, for which the filter is meant.
+    let listener = unsafe { install() };
     if listener < 0 {
         return Err(io::Error::last_os_error());
     }

@@ -266,7 +266,10 @@ impl Confinement {
             let prepared = std::sync::Arc::clone(&self.prepared);
             // Without a supervisor (no thread could be started), the program may exec as before
             // this protection: the loader stays its only way to another program.
-            let supervisor = prepared.exec_once.then(exec_once::supervise).and_then(Result::ok);
+            // The program must be named by a path: a name searched for in PATH may take several
+            // execve calls, and only the first would be let through.
+            let by_path = command.get_program().as_encoded_bytes().contains(&b'/');
+            let supervisor = (prepared.exec_once && by_path).then(exec_once::supervise).and_then(Result::ok);
             // SAFETY: the closure runs in the forked child before exec. It only reads memory
             // prepared in the parent (copied by the fork, never freed in the child since the
             // closure is not dropped there) and makes system calls (prctl(2), capset(2),
