@@ -35,7 +35,8 @@ const LOADER_SETTINGS: [&str; 5] =
     ["/etc/ld.so.cache", "/etc/ld.so.preload", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime"];
 
 /// What else of `/etc` a build reads: the C library's user, group and name-service settings
-/// (cargo and rustup look up the home folder), and the linker's configuration. Not the rest of
+/// (cargo and rustup look up the home folder). A path through `/etc/alternatives` (`cc`) needs no
+/// right: Landlock checks the file a path ends at, not the links it passes. Not the rest of
 /// `/etc` (`shadow`, `ssh/`, …): a compile error would print what `include_str!` read.
 const BUILD_SETTINGS: [&str; 5] =
     ["/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/host.conf", "/etc/gai.conf"];

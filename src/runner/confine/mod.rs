@@ -72,7 +72,8 @@ pub struct Support {
     pub exec_once: bool,
 }
 
-/// Probes the running kernel: two system calls, no side effects.
+/// Probes the running kernel: a few system calls and, once per tutor process, a forked child
+/// that tries a seccomp listener (`exec_once`); no side effects.
 pub fn support() -> Support {
     #[cfg(target_os = "linux")]
     {
@@ -264,10 +265,9 @@ impl Confinement {
             use std::os::fd::AsRawFd;
             use std::os::unix::process::CommandExt;
             let prepared = std::sync::Arc::clone(&self.prepared);
-            // Without a supervisor (no thread could be started), the program may exec as before
-            // this protection: the loader stays its only way to another program.
-            // The program must be named by a path: a name searched for in PATH may take several
-            // execve calls, and only the first would be let through.
+            // Supervised only when named by a path: a name searched for in PATH may take several
+            // execve calls, and only the first is let through. Without a supervisor (none could
+            // be started), the program may exec again, as on a kernel without one.
             let by_path = command.get_program().as_encoded_bytes().contains(&b'/');
             let supervisor = (prepared.exec_once && by_path).then(exec_once::supervise).and_then(Result::ok);
             // SAFETY: the closure runs in the forked child before exec. It only reads memory

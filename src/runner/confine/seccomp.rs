@@ -229,7 +229,6 @@ fn allowed() -> Result<Rules, BackendError> {
         libc::SYS_fcntl,
         libc::SYS_dup,
         libc::SYS_dup3,
-        libc::SYS_ioctl,
         libc::SYS_getdents64,
         libc::SYS_readlinkat,
         libc::SYS_faccessat,
@@ -300,6 +299,18 @@ fn allowed() -> Result<Rules, BackendError> {
         libc::CLONE_THREAD as u64,
     )?;
     rules.insert(nr(libc::SYS_clone), vec![SeccompRule::new(vec![thread])?]);
+    // ioctl only for what the standard library and the C library ask of a descriptor (is it a
+    // terminal, how wide, how much is waiting, blocking, close-on-exec): never TIOCSTI, which
+    // types into a terminal, should a kernel without Landlock let one be opened.
+    let requests = [libc::TCGETS, libc::TIOCGWINSZ, libc::FIONREAD, libc::FIONBIO, libc::FIOCLEX, libc::FIONCLEX];
+    let ioctl = requests
+        .iter()
+        .map(|&request| {
+            let request = SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, request as u64)?;
+            SeccompRule::new(vec![request])
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    rules.insert(nr(libc::SYS_ioctl), ioctl);
     Ok(rules)
 }
 
@@ -392,8 +403,11 @@ mod tests {
         for call in [libc::SYS_socket, libc::SYS_clone3, libc::SYS_openat2, libc::SYS_memfd_create] {
             assert!(!allowed.contains_key(&nr(call)), "call {call} is on the allow list");
         }
-        // clone only with conditions (threads), never whatever its arguments.
-        assert!(allowed.get(&nr(libc::SYS_clone)).is_some_and(|rules| !rules.is_empty()));
+        // clone and ioctl only with conditions (threads; a few harmless requests), never
+        // whatever their arguments.
+        for call in [libc::SYS_clone, libc::SYS_ioctl] {
+            assert!(allowed.get(&nr(call)).is_some_and(|rules| !rules.is_empty()), "{call}");
+        }
     }
 
     #[test]

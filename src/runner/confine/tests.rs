@@ -14,7 +14,7 @@ const PYTHON: &str = "/usr/bin/python3";
 /// `python3 -I -c PROBE TEMP_DIR [exec]`; `exec` (last, since it replaces the process when it
 /// works) tries to execute another program, through a descriptor and by path.
 const PROBE: &str = r#"
-import errno, os, socket, subprocess, sys, threading
+import errno, fcntl, os, socket, subprocess, sys, termios, threading
 tmp = sys.argv[1]
 
 def attempt(name, action):
@@ -58,6 +58,9 @@ attempt("read-own-proc", lambda: open("/proc/self/maps").read())
 attempt("read-parent-proc", lambda: open(f"/proc/{os.getppid()}/environ", "rb").read())
 attempt("signal-parent", lambda: os.kill(os.getppid(), 0))
 attempt("memfd", lambda: os.close(os.memfd_create("probe")))
+# Typing into a terminal; standard input is /dev/null, which is no terminal (ENOTTY) when allowed.
+attempt("tiocsti", lambda: fcntl.ioctl(0, termios.TIOCSTI, b"x"))
+attempt("isatty", lambda: os.isatty(1) or None)
 status = open("/proc/self/status").read().splitlines()
 held = [line.split(":")[0] for line in status if line.startswith("Cap") and int(line.split()[1], 16)]
 print("capabilities: " + (" ".join(held) or "none"), flush=True)
@@ -163,9 +166,11 @@ fn the_probe_sees_success_when_unconfined() {
         "read-parent-proc",
         "signal-parent",
         "memfd",
+        "isatty",
     ] {
         assert_eq!(results.get(name).map(String::as_str), Some("ok"), "{name} in {results:?}");
     }
+    assert_eq!(results.get("tiocsti").map(String::as_str), Some("ENOTTY"), "{results:?}");
 }
 
 #[test]
@@ -212,6 +217,9 @@ fn a_confined_program_can_read_the_system_and_start_threads_but_nothing_else() {
         // No becoming another program, not even one carried in memory.
         assert_eq!(result("memfd"), "EPERM", "{results:?}");
         assert_eq!(result("execveat"), "EPERM", "{results:?}");
+        assert_eq!(result("tiocsti"), "EPERM", "{results:?}");
+        // While asking whether a descriptor is a terminal still works.
+        assert_eq!(result("isatty"), "ok", "{results:?}");
     } else {
         eprintln!("note: no seccomp on this kernel; process, file and socket call checks skipped");
     }
