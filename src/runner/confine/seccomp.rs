@@ -306,6 +306,7 @@ fn allowed() -> Result<Rules, BackendError> {
     let ioctl = requests
         .iter()
         .map(|&request| {
+            #[allow(clippy::unnecessary_cast)] // `c_ulong` with glibc, `c_int` with musl
             let request = SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, request as u64)?;
             SeccompRule::new(vec![request])
         })
