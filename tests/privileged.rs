@@ -1,7 +1,8 @@
 //! The privileged-call probes (issue 19): whoever runs tutor — CI and these machines run as
 //! root — the graded program holds no capability and every privileged kernel interface is
 //! refused; and the build of a learner's file reads no secret (`CARGO_HOME`'s `env` and
-//! credentials, `/etc/shadow`), so no compile error can print one.
+//! credentials, a program installed in `CARGO_HOME/bin`, `/etc/shadow`), so no compile error can
+//! print one.
 //!
 //! The probes are a learner's file, `tests/hostile/privileged-calls.rs` (it also runs with the
 //! other hostile files), checked through the real binary: each call is made inside the confined
@@ -146,4 +147,45 @@ fn a_compile_error_never_prints_a_secret_file() {
         tried += 1;
     }
     eprintln!("secret files tried: {tried} of {secrets:?}");
+}
+
+#[test]
+fn a_compile_error_never_prints_a_program_installed_beside_cargo() {
+    // A CARGO_HOME of this test's own, laid out as rustup and `cargo install` leave one: rustup's
+    // proxies in bin/, the registry (the real one, linked), and an installed program, which for
+    // tutor would carry every solution.
+    let Some(real_home) = cargo_home() else {
+        eprintln!("note: no CARGO_HOME; skipped");
+        return;
+    };
+    let rustup = real_home.join("bin/rustup");
+    if !rustup.is_file() || !real_home.join("registry").is_dir() {
+        eprintln!("note: no rustup in {}; skipped", real_home.display());
+        return;
+    }
+    let course = Course::new("build-installed");
+    let home = course.root.join("cargo-home");
+    std::fs::create_dir_all(home.join("bin")).unwrap();
+    for proxy in ["cargo", "rustc", "rustdoc"] {
+        std::os::unix::fs::symlink(&rustup, home.join("bin").join(proxy)).unwrap();
+    }
+    std::os::unix::fs::symlink(real_home.join("registry"), home.join("registry")).unwrap();
+    let installed = home.join("bin/tutor");
+    std::fs::write(&installed, "installed-program-with-solutions-0xC0FFEE\n").unwrap();
+    let path = std::env::join_paths(
+        std::iter::once(home.join("bin")).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+    )
+    .unwrap();
+    let with_home = |command: &mut std::process::Command| {
+        command.env("CARGO_HOME", &home).env("PATH", &path);
+    };
+
+    // The control: with this CARGO_HOME, a correct file builds and passes.
+    course.write_exercise("02-norm", &Course::solution("02-norm"));
+    course.tutor_with(&["check", "02"], with_home).expect(0);
+
+    let source = INCLUDE_SECRET.replace("{{SECRET}}", installed.to_str().expect("a UTF-8 path"));
+    course.write_exercise("02-norm", &source);
+    let run = course.tutor_with(&["check", "02-norm"], with_home);
+    run.expect(1).shows("does not compile").shows("Permission denied").hides("0xC0FFEE");
 }
