@@ -28,18 +28,7 @@ fn probe() -> bool {
     if AUDIT_ARCH.is_none() || !kernel_at_least(5, 8) {
         return false;
     }
-    let action: u32 = libc::SECCOMP_RET_USER_NOTIF;
-    // SAFETY: SECCOMP_GET_ACTION_AVAIL reads one u32 through the pointer, which points at a live
-    // local; it changes nothing.
-    let result = unsafe {
-        libc::syscall(
-            libc::SYS_seccomp,
-            libc::SECCOMP_GET_ACTION_AVAIL as libc::c_ulong,
-            0 as libc::c_ulong,
-            &action as *const u32,
-        )
-    };
-    result == 0 && listener_can_be_made()
+    super::seccomp::action_available(libc::SECCOMP_RET_USER_NOTIF) && listener_can_be_made()
 }
 
 /// Tries [`FILTER`] with a listener in a forked child, which then exits: a filter, once
@@ -177,12 +166,7 @@ fn receive_descriptor(socket: &OwnedFd) -> Option<OwnedFd> {
     let mut byte = [0u8; 1];
     let mut data = libc::iovec { iov_base: byte.as_mut_ptr().cast(), iov_len: 1 };
     let mut control = ControlBuffer([0; CONTROL_LEN]);
-    // SAFETY: an all-zero `msghdr` is valid; the pointers are set below.
-    let mut message: libc::msghdr = unsafe { std::mem::zeroed() };
-    message.msg_iov = &mut data;
-    message.msg_iovlen = 1;
-    message.msg_control = control.0.as_mut_ptr().cast();
-    message.msg_controllen = CONTROL_LEN as _;
+    let mut message = message(&mut data, &mut control, CONTROL_LEN);
     loop {
         // SAFETY: recvmsg(2) writes into `byte` and `control` through `message`, all live locals
         // of the lengths given.
@@ -206,6 +190,19 @@ fn receive_descriptor(socket: &OwnedFd) -> Option<OwnedFd> {
     let fd = unsafe { std::ptr::read_unaligned(libc::CMSG_DATA(header).cast::<RawFd>()) };
     // SAFETY: as above: a descriptor nobody else owns.
     Some(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+/// A message of the one byte `data` points at, with `control_len` bytes of `control` for the
+/// descriptor; both must outlive its use. No allocation: the child builds one too.
+fn message(data: &mut libc::iovec, control: &mut ControlBuffer, control_len: usize) -> libc::msghdr {
+    // SAFETY: an all-zero `msghdr` is valid (null pointers, zero lengths); the fields used are
+    // set below.
+    let mut message: libc::msghdr = unsafe { std::mem::zeroed() };
+    message.msg_iov = data;
+    message.msg_iovlen = 1;
+    message.msg_control = control.0.as_mut_ptr().cast();
+    message.msg_controllen = control_len.min(CONTROL_LEN) as _;
+    message
 }
 
 /// Room for one SCM_RIGHTS message of one descriptor (`CMSG_SPACE(sizeof(int))`, 24 bytes on
@@ -249,13 +246,9 @@ pub(super) fn hand_over(socket: RawFd) -> io::Result<()> {
     let mut byte = [0u8; 1];
     let mut data = libc::iovec { iov_base: byte.as_mut_ptr().cast(), iov_len: 1 };
     let mut control = ControlBuffer([0; CONTROL_LEN]);
-    // SAFETY: an all-zero `msghdr` is valid; the pointers are set below.
-    let mut message: libc::msghdr = unsafe { std::mem::zeroed() };
-    message.msg_iov = &mut data;
-    message.msg_iovlen = 1;
-    message.msg_control = control.0.as_mut_ptr().cast();
-    // SAFETY: CMSG_SPACE and CMSG_LEN compute sizes only.
-    message.msg_controllen = unsafe { libc::CMSG_SPACE(std::mem::size_of::<RawFd>() as u32) } as _;
+    // SAFETY: CMSG_SPACE computes a size only.
+    let room = unsafe { libc::CMSG_SPACE(std::mem::size_of::<RawFd>() as u32) } as usize;
+    let message = message(&mut data, &mut control, room);
     // SAFETY: CMSG_FIRSTHDR points into `control`, which has room for one header and one
     // descriptor (CONTROL_LEN ≥ CMSG_SPACE(4)); the writes stay inside it.
     let sent = unsafe {

@@ -62,10 +62,11 @@ fn arch() -> Option<TargetArch> {
 /// Whether the kernel takes seccomp filters that return an error number, and seccompiler can
 /// build them for this processor.
 pub(super) fn available() -> bool {
-    if arch().is_none() {
-        return false;
-    }
-    let action: u32 = libc::SECCOMP_RET_ERRNO;
+    arch().is_some() && action_available(libc::SECCOMP_RET_ERRNO)
+}
+
+/// Whether the kernel knows the filter action `action` (`SECCOMP_RET_…`).
+pub(super) fn action_available(action: u32) -> bool {
     // SAFETY: SECCOMP_GET_ACTION_AVAIL (Linux 4.14) reads one u32 through the pointer, which
     // points at a live local; it changes nothing.
     let result = unsafe {
