@@ -13,7 +13,7 @@ use crate::errors;
 use crate::fsutil;
 use crate::progress::ProgressStore;
 use crate::render::Printer;
-use crate::runner::{cargo, harness, process};
+use crate::runner::{cargo, harness, learner_file, process};
 use crate::workspace::Workspace;
 
 /// One finding: what was checked, whether it is fine, and what it says.
@@ -86,7 +86,7 @@ fn exercise_files(printer: &Printer, workspace: &Workspace, catalogue: &Catalogu
     let broken: Vec<&str> = catalogue
         .exercises
         .iter()
-        .filter(|e| std::fs::read_to_string(workspace.exercise_file(e)).map_or(true, |t| t.trim().is_empty()))
+        .filter(|e| !matches!(learner_file::read(&workspace.exercise_file(e)), Ok(Ok(_))))
         .map(|e| e.id.as_str())
         .collect();
     match broken.first() {
