@@ -138,6 +138,12 @@ fn fifos_as_the_lock_files_are_refused_at_once() {
     tutor(&course, &["check", "01"]).expect(2).shows(".tutor/state.lock is a FIFO (named pipe), not an ordinary file");
     std::fs::remove_file(&state_lock).unwrap();
     tutor(&course, &["hint", "02"]).expect(0);
+    // tutor's record of the last build is read before a build: a FIFO there is replaced unread.
+    let record = course.root.join(".tutor/builds/ex-rmsnorm-01-weight.json");
+    std::fs::create_dir_all(record.parent().unwrap()).unwrap();
+    make_fifo(&record);
+    tutor(&course, &["check", "01"]).expect(1).shows("TODO 1 is not written yet");
+    assert!(!is_fifo(&record));
 }
 
 #[test]
@@ -225,4 +231,21 @@ fn a_course_folder_whose_path_is_not_utf8_is_told_to_move() {
     list.current_dir(&inside);
     finishes(list, "list").expect(0).shows("01-weight");
     std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn bidi_controls_in_learner_text_are_shown_not_obeyed() {
+    let course = Course::new("bidi");
+    let fixture =
+        common::fixtures::HOSTILE.iter().find(|f| f.name == "bidi-output").expect("tests/hostile/bidi-output.rs");
+    course.write_exercise("02-norm", fixture.source);
+    let deceptive = ['\u{202e}', '\u{202c}', '\u{2066}', '\u{2069}', '\u{200b}'];
+    let run = tutor(&course, &["check", "02"]);
+    run.expect(1).shows("What your code printed").shows("\\u{202e}LIAF\\u{202c}").shows("pa\\u{200b}ss");
+    assert!(!run.all().contains(deceptive), "a bidi control reached the terminal:\n{}", run.all());
+    // The learner's own lines in reveal's comparison.
+    course.write_exercise("02-norm", &format!("// \u{202e}reversed\u{202c}\n{}", Course::stub("02-norm")));
+    let run = tutor(&course, &["reveal", "02-norm", "--yes"]);
+    run.expect(0).shows("-// \\u{202e}reversed\\u{202c}");
+    assert!(!run.all().contains(deceptive), "a bidi control reached the terminal:\n{}", run.all());
 }
