@@ -189,7 +189,8 @@ impl ProgressStore {
     /// Reads, changes and atomically writes the state under the workspace's progress lock.
     pub fn update<T>(&self, change: impl FnOnce(&mut State) -> T) -> Result<(T, Option<Recovered>)> {
         if let Some(dir) = self.path.parent() {
-            fs::create_dir_all(dir).with_context(|| OnFile::write(dir))?;
+            // Never written through a link: the state stays in the course folder.
+            crate::fsutil::real_folder(dir)?;
         }
         let lock = regular::open_lock(&self.lock_path).map_err(|e| e.at(&self.lock_path, true))?;
         lock.lock().with_context(|| format!("locking {}", self.lock_path.display()))?;

@@ -201,6 +201,9 @@ fn a_linked_harness_folder_is_refused_and_its_target_kept() {
     std::fs::rename(&private, outside.join("private")).unwrap();
     std::os::unix::fs::symlink(outside.join("private"), &private).unwrap();
     tutor(&course, &["check", "01"]).expect(2).shows(".tutor is a symbolic link (to ");
+    tutor(&course, &["hint", "02"]).expect(2).shows(".tutor is a symbolic link (to ");
+    tutor(&course, &["doctor"]).expect(1).shows(".tutor is a symbolic link (to ");
+    assert!(!outside.join("private/state.toml").exists(), "no progress was written through the link");
     assert_eq!(std::fs::read_to_string(outside.join("precious.txt")).unwrap(), "not tutor's");
     std::fs::remove_dir_all(&outside).unwrap();
 }

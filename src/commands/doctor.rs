@@ -150,10 +150,14 @@ fn write_access(printer: &Printer, workspace: &Workspace) -> Finding {
     let what = printer.label(|u| u.doctor_writable);
     let private = workspace.private_dir();
     for dir in [workspace.root(), private.as_path()] {
-        let probed = std::fs::create_dir_all(dir).and_then(|()| fsutil::probe_writable(dir));
+        // A linked `.tutor` is refused here as by every command that writes there.
+        let probed = fsutil::real_folder(dir).and_then(|()| Ok(fsutil::probe_writable(dir)?));
         if let Err(e) = probed {
             let shown = dir.display();
-            let detail = e.to_string();
+            let detail = match e.downcast_ref::<fsutil::LinkedFolder>() {
+                Some(_) => one_line(&errors::describe_error(printer, &e)),
+                None => e.root_cause().to_string(),
+            };
             return Finding {
                 what,
                 ok: false,
