@@ -252,3 +252,22 @@ fn bidi_controls_in_learner_text_are_shown_not_obeyed() {
     run.expect(0).shows("-// \\u{202e}reversed\\u{202c}");
     assert!(!run.all().contains(deceptive), "a bidi control reached the terminal:\n{}", run.all());
 }
+
+#[test]
+fn init_over_fifos_keeps_them_and_finishes() {
+    let folder = std::env::temp_dir().join(format!("tutor-e2e-init-fifos-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    for name in ["Cargo.toml", "README.md"] {
+        make_fifo(&folder.join(name));
+    }
+    let mut init = Command::new(env!("CARGO_BIN_EXE_tutor"));
+    init.args(["init", "--force", "--no-build", "."]).current_dir(&folder).env("TUTOR_LANG", "en").env("NO_COLOR", "1");
+    finishes(init, "init --force")
+        .expect(0)
+        .shows("Kept your existing Cargo.toml")
+        .shows("Kept your existing README.md");
+    assert!(is_fifo(&folder.join("Cargo.toml")) && is_fifo(&folder.join("README.md")), "a learner's things are kept");
+    assert!(folder.join(NORM).is_file());
+    std::fs::remove_dir_all(&folder).unwrap();
+}
