@@ -83,11 +83,11 @@ fn a_fifo_as_the_exercise_hangs_no_command() {
         .expect(0)
         .shows(&format!("{NORM} is a FIFO (named pipe), not an ordinary file: there is no file of yours"));
     // The refused reset held the check lock only while it ran: a check after it goes ahead.
-    tutor(&course, &["check", "02"]).expect(1).shows("is not an ordinary file");
+    tutor(&course, &["check", "02"]).expect(1).shows(&format!("{NORM} is a FIFO (named pipe), not an ordinary file"));
     // The watch checks the current exercise first, then waits for a key.
     make_fifo(&course.root.join("exercises/rmsnorm/01-weight.rs"));
     let mut watch = common::pty::tutor_on_a_terminal(&course.root, "watch");
-    let at = watch.wait_for("exercises/rmsnorm/01-weight.rs is not an ordinary file", 0, WATCHDOG);
+    let at = watch.wait_for("exercises/rmsnorm/01-weight.rs is a FIFO (named pipe), not an ordinary file", 0, WATCHDOG);
     watch.wait_for("Watching exercises/rmsnorm/01-weight.rs", at, WATCHDOG);
     watch.send("q");
     let (code, output) = watch.finish(WATCHDOG);
@@ -156,7 +156,7 @@ fn a_link_to_a_device_as_the_exercise_is_never_read() {
         .expect(0)
         .shows(&format!("{NORM} is a device, not an ordinary file: there is no file of yours"));
     tutor(&course, &["reset", "02-norm", "--yes"]).expect(2).shows("the file of exercise 02-norm, is a device");
-    tutor(&course, &["check", "02"]).expect(1).shows("is not an ordinary file");
+    tutor(&course, &["check", "02"]).expect(1).shows(&format!("{NORM} is a device, not an ordinary file"));
     tutor(&course, &["doctor"]).shows("02-norm");
 }
 

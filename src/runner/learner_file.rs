@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::fsutil::regular::{self, FileError, Links};
+use crate::fsutil::regular::{self, FileError, Kind, Links};
 
 /// Exercise files larger than this are refused: no exercise needs a megabyte of code.
 pub const MAX_BYTES: u64 = 1 << 20;
@@ -16,7 +16,7 @@ pub enum Refusal {
     /// It is empty or holds only white space.
     Empty,
     /// It is not a regular file (a folder, a FIFO, a device …).
-    NotRegular,
+    NotRegular(Kind),
     /// It is larger than [`MAX_BYTES`].
     TooLarge(u64),
     /// It is not UTF-8 text.
@@ -30,7 +30,7 @@ pub fn read(path: &Path) -> std::io::Result<Result<String, Refusal>> {
     let bytes = match regular::read_bytes(path, MAX_BYTES, Links::Follow) {
         Ok(bytes) => bytes,
         Err(FileError::Missing) => return Ok(Err(Refusal::Missing)),
-        Err(FileError::NotRegular(_)) => return Ok(Err(Refusal::NotRegular)),
+        Err(FileError::NotRegular(kind)) => return Ok(Err(Refusal::NotRegular(kind))),
         Err(FileError::TooLarge(size)) => return Ok(Err(Refusal::TooLarge(size))),
         Err(FileError::Io(e)) => return Err(e),
     };
@@ -62,14 +62,14 @@ mod tests {
         assert_eq!(read(&file).unwrap(), Err(Refusal::TooLarge(MAX_BYTES + 1)));
         std::fs::write(&file, "fn main() {}\n").unwrap();
         assert_eq!(read(&file).unwrap(), Ok("fn main() {}\n".to_string()));
-        assert_eq!(read(&dir).unwrap(), Err(Refusal::NotRegular));
+        assert_eq!(read(&dir).unwrap(), Err(Refusal::NotRegular(Kind::Directory)));
 
         // A FIFO with no writer would block an ordinary read for ever.
         let fifo = dir.join("fifo.rs");
         let name = std::ffi::CString::new(fifo.to_string_lossy().as_bytes()).unwrap();
         // SAFETY: `name` is a valid NUL-terminated path for the duration of the call.
         assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
-        assert_eq!(read(&fifo).unwrap(), Err(Refusal::NotRegular));
+        assert_eq!(read(&fifo).unwrap(), Err(Refusal::NotRegular(Kind::Fifo)));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -49,7 +49,7 @@ pub const UI: Ui = Ui {
     compiler_died: "The compiler could not finish compiling {file}: what your code asks of it at compile time ran out of memory, or crashed it. The build said: {detail}",
     foreign_sources: "{file} pulls other files into the build ({files}). An exercise stands in its own file: copy what you need into it, or take it out. The check fails.",
     replaces_library_code: "{file} defines {symbols}, which the kit or the standard library has too: the graded program would run your definition in place of theirs, so it is not run. An exercise defines only its own items: take out the `#[export_name]`, `#[no_mangle]` or assembly that names them. The check fails.",
-    not_regular_file: "{file} is not an ordinary file (a folder, a FIFO or a device?): tutor grades only an ordinary file.",
+    not_regular_file: "{file} is {kind}, not an ordinary file: tutor grades only an ordinary file.",
     file_too_large: "{file} has {bytes} bytes, more than the {max} an exercise file may have.",
     file_not_text: "{file} is not UTF-8 text, so it cannot be Rust source.",
     seed_line: "Random inputs from seed {seed}: `{tutor} check {id} --seed {seed}` repeats them.",

@@ -49,7 +49,7 @@ pub const UI: Ui = Ui {
     compiler_died: "编译器没能编译完 {file}：你的代码在编译期的要求耗尽了内存，或让编译器崩溃了。构建的输出：{detail}",
     foreign_sources: "{file} 把其他文件引入了编译（{files}）。练习必须写在它自己的文件里：把需要的内容复制进来，或者删掉引用。本次检查不通过。",
     replaces_library_code: "{file} 定义了 {symbols}，kit 或标准库中也有同名符号：被评分的程序会用你的定义替换它们，因此不会运行。练习只应定义自己的条目：删掉指名这些符号的 `#[export_name]`、`#[no_mangle]` 或汇编。本次检查不通过。",
-    not_regular_file: "{file} 不是普通文件（是文件夹、FIFO 还是设备？）：tutor 只评分普通文件。",
+    not_regular_file: "{file} 是{kind}，不是普通文件：tutor 只评分普通文件。",
     file_too_large: "{file} 有 {bytes} 字节，超过了练习文件允许的 {max} 字节。",
     file_not_text: "{file} 不是 UTF-8 文本，不可能是 Rust 源代码。",
     seed_line: "随机输入来自种子 {seed}：`{tutor} check {id} --seed {seed}` 可复现。",
