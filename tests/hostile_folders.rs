@@ -88,6 +88,20 @@ fn a_fifo_as_the_exercise_hangs_no_command() {
     make_fifo(&course.root.join("exercises/rmsnorm/01-weight.rs"));
     let mut watch = common::pty::tutor_on_a_terminal(&course.root, "watch");
     let at = watch.wait_for("exercises/rmsnorm/01-weight.rs is a FIFO (named pipe), not an ordinary file", 0, WATCHDOG);
+    let at = watch.wait_for("Watching exercises/rmsnorm/01-weight.rs", at, WATCHDOG);
+    // A reset from the watch's list says so about the exercise, and the watch goes on.
+    watch.send("l");
+    let at = watch.wait_for("r reset it", at, WATCHDOG);
+    watch.send("j");
+    let at = watch.wait_for("02-norm", at, WATCHDOG);
+    let at = watch.wait_for("r reset it", at, WATCHDOG);
+    watch.send("r");
+    let at = watch.wait_for("Type `reset` to replace exercises/rmsnorm/02-norm.rs", at, WATCHDOG);
+    watch.send("reset\r");
+    let at = watch.wait_for("the file of exercise 02-norm, is a FIFO (named pipe)", at, WATCHDOG);
+    let at = watch.wait_for("r reset it", at, WATCHDOG);
+    // Esc alone (with a key right after it, it would read as Alt and that key).
+    watch.send("\x1b");
     watch.wait_for("Watching exercises/rmsnorm/01-weight.rs", at, WATCHDOG);
     watch.send("q");
     let (code, output) = watch.finish(WATCHDOG);
