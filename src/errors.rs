@@ -6,8 +6,11 @@ use std::path::{Path, PathBuf};
 use colored::Colorize;
 
 use crate::course::catalogue::UnknownExercise;
+use crate::fsutil::regular::{Kind, NotAFile, TooLarge};
+use crate::fsutil::LinkedFolder;
 use crate::render::Printer;
 use crate::runner::cargo::{CargoError, MINIMUM};
+use crate::text::Ui;
 use crate::workspace::WorkspaceError;
 
 /// A usage or environment problem with a message for the learner.
@@ -33,6 +36,10 @@ pub enum CliError {
     DevBadName(String),
     /// `dev new NAME` for a course that exists already.
     DevCourseExists { name: String, path: PathBuf },
+    /// `reset` of an exercise whose file is a folder, a FIFO, a device …
+    ExerciseNotAFile { file: String, id: String, kind: Kind },
+    /// A course folder whose path cargo cannot take (not UTF-8).
+    PathNotUtf8(PathBuf),
 }
 
 impl std::fmt::Display for CliError {
@@ -56,6 +63,14 @@ pub fn describe_error(printer: &Printer, error: &anyhow::Error) -> String {
         describe(printer, e)
     } else if let Some(e) = error.downcast_ref::<CargoError>() {
         describe_cargo_error(printer, e)
+    } else if let Some(e) = error.downcast_ref::<NotAFile>() {
+        let kind = |ui: &Ui| kind_text(ui, e.kind);
+        printer
+            .per_language(|ui, _| crate::text::fill(ui.not_a_file, &[("file", &shown(&e.path)), ("kind", &kind(ui))]))
+    } else if let Some(e) = error.downcast_ref::<TooLarge>() {
+        printer.lines(|u| u.own_file_too_large, &[("file", &shown(&e.path)), ("size", &e.size)])
+    } else if let Some(e) = error.downcast_ref::<LinkedFolder>() {
+        printer.lines(|u| u.linked_folder, &[("dir", &shown(&e.path)), ("target", &e.target.display())])
     } else if let Some(failure) = storage_failure(error) {
         describe_storage_failure(printer, &failure)
     } else {
@@ -142,14 +157,29 @@ pub fn storage_failure(error: &anyhow::Error) -> Option<StorageFailure> {
     })
 }
 
+/// How a kind of file that is not an ordinary one is called in `ui`'s language.
+pub fn kind_text(ui: &Ui, kind: Kind) -> &'static str {
+    match kind {
+        Kind::Directory => ui.kind_folder,
+        Kind::Fifo => ui.kind_fifo,
+        Kind::Device => ui.kind_device,
+        Kind::Socket => ui.kind_socket,
+        Kind::Symlink => ui.kind_symlink,
+        Kind::Other => ui.kind_other,
+    }
+}
+
+/// A path as the learner would type it: relative to where they are, when it is below.
+fn shown(path: &Path) -> String {
+    let here = std::env::current_dir().unwrap_or_default();
+    path.strip_prefix(&here).unwrap_or(path).display().to_string()
+}
+
 /// What to tell the learner about a refused file operation: the cause, the file, what to do.
 pub fn describe_storage_failure(printer: &Printer, failure: &StorageFailure) -> String {
     let file = match &failure.path {
         // Relative to where the learner is, as they would type it.
-        Some(path) => {
-            let here = std::env::current_dir().unwrap_or_default();
-            path.strip_prefix(&here).unwrap_or(path).display().to_string()
-        }
+        Some(path) => shown(path),
         None => failure.doing.clone(),
     };
     let pick: fn(&crate::text::Ui) -> &'static str = match (failure.cause, failure.writing) {
@@ -214,6 +244,10 @@ fn describe(printer: &Printer, error: &CliError) -> String {
         CliError::DevCourseExists { name, path } => {
             printer.lines(|u| u.dev_course_exists, &[("name", name), ("path", &path.display())])
         }
+        CliError::ExerciseNotAFile { file, id, kind } => printer.per_language(|ui, _| {
+            crate::text::fill(ui.exercise_not_a_file, &[("file", file), ("id", id), ("kind", &kind_text(ui, *kind))])
+        }),
+        CliError::PathNotUtf8(path) => printer.lines(|u| u.path_not_utf8, &[("path", &path.display())]),
     }
 }
 

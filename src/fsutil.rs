@@ -1,5 +1,8 @@
 //! Writing files so that a crash or a kill never leaves half of one, and tidying up after a
-//! process that was killed between writing its temporary file and renaming it.
+//! process that was killed between writing its temporary file and renaming it; [`regular`]
+//! opens and reads every file tutor uses for itself.
+
+pub mod regular;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -43,8 +46,11 @@ pub fn files_below(root: &Path, dir: &Path) -> Result<Vec<(String, PathBuf)>> {
 }
 
 /// Replaces `path` with `contents` (through a renamed temporary file) unless it already holds them.
+/// What is there is read only if it is a regular file of at most the new contents' size (a FIFO
+/// or a device there is replaced unread); a link there is replaced, its target left as it is.
 pub fn write_if_changed(path: &Path, contents: &str) -> Result<()> {
-    if fs::read(path).is_ok_and(|current| current == contents.as_bytes()) {
+    let current = regular::read_bytes(path, contents.len() as u64, regular::Links::Refuse);
+    if current.is_ok_and(|current| current == contents.as_bytes()) {
         return Ok(());
     }
     let dir = path.parent().context("a file path has a parent")?;
@@ -55,7 +61,15 @@ pub fn write_if_changed(path: &Path, contents: &str) -> Result<()> {
         path.file_name().and_then(|n| n.to_str()).unwrap_or("file"),
         std::process::id()
     ));
-    let written = fs::write(&temporary, contents).and_then(|()| fs::rename(&temporary, path));
+    // A name left by another process (or planted, as a link out of the folder) is removed first,
+    // and the temporary is created anew: a write never goes through a link.
+    let _ = fs::remove_file(&temporary);
+    let written = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temporary)
+        .and_then(|mut file| std::io::Write::write_all(&mut file, contents.as_bytes()))
+        .and_then(|()| fs::rename(&temporary, path));
     if written.is_err() {
         // Best effort: a failed write (a full disk) should not leave its half behind.
         let _ = fs::remove_file(&temporary);
@@ -103,6 +117,38 @@ fn process_runs(pid: u32) -> bool {
 #[cfg(not(unix))]
 fn process_runs(_pid: u32) -> bool {
     true
+}
+
+/// A folder tutor manages (`.tutor/`, its harness, its backups) that is a symbolic link: tutor
+/// removes stray files there, writes and locks, and does none of it through a link, so that
+/// nothing outside the course folder is ever deleted or written. Refused rather than replaced,
+/// so that a link the learner made on purpose (build output on another disk) is theirs to undo.
+#[derive(Debug)]
+pub struct LinkedFolder {
+    /// The folder.
+    pub path: PathBuf,
+    /// Where the link points.
+    pub target: PathBuf,
+}
+
+impl std::fmt::Display for LinkedFolder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} is a link to {}", self.path.display(), self.target.display())
+    }
+}
+
+impl std::error::Error for LinkedFolder {}
+
+/// Makes sure `dir` is a real folder (creating it and its parents if need be): a symbolic link
+/// there is refused with [`LinkedFolder`].
+pub fn real_folder(dir: &Path) -> Result<()> {
+    if let Ok(metadata) = fs::symlink_metadata(dir) {
+        if metadata.file_type().is_symlink() {
+            let target = fs::read_link(dir).unwrap_or_default();
+            return Err(LinkedFolder { path: dir.to_path_buf(), target }.into());
+        }
+    }
+    fs::create_dir_all(dir).with_context(|| OnFile::write(dir))
 }
 
 /// Creates and removes a small file in `dir`: can tutor write there?
@@ -169,6 +215,35 @@ mod tests {
         assert!(learners.exists(), "a file that is not one of ours is kept");
         assert_eq!(fs::read_to_string(dir.join("c.rs")).unwrap(), "fn c() {}");
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn nothing_is_written_through_a_link() {
+        let dir = temp_dir("links");
+        let outside = temp_dir("links-outside");
+        fs::write(outside.join("theirs.rs"), "their text").unwrap();
+        // A link in place of the file is replaced; a planted temporary name is not written through.
+        std::os::unix::fs::symlink(outside.join("theirs.rs"), dir.join("a.rs")).unwrap();
+        let planted = dir.join(format!(".a.rs.tmp-{}", std::process::id()));
+        std::os::unix::fs::symlink(outside.join("planted.rs"), &planted).unwrap();
+        write_if_changed(&dir.join("a.rs"), "ours").unwrap();
+        assert_eq!(fs::read_to_string(dir.join("a.rs")).unwrap(), "ours");
+        assert!(!fs::symlink_metadata(dir.join("a.rs")).unwrap().file_type().is_symlink());
+        assert_eq!(fs::read_to_string(outside.join("theirs.rs")).unwrap(), "their text");
+        assert!(!outside.join("planted.rs").exists());
+        // A FIFO in place of the file is replaced without waiting on it.
+        regular::tests::mkfifo(&dir.join("b.rs"));
+        write_if_changed(&dir.join("b.rs"), "ours").unwrap();
+        assert_eq!(fs::read_to_string(dir.join("b.rs")).unwrap(), "ours");
+        // A managed folder that is a link is refused, and nothing is made through it.
+        std::os::unix::fs::symlink(&outside, dir.join("harness")).unwrap();
+        let error = real_folder(&dir.join("harness")).unwrap_err();
+        assert_eq!(error.downcast_ref::<LinkedFolder>().map(|l| l.target.clone()), Some(outside.clone()));
+        real_folder(&dir.join("new/deeper")).unwrap();
+        assert!(dir.join("new/deeper").is_dir());
+        fs::remove_dir_all(&dir).unwrap();
+        fs::remove_dir_all(&outside).unwrap();
     }
 
     #[test]

@@ -74,7 +74,9 @@ fn clone_of_build(exe: &Path) -> Option<PathBuf> {
 
 /// Whether a `Cargo.toml` declares the `tutor` package.
 fn is_tutor_manifest(path: &Path) -> bool {
-    let Ok(text) = std::fs::read_to_string(path) else { return false };
+    let Some(text) = crate::fsutil::regular::read_text(path, crate::fsutil::regular::Links::Follow) else {
+        return false;
+    };
     let Ok(manifest) = text.parse::<toml::Table>() else { return false };
     manifest.get("package").and_then(|p| p.get("name")).and_then(|n| n.as_str()) == Some("tutor")
 }

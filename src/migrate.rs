@@ -15,6 +15,7 @@ use anyhow::{Context, Result};
 use crate::course::catalogue::info_path;
 use crate::course::{editor, Catalogue};
 use crate::errors::OnFile;
+use crate::fsutil::regular::{read_text, Links};
 use crate::fsutil::write_if_changed;
 use crate::progress::{ProgressStore, Recovered, State};
 
@@ -107,7 +108,7 @@ fn key_by_course(state: &mut State, catalogue: &Catalogue) -> usize {
 /// Rewrites tutor's own editor project for every course (never a learner's `Cargo.toml`: then
 /// tutor's project was not in use).
 fn refresh_editor_project(root: &Path, catalogue: &Catalogue) -> Result<()> {
-    if fs::read_to_string(root.join("Cargo.toml")).is_ok_and(|text| editor::is_ours(&text)) {
+    if read_text(&root.join("Cargo.toml"), Links::Follow).is_some_and(|text| editor::is_ours(&text)) {
         editor::write_project(root, catalogue)?;
         // The one-course layout's single library root.
         let _ = fs::remove_file(root.join(".tutor/editor/lib.rs"));

@@ -7,13 +7,14 @@
 
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 use crate::errors::OnFile;
+use crate::fsutil::regular::{self, FileError, Kind, Links};
 use crate::fsutil::remove_leftover_temporaries;
 
 /// Where an exercise stands.
@@ -94,6 +95,8 @@ pub enum Unreadable {
     NotUtf8,
     /// Not the TOML of a [`State`]; the parser's message.
     NotToml(String),
+    /// Not a regular file (a FIFO, a folder, a device …); never opened for reading.
+    NotRegular(Kind),
 }
 
 /// What loading found besides the state itself.
@@ -133,22 +136,14 @@ impl ProgressStore {
 
     /// `None` when the file vanished while it was being set aside (another process did it).
     fn load_once(&self) -> Result<Option<(State, Option<Recovered>)>> {
-        let file = match File::open(&self.path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Some((State::default(), None))),
-            Err(e) => return Err(e).with_context(|| OnFile::read(&self.path)),
+        // A link is followed: it is replaced, never written through, when the state is saved.
+        let bytes = match regular::read_bytes(&self.path, MAX_STATE_BYTES, Links::Follow) {
+            Ok(bytes) => bytes,
+            Err(FileError::Missing) => return Ok(Some((State::default(), None))),
+            Err(FileError::TooLarge(_)) => return self.set_aside(Unreadable::TooLarge),
+            Err(FileError::NotRegular(kind)) => return self.set_aside(Unreadable::NotRegular(kind)),
+            Err(FileError::Io(e)) => return Err(e).with_context(|| OnFile::read(&self.path)),
         };
-        // Size first, from the open file, so a huge file is never read; `take` also bounds
-        // files whose size the metadata does not tell (a link to a device).
-        let size = file.metadata().with_context(|| OnFile::read(&self.path))?.len();
-        if size > MAX_STATE_BYTES {
-            return self.set_aside(Unreadable::TooLarge);
-        }
-        let mut bytes = Vec::new();
-        file.take(MAX_STATE_BYTES + 1).read_to_end(&mut bytes).with_context(|| OnFile::read(&self.path))?;
-        if bytes.len() as u64 > MAX_STATE_BYTES {
-            return self.set_aside(Unreadable::TooLarge);
-        }
         let Ok(text) = String::from_utf8(bytes) else { return self.set_aside(Unreadable::NotUtf8) };
         match toml::from_str::<State>(&text) {
             Ok(state) => Ok(Some((state, None))),
@@ -165,7 +160,13 @@ impl ProgressStore {
             let name =
                 if n == 0 { format!("state.toml.corrupt-{stamp}") } else { format!("state.toml.corrupt-{stamp}-{n}") };
             let backup = self.path.with_file_name(name);
-            match OpenOptions::new().write(true).create_new(true).open(&backup) {
+            // A folder can only be renamed over a folder (an empty one), anything else over a file.
+            let is_folder = fs::symlink_metadata(&self.path).is_ok_and(|m| m.is_dir());
+            let reserved = match is_folder {
+                true => fs::create_dir(&backup),
+                false => OpenOptions::new().write(true).create_new(true).open(&backup).map(drop),
+            };
+            match reserved {
                 Ok(_) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
                 Err(e) => return Err(e).with_context(|| OnFile::write(&backup)),
@@ -173,7 +174,7 @@ impl ProgressStore {
             return match fs::rename(&self.path, &backup) {
                 Ok(()) => Ok(Some((State::default(), Some(Recovered { backup, reason })))),
                 Err(e) => {
-                    let _ = fs::remove_file(&backup);
+                    let _ = if is_folder { fs::remove_dir(&backup) } else { fs::remove_file(&backup) };
                     if e.kind() == std::io::ErrorKind::NotFound {
                         Ok(None)
                     } else {
@@ -188,14 +189,10 @@ impl ProgressStore {
     /// Reads, changes and atomically writes the state under the workspace's progress lock.
     pub fn update<T>(&self, change: impl FnOnce(&mut State) -> T) -> Result<(T, Option<Recovered>)> {
         if let Some(dir) = self.path.parent() {
-            fs::create_dir_all(dir).with_context(|| OnFile::write(dir))?;
+            // Never written through a link: the state stays in the course folder.
+            crate::fsutil::real_folder(dir)?;
         }
-        let lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&self.lock_path)
-            .with_context(|| OnFile::write(&self.lock_path))?;
+        let lock = regular::open_lock(&self.lock_path).map_err(|e| e.at(&self.lock_path, true))?;
         lock.lock().with_context(|| format!("locking {}", self.lock_path.display()))?;
         let (mut state, recovered) = self.load()?;
         let result = change(&mut state);
@@ -344,6 +341,30 @@ mod tests {
         assert_eq!(at_limit.len() as u64, MAX_STATE_BYTES);
         fs::write(dir.join("state.toml"), &at_limit).unwrap();
         assert_eq!(store.load().unwrap().1, None);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn what_is_not_a_file_is_set_aside_unread_and_a_hostile_lock_refused() {
+        let dir = temp_dir("not-regular");
+        let store = ProgressStore::new(&dir);
+        crate::fsutil::regular::tests::mkfifo(&dir.join("state.toml"));
+        let (state, recovered) = store.load().unwrap();
+        let recovered = recovered.expect("the FIFO is reported");
+        assert_eq!((state, recovered.reason), (State::default(), Unreadable::NotRegular(Kind::Fifo)));
+        assert!(fs::symlink_metadata(&recovered.backup).is_ok_and(|m| !m.is_file()), "the FIFO itself is kept");
+        fs::create_dir(dir.join("state.toml")).unwrap();
+        fs::write(dir.join("state.toml/inside"), "kept").unwrap();
+        let recovered = store.load().unwrap().1.expect("the folder is reported");
+        assert_eq!(recovered.reason, Unreadable::NotRegular(Kind::Directory));
+        assert_eq!(fs::read_to_string(recovered.backup.join("inside")).unwrap(), "kept");
+        store.update(|s| s.version = 2).unwrap();
+        assert!(dir.join("state.toml").is_file(), "progress goes on in a fresh file");
+        fs::remove_file(dir.join("state.lock")).unwrap();
+        crate::fsutil::regular::tests::mkfifo(&dir.join("state.lock"));
+        let error = store.update(|s| s.version = 2).unwrap_err();
+        assert!(error.downcast_ref::<crate::fsutil::regular::NotAFile>().is_some(), "{error:#}");
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -195,7 +195,7 @@ fn files_that_cannot_be_graded_are_refused_with_a_reason() {
     std::fs::remove_file(&file).unwrap();
     make_fifo(&file);
     let started = Instant::now();
-    course.tutor(&["check", "02"]).expect(1).shows("is not an ordinary file");
+    course.tutor(&["check", "02"]).expect(1).shows("02-norm.rs is a FIFO (named pipe), not an ordinary file");
     assert!(started.elapsed() < Duration::from_secs(10));
 }
 

@@ -256,8 +256,13 @@ fn a_second_course_is_folders_and_one_registration_line() {
 }
 
 /// Every file git tracks in the repository, as it is on disk now (files deleted but not yet
-/// committed are left out).
+/// committed are left out). A tree that is not a git checkout (a source tarball, a `cargo
+/// package`) has no git to ask: there, every file but what `.gitignore` leaves out.
 fn tracked_files() -> BTreeMap<String, Vec<u8>> {
+    // `.git` is a folder in a clone, a file in a worktree.
+    if !repo().join(".git").exists() {
+        return files_outside_git();
+    }
     // Untracked files too (not ignored ones): a course being written is not committed yet.
     let listed = Command::new("git")
         .args(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
@@ -272,6 +277,19 @@ fn tracked_files() -> BTreeMap<String, Vec<u8>> {
         .map(|p| String::from_utf8(p.to_vec()).expect("a UTF-8 path"))
         .filter_map(|p| std::fs::read(repo().join(&p)).ok().map(|bytes| (p, bytes)))
         .collect()
+}
+
+/// Every file of a repository tree that is not a checkout, less the top-level paths that
+/// `.gitignore` names (`/target`, `/.tutor`: what building and running leave behind).
+fn files_outside_git() -> BTreeMap<String, Vec<u8>> {
+    let ignore = std::fs::read_to_string(repo().join(".gitignore")).unwrap_or_default();
+    let ignored: Vec<&str> = ignore
+        .lines()
+        .map(|l| l.trim().trim_start_matches('/').trim_end_matches('/'))
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let kept = |path: &str| !ignored.iter().any(|i| path == *i || path.starts_with(&format!("{i}/")));
+    files_below(repo()).into_iter().filter(|(path, _)| kept(path)).collect()
 }
 
 /// Every file below `dir`, by its path relative to `dir` (`/`-separated), skipping `target/` and

@@ -13,7 +13,7 @@ use crate::errors;
 use crate::fsutil;
 use crate::progress::ProgressStore;
 use crate::render::Printer;
-use crate::runner::{cargo, harness, process};
+use crate::runner::{cargo, harness, learner_file, process};
 use crate::workspace::Workspace;
 
 /// One finding: what was checked, whether it is fine, and what it says.
@@ -86,7 +86,7 @@ fn exercise_files(printer: &Printer, workspace: &Workspace, catalogue: &Catalogu
     let broken: Vec<&str> = catalogue
         .exercises
         .iter()
-        .filter(|e| std::fs::read_to_string(workspace.exercise_file(e)).map_or(true, |t| t.trim().is_empty()))
+        .filter(|e| !matches!(learner_file::read(&workspace.exercise_file(e)), Ok(Ok(_))))
         .map(|e| e.id.as_str())
         .collect();
     match broken.first() {
@@ -150,10 +150,14 @@ fn write_access(printer: &Printer, workspace: &Workspace) -> Finding {
     let what = printer.label(|u| u.doctor_writable);
     let private = workspace.private_dir();
     for dir in [workspace.root(), private.as_path()] {
-        let probed = std::fs::create_dir_all(dir).and_then(|()| fsutil::probe_writable(dir));
+        // A linked `.tutor` is refused here as by every command that writes there.
+        let probed = fsutil::real_folder(dir).and_then(|()| Ok(fsutil::probe_writable(dir)?));
         if let Err(e) = probed {
             let shown = dir.display();
-            let detail = e.to_string();
+            let detail = match e.downcast_ref::<fsutil::LinkedFolder>() {
+                Some(_) => one_line(&errors::describe_error(printer, &e)),
+                None => e.root_cause().to_string(),
+            };
             return Finding {
                 what,
                 ok: false,

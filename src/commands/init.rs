@@ -32,6 +32,10 @@ fn write_editor_project(printer: &Printer, root: &Path, catalogue: &Catalogue) -
 /// exercise file that exists.
 pub fn run(printer: &Printer, dir: &Path, force: bool, no_build: bool) -> Result<ExitCode> {
     let root = if dir.is_absolute() { dir.to_path_buf() } else { std::env::current_dir()?.join(dir) };
+    // Refused before anything is written: cargo could never build there.
+    if root.to_str().is_none() {
+        return Err(CliError::PathNotUtf8(root).into());
+    }
     let has_files = std::fs::read_dir(&root).map(|mut entries| entries.next().is_some()).unwrap_or(false);
     if has_files && !force {
         return Err(CliError::InitNotEmpty(root).into());

@@ -125,6 +125,9 @@ pub fn describe_recovered(printer: &Printer, recovered: &Recovered) -> String {
             Unreadable::TooLarge => ui.state_too_large.to_string(),
             Unreadable::NotUtf8 => ui.state_not_utf8.to_string(),
             Unreadable::NotToml(detail) => text::fill(ui.state_not_toml, &[("detail", detail)]),
+            Unreadable::NotRegular(kind) => {
+                text::fill(ui.state_not_regular, &[("kind", &crate::errors::kind_text(ui, *kind))])
+            }
         };
         text::fill(ui.state_corrupt, &[("reason", &reason), ("backup", &backup)])
     })
@@ -149,6 +152,12 @@ pub fn run(cli: Cli, printer: Printer) -> Result<ExitCode> {
         _ => {}
     }
     let session = Session::open(&cli, printer)?;
+    // Checks build with cargo, which cannot take a path that is not UTF-8 (it would print its
+    // own usage text): said plainly before anything runs.
+    let builds = matches!(cli.command, Some(Command::Check { .. } | Command::Watch { .. }));
+    if builds && session.workspace.root().to_str().is_none() {
+        return Err(CliError::PathNotUtf8(session.workspace.root().to_path_buf()).into());
+    }
     match cli.command {
         None => list::run(&session, true),
         Some(Command::List) => list::run(&session, false),

@@ -1,6 +1,8 @@
 //! `tutor reset EXERCISE`: the original stub back, the learner's file kept under
 //! `.tutor/backups/`, the exercise marked not started.
 
+use std::fs::OpenOptions;
+use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -9,7 +11,8 @@ use colored::Colorize;
 use super::{confirm, Session};
 use crate::course::embedded::course_file;
 use crate::course::Exercise;
-use crate::errors::OnFile;
+use crate::errors::{CliError, OnFile};
+use crate::fsutil::regular::{self, FileError, Links};
 use crate::fsutil::write_if_changed;
 use crate::progress::ExerciseStatus;
 use crate::runner;
@@ -47,26 +50,44 @@ pub fn restore_stub(session: &Session, exercise: &Exercise, on_wait: &mut dyn Fn
     let _lock = runner::lock_checks(&session.workspace, on_wait)?;
 
     let file = session.workspace.exercise_file(exercise);
-    let mut kept = None;
-    if file.exists() {
-        let backups = session.workspace.private_dir().join("backups");
-        std::fs::create_dir_all(&backups).with_context(|| OnFile::write(&backups))?;
-        let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-        let backup = (0..)
-            .map(|n| {
-                backups.join(if n == 0 {
-                    format!("{}-{stamp}.rs", exercise.local)
-                } else {
-                    format!("{}-{stamp}-{n}.rs", exercise.local)
-                })
-            })
-            .find(|candidate| !candidate.exists())
-            .context("choosing a backup name")?;
-        std::fs::copy(&file, &backup).with_context(|| OnFile::write(&backup))?;
-        kept = Some(backup.strip_prefix(session.workspace.root()).unwrap_or(&backup).display().to_string());
-    }
+    // A link to the learner's own copy elsewhere is followed for the backup, and then replaced
+    // by the stub, its target left as it is.
+    let kept = match regular::kind_at(&file, Links::Follow) {
+        Err(FileError::Missing) => None,
+        Ok(None) => Some(back_up(session, exercise, &file)?),
+        Ok(Some(kind)) => {
+            let (file, id) = (exercise.file.clone(), exercise.id.clone());
+            return Err(CliError::ExerciseNotAFile { file, id, kind }.into());
+        }
+        Err(e) => return Err(e.at(&file, false)),
+    };
     let stub = course_file(&exercise.file).context("the stub is embedded")?;
     write_if_changed(&file, stub)?;
     session.update(|state| state.exercises.entry(exercise.key()).or_default().status = ExerciseStatus::NotStarted)?;
     Ok(kept)
+}
+
+/// Copies the learner's file to a new file in `.tutor/backups/`; returns its path in the
+/// workspace. The copy streams, so a file of any size is kept whole.
+fn back_up(session: &Session, exercise: &Exercise, file: &Path) -> Result<String> {
+    let backups = session.workspace.private_dir().join("backups");
+    crate::fsutil::real_folder(&backups)?;
+    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let mut source = regular::open_read(file, Links::Follow).map_err(|e| e.at(file, false))?;
+    for n in 0..10_000u32 {
+        let name = match n {
+            0 => format!("{}-{stamp}.rs", exercise.local),
+            n => format!("{}-{stamp}-{n}.rs", exercise.local),
+        };
+        let backup = backups.join(name);
+        // `create_new` never opens what is there, a link included.
+        let mut copy = match OpenOptions::new().write(true).create_new(true).open(&backup) {
+            Ok(copy) => copy,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e).with_context(|| OnFile::write(&backup)),
+        };
+        std::io::copy(&mut source, &mut copy).and_then(|_| copy.sync_all()).with_context(|| OnFile::write(&backup))?;
+        return Ok(backup.strip_prefix(session.workspace.root()).unwrap_or(&backup).display().to_string());
+    }
+    anyhow::bail!("choosing a backup name in {}", backups.display())
 }

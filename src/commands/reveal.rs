@@ -11,6 +11,8 @@ use super::{confirm, Session};
 use crate::course::lesson::Language;
 use crate::course::{Lesson, Part};
 use crate::errors::CliError;
+use crate::fsutil::regular::{self, FileError, Links};
+use crate::runner::learner_file;
 use crate::text;
 
 /// The word a learner types to confirm.
@@ -52,9 +54,22 @@ pub fn run(session: &Session, name: Option<&str>, yes: bool) -> Result<ExitCode>
         }
     }
 
-    let learner = std::fs::read_to_string(session.workspace.exercise_file(exercise)).unwrap_or_default();
     println!("{}", printer.lines(|u| u.diff_header, &[]).bold());
-    print!("{}", diff(&learner, solution, printer));
+    let file = session.workspace.exercise_file(exercise);
+    match regular::read_bytes(&file, learner_file::MAX_BYTES, Links::Follow) {
+        Err(FileError::NotRegular(kind)) => println!(
+            "{}",
+            printer.per_language(|ui, _| text::fill(
+                ui.reveal_not_a_file,
+                &[("file", &exercise.file), ("kind", &crate::errors::kind_text(ui, kind))]
+            ))
+        ),
+        // A file that is missing, too large or unreadable compares as empty.
+        read => {
+            let learner = String::from_utf8_lossy(&read.unwrap_or_default()).into_owned();
+            print!("{}", diff(&learner, solution, printer));
+        }
+    }
 
     session.update(|state| state.exercises.entry(exercise.key()).or_default().revealed = true)?;
     Ok(ExitCode::SUCCESS)
@@ -71,8 +86,9 @@ fn diff(learner: &str, solution: &str, printer: &crate::render::Printer) -> Stri
         out.push_str(&format!("{}\n", "@@".cyan()));
         for op in group {
             for change in diff.iter_changes(&op) {
+                // The learner's lines may hold control characters: shown, not obeyed.
                 let line = change.to_string_lossy();
-                let line = line.trim_end_matches('\n');
+                let line = tutor_grade::text::printable(line.trim_end_matches('\n').trim_end_matches('\r'));
                 match change.tag() {
                     ChangeTag::Delete => out.push_str(&format!("{}\n", format!("-{line}").red())),
                     ChangeTag::Insert => out.push_str(&format!("{}\n", format!("+{line}").green())),

@@ -9,6 +9,7 @@ use std::path::Path;
 use anyhow::Result;
 
 use super::Catalogue;
+use crate::fsutil::regular::Links;
 use crate::fsutil::write_if_changed;
 use crate::runner::harness;
 
@@ -74,8 +75,13 @@ pub fn write_project(root: &Path, catalogue: &Catalogue) -> Result<bool> {
         write_if_changed(&dir.join("lib.rs"), &library_root(catalogue, &course.id, "../../../"))?;
     }
     let path = root.join("Cargo.toml");
-    match std::fs::read_to_string(&path) {
-        Ok(existing) if !is_ours(&existing) => Ok(false),
+    // A manifest tutor cannot read as text (or something that is not a file) is not tutor's:
+    // left alone, like a learner's own.
+    let kind = crate::fsutil::regular::kind_at(&path, Links::Follow);
+    let existing = crate::fsutil::regular::read_text(&path, Links::Follow);
+    match (kind, existing) {
+        (Ok(Some(_)), _) => Ok(false),
+        (_, Some(existing)) if !is_ours(&existing) => Ok(false),
         _ => {
             write_if_changed(&path, &manifest(catalogue))?;
             Ok(true)

@@ -118,7 +118,10 @@ pub fn render(
             let line = match refusal {
                 Refusal::Missing => printer.lines(|u| u.file_missing, &[("file", &file)]),
                 Refusal::Empty => printer.lines(|u| u.file_empty, &[("file", &file)]),
-                Refusal::NotRegular => printer.lines(|u| u.not_regular_file, &[("file", &file)]),
+                Refusal::NotRegular(kind) => printer.per_language(|ui, _| {
+                    let kind = crate::errors::kind_text(ui, *kind);
+                    crate::text::fill(ui.not_regular_file, &[("file", &file), ("kind", &kind)])
+                }),
                 Refusal::TooLarge(bytes) => {
                     printer.lines(|u| u.file_too_large, &[("file", &file), ("bytes", bytes), ("max", &max)])
                 }

@@ -24,6 +24,7 @@ use super::harness::Layout;
 use super::replay::{self, Invocation};
 use super::rustc_env;
 use super::CheckOptions;
+use crate::fsutil::regular::{read_text, Links};
 use crate::fsutil::write_if_changed;
 
 /// What a later check may reuse of one graded program's builds.
@@ -90,7 +91,7 @@ impl Record {
     /// The record at `path`, if there is one for this harness, colour setting and environment
     /// (tutor's being `tutor`).
     fn load(path: &Path, layout: &Layout, color: bool, tutor: &BTreeMap<String, String>) -> Option<Record> {
-        let text = std::fs::read_to_string(path).ok()?;
+        let text = read_text(path, Links::Follow)?;
         let record: Record = serde_json::from_str(&text).ok()?;
         let same = record.harness == layout.fingerprint
             && record.color == color
@@ -106,7 +107,7 @@ impl Record {
         let command = self.command()?;
         let latest = dep_info::latest(harness, bin).ok()?;
         (last.dep_info.is_current() && latest == last.dep_info.path).then_some(())?;
-        let dep_info = std::fs::read_to_string(&latest).ok()?;
+        let dep_info = read_text(&latest, Links::Follow)?;
         command.environment.reads_unchanged(&dep_info, tutor).then_some(())?;
         Some(Built::Ok { executable: last.executable.path.clone(), warnings: last.warnings.clone() })
     }

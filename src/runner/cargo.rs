@@ -25,6 +25,7 @@ pub use super::diagnostic::Diagnostic;
 use super::diagnostic::{compiler_death, Failure, Messages};
 use super::process::Cancel;
 use super::replay::Invocation;
+use crate::fsutil::regular;
 
 /// Address space cargo and rustc may use together: plenty for this harness (rustc reserves far
 /// more than it touches), and a bound on a compile-time allocation gone wild.
@@ -110,7 +111,8 @@ fn parse_version(text: &str) -> Option<(u32, u32, u32)> {
 /// Builds the kit of the course the harness is written for (its `tutor_kit` dependency) and the
 /// kit's dependencies, so that later checks only compile the learner's file.
 pub fn build_library(manifest: &Path, on_event: &mut dyn FnMut(BuildEvent)) -> Result<()> {
-    let text = std::fs::read_to_string(manifest).with_context(|| format!("reading {}", manifest.display()))?;
+    let text = regular::read_text(manifest, regular::Links::Follow)
+        .with_context(|| format!("reading {}", manifest.display()))?;
     let parsed: toml::Table = toml::from_str(&text).with_context(|| format!("reading {}", manifest.display()))?;
     let kit = parsed
         .get("dependencies")

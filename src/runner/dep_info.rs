@@ -5,12 +5,16 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use crate::fsutil::regular;
+
 /// The source files rustc read to compile binary `bin` (its dep-info), other than `allowed`.
 /// Anything there was pulled in by the learner's file at compile time (`#[path]`, `include!`,
 /// `include_str!` …), which an exercise never needs.
 pub fn foreign_sources(harness: &Path, bin: &str, allowed: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let newest = latest(harness, bin)?;
-    let text = std::fs::read_to_string(&newest).with_context(|| format!("reading {}", newest.display()))?;
+    let bytes = regular::read_bytes(&newest, regular::MAX_OWN_FILE, regular::Links::Follow)
+        .map_err(|e| e.at(&newest, false))?;
+    let text = String::from_utf8_lossy(&bytes);
     let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
     let allowed: Vec<PathBuf> = allowed.iter().map(|p| canonical(p)).collect();
     let mut foreign: Vec<PathBuf> = dep_info_sources(&text)

@@ -290,6 +290,10 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
     // Copies of the other exercises' files stay (they are tutor's, from earlier checks).
     let keep: BTreeSet<String> =
         files.iter().map(|(path, _)| path.clone()).chain(catalogue.exercises.iter().map(copy_path)).collect();
+    // The cleanup below never follows a link (entries are told apart by their own type), and
+    // the folder it starts from must not be one either.
+    crate::fsutil::real_folder(private_dir)?;
+    crate::fsutil::real_folder(&root)?;
     remove_strays(&root, &root, &keep)?;
     let mut fingerprint = std::hash::DefaultHasher::new();
     for (path, contents) in &files {
@@ -428,6 +432,38 @@ mod tests {
         assert!(layout.root.join("crates/subject/src/lib.rs").exists());
         assert_eq!(fs::read_to_string(layout.learner_copy(exercise)).unwrap(), "// learner text, changed\n");
         fs::remove_dir_all(&private).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_linked_harness_is_refused_and_linked_strays_are_unlinked_not_followed() {
+        let private = scratch("linked");
+        let outside = scratch("linked-outside");
+        fs::write(outside.join("keep-me.txt"), "not tutor's").unwrap();
+        let catalogue = Catalogue::embedded().unwrap();
+        let exercise = &catalogue.exercises[1];
+        std::os::unix::fs::symlink(&outside, private.join("harness")).unwrap();
+        let error = write(&private, &catalogue, exercise, "// text\n").err().expect("refused");
+        assert!(error.downcast_ref::<crate::fsutil::LinkedFolder>().is_some(), "{error:#}");
+        assert!(outside.join("keep-me.txt").exists());
+        fs::remove_file(private.join("harness")).unwrap();
+        let layout = write(&private, &catalogue, exercise, "// text\n").unwrap();
+        // Links planted inside: to a folder, in place of a kept folder, and in place of a kept file.
+        std::os::unix::fs::symlink(&outside, layout.root.join("elsewhere")).unwrap();
+        fs::remove_dir_all(layout.root.join("bins")).unwrap();
+        std::os::unix::fs::symlink(&outside, layout.root.join("bins")).unwrap();
+        fs::remove_file(layout.root.join("Cargo.toml")).unwrap();
+        std::os::unix::fs::symlink(outside.join("keep-me.txt"), layout.root.join("Cargo.toml")).unwrap();
+        write(&private, &catalogue, exercise, "// text\n").unwrap();
+        assert_eq!(fs::read_to_string(outside.join("keep-me.txt")).unwrap(), "not tutor's");
+        assert_eq!(fs::read_dir(&outside).unwrap().count(), 1, "nothing written or removed outside");
+        assert!(!layout.root.join("elsewhere").exists());
+        assert!(
+            layout.root.join("bins").is_dir() && !fs::symlink_metadata(layout.root.join("bins")).unwrap().is_symlink()
+        );
+        assert!(fs::read_to_string(&layout.manifest).unwrap().contains("tutor-harness"));
+        fs::remove_dir_all(&private).unwrap();
+        fs::remove_dir_all(&outside).unwrap();
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! Reading a learner's exercise file for grading: a regular file of reasonable size holding
 //! UTF-8 text, or a clear reason why not. A FIFO or a device is never opened for a blocking read.
 
-use std::fs::{File, OpenOptions};
-use std::io::Read;
 use std::path::Path;
+
+use crate::fsutil::regular::{self, FileError, Kind, Links};
 
 /// Exercise files larger than this are refused: no exercise needs a megabyte of code.
 pub const MAX_BYTES: u64 = 1 << 20;
@@ -16,7 +16,7 @@ pub enum Refusal {
     /// It is empty or holds only white space.
     Empty,
     /// It is not a regular file (a folder, a FIFO, a device …).
-    NotRegular,
+    NotRegular(Kind),
     /// It is larger than [`MAX_BYTES`].
     TooLarge(u64),
     /// It is not UTF-8 text.
@@ -24,31 +24,16 @@ pub enum Refusal {
 }
 
 /// Reads `path` as an exercise file; `Err(io)` only for a problem that is not the file's
-/// (permissions, the disk).
+/// (permissions, the disk). A link to a regular file is followed: a learner may keep their
+/// work elsewhere.
 pub fn read(path: &Path) -> std::io::Result<Result<String, Refusal>> {
-    let metadata = match std::fs::metadata(path) {
-        Ok(metadata) => metadata,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Err(Refusal::Missing)),
-        Err(e) => return Err(e),
+    let bytes = match regular::read_bytes(path, MAX_BYTES, Links::Follow) {
+        Ok(bytes) => bytes,
+        Err(FileError::Missing) => return Ok(Err(Refusal::Missing)),
+        Err(FileError::NotRegular(kind)) => return Ok(Err(Refusal::NotRegular(kind))),
+        Err(FileError::TooLarge(size)) => return Ok(Err(Refusal::TooLarge(size))),
+        Err(FileError::Io(e)) => return Err(e),
     };
-    if !metadata.is_file() {
-        return Ok(Err(Refusal::NotRegular));
-    }
-    // Opened without blocking, and checked again through the open file: the name may have been
-    // swapped for a FIFO between the two looks.
-    let file = open_nonblocking(path)?;
-    let metadata = file.metadata()?;
-    if !metadata.is_file() {
-        return Ok(Err(Refusal::NotRegular));
-    }
-    if metadata.len() > MAX_BYTES {
-        return Ok(Err(Refusal::TooLarge(metadata.len())));
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_BYTES {
-        return Ok(Err(Refusal::TooLarge(bytes.len() as u64)));
-    }
     let Ok(text) = String::from_utf8(bytes) else {
         return Ok(Err(Refusal::NotText));
     };
@@ -56,17 +41,6 @@ pub fn read(path: &Path) -> std::io::Result<Result<String, Refusal>> {
         return Ok(Err(Refusal::Empty));
     }
     Ok(Ok(text))
-}
-
-fn open_nonblocking(path: &Path) -> std::io::Result<File> {
-    let mut options = OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    options.open(path)
 }
 
 #[cfg(all(test, unix))]
@@ -88,14 +62,14 @@ mod tests {
         assert_eq!(read(&file).unwrap(), Err(Refusal::TooLarge(MAX_BYTES + 1)));
         std::fs::write(&file, "fn main() {}\n").unwrap();
         assert_eq!(read(&file).unwrap(), Ok("fn main() {}\n".to_string()));
-        assert_eq!(read(&dir).unwrap(), Err(Refusal::NotRegular));
+        assert_eq!(read(&dir).unwrap(), Err(Refusal::NotRegular(Kind::Directory)));
 
         // A FIFO with no writer would block an ordinary read for ever.
         let fifo = dir.join("fifo.rs");
         let name = std::ffi::CString::new(fifo.to_string_lossy().as_bytes()).unwrap();
         // SAFETY: `name` is a valid NUL-terminated path for the duration of the call.
         assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
-        assert_eq!(read(&fifo).unwrap(), Err(Refusal::NotRegular));
+        assert_eq!(read(&fifo).unwrap(), Err(Refusal::NotRegular(Kind::Fifo)));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

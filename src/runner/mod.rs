@@ -17,7 +17,7 @@ pub mod rustc_env;
 pub mod subject;
 mod until_deadline;
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -26,7 +26,7 @@ use tutor_grade::report::Report;
 use tutor_grade::ImportNote;
 
 use crate::course::{Catalogue, Exercise};
-use crate::errors::OnFile;
+use crate::fsutil::regular;
 use crate::workspace::Workspace;
 pub use cancel::{Cancel, Cancelled};
 pub use cargo::{BuildEvent, Diagnostic};
@@ -112,7 +112,7 @@ pub struct CheckLock {
 /// Takes the workspace's check lock, calling `on_wait` once if another process holds it.
 pub fn lock_checks(workspace: &Workspace, on_wait: &mut dyn FnMut()) -> Result<CheckLock> {
     let private = workspace.private_dir();
-    std::fs::create_dir_all(&private).with_context(|| OnFile::write(&private))?;
+    crate::fsutil::real_folder(&private)?;
     Ok(CheckLock { _file: lock_exclusive(&private.join("check.lock"), on_wait)? })
 }
 
@@ -120,15 +120,14 @@ pub fn lock_checks(workspace: &Workspace, on_wait: &mut dyn FnMut()) -> Result<C
 /// a watch that is quitting must not wait for another process's check.
 pub fn lock_checks_or_cancel(workspace: &Workspace, on_wait: &mut dyn FnMut(), cancel: &Cancel) -> Result<CheckLock> {
     let private = workspace.private_dir();
-    std::fs::create_dir_all(&private).with_context(|| OnFile::write(&private))?;
+    crate::fsutil::real_folder(&private)?;
     Ok(CheckLock { _file: lock_exclusive_or_cancel(&private.join("check.lock"), on_wait, cancel)? })
 }
 
 /// Takes an exclusive lock on `path`, calling `on_wait` once if it has to wait, and giving up
 /// with [`Cancelled`] when `cancel` is cancelled while it waits.
 pub fn lock_exclusive_or_cancel(path: &Path, on_wait: &mut dyn FnMut(), cancel: &Cancel) -> Result<File> {
-    let file =
-        OpenOptions::new().create(true).truncate(false).write(true).open(path).with_context(|| OnFile::write(path))?;
+    let file = regular::open_lock(path).map_err(|e| e.at(path, true))?;
     let mut told = false;
     loop {
         if cancel.is_cancelled() {
@@ -236,10 +235,10 @@ pub fn prepare(workspace: &Workspace, catalogue: &Catalogue, on_event: &mut dyn 
     Ok(())
 }
 
-/// Takes an exclusive lock on `path`, calling `on_wait` once if it has to wait.
+/// Takes an exclusive lock on `path`, calling `on_wait` once if it has to wait. The lock file
+/// is opened as [`regular::open_lock`] does: a FIFO or a link there is refused, never waited on.
 pub fn lock_exclusive(path: &Path, on_wait: &mut dyn FnMut()) -> Result<File> {
-    let file =
-        OpenOptions::new().create(true).truncate(false).write(true).open(path).with_context(|| OnFile::write(path))?;
+    let file = regular::open_lock(path).map_err(|e| e.at(path, true))?;
     match file.try_lock() {
         Ok(()) => {}
         Err(std::fs::TryLockError::WouldBlock) => {

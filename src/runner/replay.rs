@@ -25,6 +25,7 @@ use super::diagnostic::{compiler_death, Failure, Messages};
 use super::process::{Cancel, Ending, Group};
 use super::rustc_env::Environment;
 use crate::errors::OnFile;
+use crate::fsutil::regular::{read_text, Links};
 
 /// The rustc command that compiles one graded program, as cargo ran it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -105,14 +106,14 @@ impl Invocation {
             // The graded programs' own are left out: what they read is compared at each check
             // (`rustc_env::Environment::reads_unchanged`), and rustc alone builds them again.
             let of_libraries =
-                dep_infos.filter_map(|p| std::fs::read_to_string(p).ok()).filter(|t| describes_a_library(t));
+                dep_infos.filter_map(|p| read_text(&p, Links::Follow)).filter(|t| describes_a_library(t));
             for text in of_libraries {
                 let read = text.lines().filter_map(|l| l.strip_prefix("# env-dep:"));
                 names.extend(read.map(|r| r.split('=').next().unwrap_or(r).to_string()));
             }
             let scripts: Vec<PathBuf> =
                 folder.parent().map(|target| files_in(&target.join("build")).collect()).unwrap_or_default();
-            for text in scripts.iter().filter_map(|dir| std::fs::read_to_string(dir.join("output")).ok()) {
+            for text in scripts.iter().filter_map(|dir| read_text(&dir.join("output"), Links::Follow)) {
                 let watched = text.lines().filter_map(|l| {
                     l.strip_prefix("cargo::rerun-if-env-changed=")
                         .or_else(|| l.strip_prefix("cargo:rerun-if-env-changed="))

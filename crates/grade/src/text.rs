@@ -10,11 +10,23 @@ fn shape(s: &[usize]) -> String {
 
 /// Text from learner code, made safe to print on a terminal: control characters other than line
 /// breaks and tabs (escape sequences that clear the screen, move the cursor, set the title …)
-/// are shown as `\u{..}` instead of being obeyed.
+/// and the invisible characters that reorder or hide text ([`is_deceptive`]) are shown as
+/// `\u{..}` instead of being obeyed.
 pub fn printable(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() && c != '\n' && c != '\t' { c.escape_unicode().to_string() } else { c.to_string() })
-        .collect()
+    let obeyed = |c: char| (c.is_control() && c != '\n' && c != '\t') || is_deceptive(c);
+    text.chars().map(|c| if obeyed(c) { c.escape_unicode().to_string() } else { c.to_string() }).collect()
+}
+
+/// Characters that print nothing yet change what the text around them looks like: the Unicode
+/// bidirectional controls (U+202A–U+202E, U+2066–U+2069, the marks U+200E, U+200F, U+061C),
+/// which reorder a line (the "Trojan Source" trick), the line and paragraph separators, and
+/// the zero-width space, word joiner and byte-order mark, which hide text or make two strings
+/// look alike. The joiners that scripts and emoji need (U+200C, U+200D) are left alone.
+pub fn is_deceptive(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061c}' | '\u{200b}' | '\u{200e}' | '\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}' | '\u{2066}'..='\u{2069}' | '\u{feff}'
+    )
 }
 
 pub fn program_ended(ending: crate::fault::Ending) -> Bi {
@@ -92,5 +104,7 @@ mod tests {
         let shown = printable("ok\n\u{1b}[2J\u{1b}]0;title\u{7}\tend\r");
         assert!(!shown.chars().any(|c| c.is_control() && c != '\n' && c != '\t'), "{shown:?}");
         assert!(shown.starts_with("ok\n\\u{1b}[2J") && shown.contains("\tend"), "{shown:?}");
+        let bidi = printable("let ok = \u{202e}eurt\u{2066}; \u{200b}中文 é");
+        assert_eq!(bidi, "let ok = \\u{202e}eurt\\u{2066}; \\u{200b}中文 é");
     }
 }

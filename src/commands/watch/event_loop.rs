@@ -20,6 +20,7 @@ use super::WatchEvent;
 use crate::cli::Limits;
 use crate::commands::{check, hint, reset, Session};
 use crate::course::Exercise;
+use crate::errors::CliError;
 use crate::render::check::{render, Detail};
 use crate::render::list::{course_title, progress_bar, render as render_list};
 use crate::render::title;
@@ -367,9 +368,20 @@ impl<'scope, 'env> Watch<'scope, 'env> {
         let session = self.session;
         let exercise = session.catalogue.exercises.get(index).context("no exercise under the cursor")?;
         let printer = &session.printer;
-        let backup = reset::restore_stub(session, exercise, &mut || {
+        let restored = reset::restore_stub(session, exercise, &mut || {
             eprintln!("{}", printer.lines(|u| u.waiting_for_lock, &[]).dimmed());
-        })?;
+        });
+        // An exercise file that is a FIFO or a folder is the learner's to move: said in the
+        // list, and the watch goes on.
+        let backup = match restored {
+            Err(e) if matches!(e.downcast_ref(), Some(CliError::ExerciseNotAFile { .. })) => {
+                if let Some(list) = self.list.as_mut() {
+                    list.told(vec![crate::errors::describe_error(printer, &e).red().to_string()]);
+                }
+                return Ok(());
+            }
+            restored => restored?,
+        };
         let mut message = Vec::new();
         if let Some(backup) = backup {
             message.push(printer.lines(|u| u.reset_backup, &[("backup", &backup)]));
