@@ -138,9 +138,10 @@ pub fn run(cli: Cli, printer: Printer) -> Result<ExitCode> {
         Some(Command::Doctor) => return doctor::run(&printer, cli.workspace.as_deref()),
         Some(Command::Dev { command }) => return dev::run(&printer, command),
         Some(Command::Completions { shell }) => {
+            // Made from the same definitions as the help, in the languages asked for.
             clap_complete::generate(
                 *shell,
-                &mut <Cli as clap::CommandFactory>::command(),
+                &mut crate::cli::localized(printer.choice()),
                 "tutor",
                 &mut std::io::stdout(),
             );

@@ -124,7 +124,7 @@ fn check(session: &Session, index: usize, options: &CheckOptions, tell: &dyn Fn(
     let course_done = |state: &crate::progress::State| course_done(&session.catalogue, state, &exercise.course);
     let (course_before, course_after, all_after) = session.update(|state| {
         let before = course_done(state);
-        state.exercises.entry(exercise.key()).or_default().record_check(passed);
+        state.exercises.entry(exercise.key()).or_default().record_check(passed, crate::progress::now());
         (before, course_done(state), current(&session.catalogue, state).is_none())
     })?;
     drop(lock);
