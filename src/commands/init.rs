@@ -26,6 +26,7 @@ fn update(printer: &Printer, root: &Path, dir: &Path) -> Result<ExitCode> {
     if let Some(recovered) = &migrated.recovered {
         eprintln!("{}", super::describe_recovered(printer, recovered));
     }
+    write_editor_project(printer, root, &catalogue)?;
     let courses = catalogue.courses.iter().map(|c| c.id.as_str()).collect::<Vec<_>>().join(", ");
     let line = if migrated.added.is_empty() && migrated.moved == 0 {
         printer.lines(|u| u.init_up_to_date, &[("dir", &dir.display()), ("courses", &courses)])

@@ -168,6 +168,12 @@ pub struct Ui {
     pub init_kept: &'static str,
     pub init_building: &'static str,
     pub init_next: &'static str,
+    /// `cargo run` in a course folder.
+    pub cargo_run_instead: &'static str,
+    /// `cargo test` in a course folder, when no tutor can be started.
+    pub cargo_test_no_tutor: &'static str,
+    /// `cargo test` in a course folder, under the list, when an exercise fails its check.
+    pub cargo_test_failed: &'static str,
     pub needs_confirmation: &'static str,
     pub reset_prompt: &'static str,
     pub reset_declined: &'static str,
