@@ -136,6 +136,13 @@ pub struct Limits {
     pub seed: Option<u64>,
 }
 
+impl Default for Limits {
+    /// The limits when no flag is given (bare `tutor` starting the watch).
+    fn default() -> Self {
+        Limits { timeout: DEFAULT_TIMEOUT, build_timeout: DEFAULT_BUILD_TIMEOUT, seed: None }
+    }
+}
+
 /// The language asked for on the command line (`--lang zh`, `--lang=zh`), read before clap so
 /// that clap's help and errors can be in it.
 pub fn lang_in_args(args: &[std::ffi::OsString]) -> Option<LangChoice> {

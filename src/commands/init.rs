@@ -26,6 +26,11 @@ fn update(printer: &Printer, root: &Path, dir: &Path) -> Result<ExitCode> {
     if let Some(recovered) = &migrated.recovered {
         eprintln!("{}", super::describe_recovered(printer, recovered));
     }
+    for (name, contents) in [("README.md", WORKSPACE_README), (".gitignore", WORKSPACE_GITIGNORE)] {
+        if !root.join(name).exists() {
+            write_if_changed(&root.join(name), contents)?;
+        }
+    }
     write_editor_project(printer, root, &catalogue)?;
     let courses = catalogue.courses.iter().map(|c| c.id.as_str()).collect::<Vec<_>>().join(", ");
     let line = if migrated.added.is_empty() && migrated.moved == 0 {

@@ -151,6 +151,10 @@ pub fn run(cli: Cli, printer: Printer) -> Result<ExitCode> {
     }
     let session = Session::open(&cli, printer)?;
     match cli.command {
+        // rustlings' habit: the bare command, typed at a terminal, starts the watch.
+        None if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() => {
+            watch::run(&session, false, false, &crate::cli::Limits::default(), Detail::from_flag(false))
+        }
         None => list::run(&session, true),
         Some(Command::List) => list::run(&session, false),
         Some(Command::Check { exercise, all, limits, verbose: _, format: crate::cli::Format::Json }) => {

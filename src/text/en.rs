@@ -140,6 +140,8 @@ pub const UI: Ui = Ui {
     watch_no_previous: "{id} is the first exercise.",
     watch_list_keys: "↑/↓ or j/k move · Enter watch this one · r reset it · Esc or q back",
     watch_confirm_keys: "Enter confirms · Esc cancels",
+    watch_key_hint: "press `h` for a hint",
+    watch_fix_and_save: "Fix the error above and save: the watch checks again (or press `c`).",
     // Failure output (issue 10).
     greatest_difference: "greatest difference",
     more_failures: "… {n} more failing cases: `{tutor} check {id} --verbose` shows them.",

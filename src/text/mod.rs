@@ -224,6 +224,10 @@ pub struct Ui {
     pub watch_no_previous: &'static str,
     pub watch_list_keys: &'static str,
     pub watch_confirm_keys: &'static str,
+    /// In the watch, in place of the command that shows the next hint.
+    pub watch_key_hint: &'static str,
+    /// In the watch, in place of "fix the error and run `tutor check` again".
+    pub watch_fix_and_save: &'static str,
     // Failure output (issue 10).
     pub greatest_difference: &'static str,
     pub more_failures: &'static str,

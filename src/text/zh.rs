@@ -140,6 +140,8 @@ pub const UI: Ui = Ui {
     watch_no_previous: "{id} 是第一个练习。",
     watch_list_keys: "↑/↓ 或 j/k 移动 · 回车 监视这个练习 · r 重置它 · Esc 或 q 返回",
     watch_confirm_keys: "回车确认 · Esc 取消",
+    watch_key_hint: "按 `h` 看提示",
+    watch_fix_and_save: "修正上面的错误并保存：watch 会重新检查（也可以按 `c`）。",
     // Failure output (issue 10).
     greatest_difference: "最大误差",
     more_failures: "……另有 {n} 个失败的用例：`{tutor} check {id} --verbose` 显示它们。",
