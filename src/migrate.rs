@@ -83,8 +83,13 @@ pub fn run(root: &Path, catalogue: &Catalogue, store: &ProgressStore) -> Result<
         migrated.recovered = migrated.recovered.or(recovered);
     }
     // Also when nothing else changed: a folder written by an older tutor may lack what makes
-    // `cargo test` work there. Files are written only when their content changes.
-    refresh_editor_project(root, catalogue)?;
+    // `cargo test` work there. Files are written only when their content changes; when nothing
+    // else moved, a folder that cannot be written to (read-only) keeps its editor files and the
+    // command goes on: they are for the editor and cargo, not for tutor.
+    let refreshed = refresh_editor_project(root, catalogue);
+    if migrated.any() {
+        refreshed?;
+    }
     Ok(migrated)
 }
 

@@ -410,3 +410,28 @@ fn without_a_terminal_what_was_typed_during_a_check_comes_after_its_report() {
     assert!(report < hint && hint < bye, "out of order:\n{text}");
     assert!(output.status.success());
 }
+
+#[test]
+fn a_failing_check_of_a_passed_exercise_keeps_its_pass_and_says_so() {
+    use std::io::Write;
+    let course = Shared::take();
+    course.pass("rmsnorm", "01-weight");
+    // An experiment after passing: 01 fails again.
+    std::fs::write(course.file("01-weight"), Course::stub("01-weight")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tutor"))
+        .args(["watch", "--manual"])
+        .current_dir(&course.root)
+        .env("TUTOR_LANG", "en")
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The watch starts at 02 (01 has passed); `p` goes back to 01.
+    child.stdin.take().unwrap().write_all(b"p\nq\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    let checked = text.find("Checking 01-weight").unwrap_or_else(|| panic!("01 not checked:\n{text}"));
+    assert!(text[checked..].contains("01-weight passed before, so it stays done"), "{text}");
+    assert!(text[checked..].contains(&common::done(1)), "the pass still counts:\n{text}");
+}

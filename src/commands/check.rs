@@ -72,11 +72,7 @@ pub fn check_one<'a>(
         println!("\n{verdict}");
     }
     if let Some(failed_at) = kept {
-        let values: [(&str, &dyn std::fmt::Display); 2] = [("id", &exercise.id), ("time", &clock(failed_at))];
-        println!(
-            "\n{}",
-            crate::render::wrap::wrap(&printer.lines(|u| u.pass_kept, &values), "", "", printer.width()).yellow()
-        );
+        println!("\n{}", pass_kept(printer, exercise, failed_at));
     }
     Ok(Checked { passed: outcome.passed(), current })
 }
@@ -172,6 +168,12 @@ pub fn run_json(session: &Session, name: Option<&str>, all: bool, limits: &Limit
 pub fn verdict(printer: &Printer, exercise: &Exercise, outcome: &runner::CheckOutcome) -> Option<String> {
     // A failed graded check already ends on its summary line, which says what to run next.
     outcome.passed().then(|| printer.lines(|u| u.passed_all, &[("id", &exercise.id)]).green().bold().to_string())
+}
+
+/// After a failing check of an exercise that had passed (at `failed_at`): its pass is kept.
+pub fn pass_kept(printer: &Printer, exercise: &Exercise, failed_at: u64) -> String {
+    let values: [(&str, &dyn std::fmt::Display); 2] = [("id", &exercise.id), ("time", &clock(failed_at))];
+    crate::render::wrap::wrap(&printer.lines(|u| u.pass_kept, &values), "", "", printer.width()).yellow().to_string()
 }
 
 /// After a pass: the end of its course, when that was the course's last exercise, and the next

@@ -301,6 +301,9 @@ impl<'scope, 'env> Watch<'scope, 'env> {
             render(printer, &finished.outcome, &exercise.id, exercise.todo, &files.as_names(), self.options.detail);
         let report = wording::said_as_keys(&report, &exercise.id);
         let mut verdict: Vec<String> = check::verdict(printer, exercise, &finished.outcome).into_iter().collect();
+        if let Some(failed_at) = finished.failed_after_pass {
+            verdict.push(check::pass_kept(printer, exercise, failed_at));
+        }
         if finished.outcome.passed() {
             if finished.completed_now {
                 // Once: only the check that made the course's last missing exercise pass says it.
