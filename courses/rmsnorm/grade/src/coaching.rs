@@ -26,8 +26,8 @@ pub const COACHING: &[Coaching] = &[
     Coaching {
         exercise: "02-norm",
         error: MixedFloat,
-        zh: "`T` 与 `f32` 不能直接混合运算。先把输入转成 f32：`let x32 = x.mapv(|v| v.to_f32());`，之后的统计量都在 `x32` 上、在 FP32 中计算。`norm` 返回 `ArrayD<f32>`，不需要转回 `T`。给 `T` 加上 `Div<f32>` 或 `Mul<f32>` 约束是走错了路：那样运算会在 `T` 中进行（f16 会溢出），而不是在 FP32 中。",
-        en: "`T` and `f32` do not mix in arithmetic. Convert the input into f32 first: `let x32 = x.mapv(|v| v.to_f32());`, then compute every statistic on `x32`, in FP32. `norm` returns an `ArrayD<f32>`: nothing goes back to `T`. Adding a `Div<f32>` or `Mul<f32>` bound to `T` is the wrong road: the arithmetic would then run in `T` (f16 overflows), not in FP32.",
+        zh: "`T` 与 `f32` 不能直接混合运算。先用 `to_f32()` 把输入转成 f32：`let x32 = x.mapv(|v| v.to_f32());`，之后的统计量都在 `x32` 上、在 FP32 中计算。`norm` 返回 `ArrayD<f32>`，不需要转回 `T`。给 `T` 加上 `Div<f32>` 或 `Mul<f32>` 约束是走错了路：那样运算会在 `T` 中进行（f16 会溢出），而不是在 FP32 中。",
+        en: "`T` and `f32` do not mix in arithmetic. Convert the input into f32 first, with `to_f32()`: `let x32 = x.mapv(|v| v.to_f32());`, then compute every statistic on `x32`, in FP32. `norm` returns an `ArrayD<f32>`: nothing goes back to `T`. Adding a `Div<f32>` or `Mul<f32>` bound to `T` is the wrong road: the arithmetic would then run in `T` (f16 overflows), not in FP32.",
     },
     Coaching {
         exercise: "02-norm",
