@@ -389,35 +389,33 @@ fn a_long_check_shows_its_elapsed_time_and_the_footer_fits_the_width() {
 
 #[test]
 fn without_a_terminal_what_was_typed_during_a_check_comes_after_its_report() {
-    use std::io::Write;
     let course = Shared::take();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tutor"))
-        .args(["watch", "--manual"])
-        .current_dir(&course.root)
-        .env("TUTOR_LANG", "en")
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
     // Typed at once, while the first check still runs.
-    child.stdin.take().unwrap().write_all(b"h\nq\n").unwrap();
-    let output = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&output.stdout);
+    let (text, ended) = manual_watch(&course, "h\nq\n");
     let report = text.find("cases pass").unwrap_or_else(|| panic!("no report:\n{text}"));
     let hint = text.find("Hint 1/3 · 01-weight").unwrap_or_else(|| panic!("no hint:\n{text}"));
     let bye = text.find("Stopped watching").unwrap_or_else(|| panic!("no goodbye:\n{text}"));
     assert!(report < hint && hint < bye, "out of order:\n{text}");
-    assert!(output.status.success());
+    assert!(ended, "{text}");
 }
 
 #[test]
 fn a_failing_check_of_a_passed_exercise_keeps_its_pass_and_says_so() {
-    use std::io::Write;
     let course = Shared::take();
     course.pass("rmsnorm", "01-weight");
     // An experiment after passing: 01 fails again.
     std::fs::write(course.file("01-weight"), Course::stub("01-weight")).unwrap();
+    // The watch starts at 02 (01 has passed); `p` goes back to 01.
+    let (text, _) = manual_watch(&course, "p\nq\n");
+    let checked = text.find("Checking 01-weight").unwrap_or_else(|| panic!("01 not checked:\n{text}"));
+    assert!(text[checked..].contains("01-weight passed before, so it stays done"), "{text}");
+    assert!(text[checked..].contains(&common::done(1)), "the pass still counts:\n{text}");
+}
+
+/// `tutor watch --manual` without a terminal, `input` typed at once: what it printed, and whether
+/// it ended with exit code 0.
+fn manual_watch(course: &Shared, input: &str) -> (String, bool) {
+    use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_tutor"))
         .args(["watch", "--manual"])
         .current_dir(&course.root)
@@ -427,11 +425,7 @@ fn a_failing_check_of_a_passed_exercise_keeps_its_pass_and_says_so() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    // The watch starts at 02 (01 has passed); `p` goes back to 01.
-    child.stdin.take().unwrap().write_all(b"p\nq\n").unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     let output = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&output.stdout);
-    let checked = text.find("Checking 01-weight").unwrap_or_else(|| panic!("01 not checked:\n{text}"));
-    assert!(text[checked..].contains("01-weight passed before, so it stays done"), "{text}");
-    assert!(text[checked..].contains(&common::done(1)), "the pass still counts:\n{text}");
+    (String::from_utf8_lossy(&output.stdout).into_owned(), output.status.success())
 }

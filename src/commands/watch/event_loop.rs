@@ -270,25 +270,8 @@ impl<'scope, 'env> Watch<'scope, 'env> {
         Ok(())
     }
 
-    /// The status line, with the time it has lasted once that is a second or more.
     fn status_text(&self, status: Status, since: Instant) -> String {
-        let printer = &self.session.printer;
-        let text = match status {
-            Status::WaitingForLock => printer.label(|u| u.waiting_for_lock),
-            Status::Compiling { first_build } => {
-                let mut text = printer.label(|u| u.watch_compiling).replace("{file}", &self.exercise().file);
-                if first_build {
-                    text = format!("{text}\n{}", printer.lines(|u| u.first_build, &[]));
-                }
-                text
-            }
-            Status::WaitingForCargo => printer.label(|u| u.waiting_for_cargo),
-            Status::Running => format!("{}…", printer.label(|u| u.running_checks)),
-        };
-        match since.elapsed().as_secs() {
-            0 => text,
-            secs => format!("{text} {secs} s"),
-        }
+        wording::status_line(&self.session.printer, status, since, &self.exercise().file)
     }
 
     /// Shows a finished check; after a pass, announces the end of the course, moves on

@@ -1,8 +1,34 @@
-//! What the watch says in its own way: the keys' line cut to the width between its items, and
-//! the check's suggested commands said as the watch's keys.
+//! What the watch says in its own way: the running check's status with its elapsed time, the
+//! keys' line cut to the width between its items, and the check's suggested commands said as the
+//! watch's keys.
 
+use std::time::Instant;
+
+use super::worker::Status;
 use crate::course::lesson::Language;
+use crate::render::Printer;
 use crate::text;
+
+/// The status line of a running check, with the time it has lasted once that is a second or
+/// more (a check that hangs shows it is still counting).
+pub fn status_line(printer: &Printer, status: Status, since: Instant, file: &str) -> String {
+    let text = match status {
+        Status::WaitingForLock => printer.label(|u| u.waiting_for_lock),
+        Status::Compiling { first_build } => {
+            let mut text = printer.label(|u| u.watch_compiling).replace("{file}", file);
+            if first_build {
+                text = format!("{text}\n{}", printer.lines(|u| u.first_build, &[]));
+            }
+            text
+        }
+        Status::WaitingForCargo => printer.label(|u| u.waiting_for_cargo),
+        Status::Running => format!("{}…", printer.label(|u| u.running_checks)),
+    };
+    match since.elapsed().as_secs() {
+        0 => text,
+        secs => format!("{text} {secs} s"),
+    }
+}
 
 /// Each line of `text` cut into lines of at most `columns` between its ` · `-separated items (a
 /// key stays beside its word), the lines after the first indented.
