@@ -191,4 +191,19 @@ mod tests {
         assert!(!check.contains("[default"), "clap's own English default is hidden: {check}");
         assert!(help(LangChoice::Zh).contains("显示帮助。") && !help(LangChoice::Zh).contains("Print help"));
     }
+
+    #[test]
+    fn completions_carry_the_same_help_in_the_chosen_language() {
+        let script = |choice| {
+            let mut out = Vec::new();
+            clap_complete::generate(clap_complete::Shell::Fish, &mut localized(choice), "tutor", &mut out);
+            String::from_utf8(out).unwrap_or_default()
+        };
+        let timeout = defs::find("check", Some("timeout")).map(|d| d.help).expect("--timeout has help");
+        // fish quotes each description: its first words are enough.
+        let start = |s: &str| s.chars().take(8).collect::<String>();
+        let (zh, en) = (script(LangChoice::Zh), script(LangChoice::En));
+        assert!(zh.contains(&start(timeout.zh)) && !zh.contains(&start(timeout.en)), "{zh}");
+        assert!(en.contains(&start(timeout.en)) && !en.contains(&start(timeout.zh)), "{en}");
+    }
 }
