@@ -3,7 +3,8 @@
 //!   exercise files moved into their course's folder (`exercises/<course>/02-norm.rs`), its old
 //!   catalogue kept aside in `.tutor/`, and its progress keys given their course;
 //! - a course the workspace does not have yet (a newer tutor carries more) gets its folder;
-//! - tutor's own editor project is rewritten when it no longer lists every course.
+//! - tutor's own editor project is rewritten when it is not what this tutor writes (it lists
+//!   every course, and makes `cargo test` run the checks).
 //!
 //! A learner's file is never overwritten: when both the old and the new place hold one, both stay.
 
@@ -82,8 +83,13 @@ pub fn run(root: &Path, catalogue: &Catalogue, store: &ProgressStore) -> Result<
         migrated.progress = moved;
         migrated.recovered = migrated.recovered.or(recovered);
     }
+    // Also when nothing else changed: a folder written by an older tutor may lack what makes
+    // `cargo test` work there. Files are written only when their content changes; when nothing
+    // else moved, a folder that cannot be written to (read-only) keeps its editor files and the
+    // command goes on: they are for the editor and cargo, not for tutor.
+    let refreshed = refresh_editor_project(root, catalogue);
     if migrated.any() {
-        refresh_editor_project(root, catalogue)?;
+        refreshed?;
     }
     Ok(migrated)
 }

@@ -24,9 +24,11 @@ pub enum ExerciseStatus {
     /// Never checked.
     #[default]
     NotStarted,
-    /// Checked, and the last check failed.
+    /// Checked, never passed, and the last check failed.
     Failing,
-    /// The last check passed.
+    /// A check passed. A pass is kept (as rustlings keeps it): a later failing check, an
+    /// experiment after passing, is remembered in [`ExerciseProgress::failed_after_pass`] and
+    /// shown, but does not send the learner back.
     Passed,
 }
 
@@ -42,6 +44,10 @@ pub struct ExerciseProgress {
     pub hints: u32,
     /// Whether the solution was revealed.
     pub revealed: bool,
+    /// When the last check failed after the exercise had passed (seconds since the Unix epoch);
+    /// `None` once a check passes again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed_after_pass: Option<u64>,
 }
 
 /// The whole progress file.
@@ -69,17 +75,45 @@ impl State {
 }
 
 impl ExerciseProgress {
-    /// Counts one check and keeps its result. The count stops at `u32::MAX` instead of
-    /// overflowing: the file is the learner's to edit, so it may already hold the maximum.
-    pub fn record_check(&mut self, passed: bool) {
+    /// Counts one check, made at `now` (seconds since the Unix epoch), and keeps its result; a
+    /// pass is kept through later failures, which are remembered. The count stops at
+    /// `u32::MAX` instead of overflowing: the file is the learner's to edit, so it may already
+    /// hold the maximum.
+    pub fn record_check(&mut self, passed: bool, now: u64) {
         self.checks = self.checks.saturating_add(1);
-        self.status = if passed { ExerciseStatus::Passed } else { ExerciseStatus::Failing };
+        match (passed, self.status) {
+            (true, _) => {
+                self.status = ExerciseStatus::Passed;
+                self.failed_after_pass = None;
+            }
+            (false, ExerciseStatus::Passed) => self.failed_after_pass = Some(now),
+            (false, _) => self.status = ExerciseStatus::Failing,
+        }
     }
 
     /// The hint level to show next: one past the highest seen, at most `total`.
     pub fn next_hint(&self, total: u32) -> u32 {
         self.hints.saturating_add(1).min(total)
     }
+}
+
+/// Seconds since the Unix epoch, as the progress file records times.
+pub fn now() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+/// `secs` (since the Unix epoch) as the learner's wall clock shows it, `14:02`; UTC where the
+/// local time zone cannot be read.
+pub fn clock(secs: u64) -> String {
+    let time = libc::time_t::try_from(secs).unwrap_or(0);
+    // SAFETY: `tm` is plain data that `localtime_r` fills; both pointers are valid for the call,
+    // and `localtime_r` (unlike `localtime`) keeps no shared state.
+    let local = unsafe {
+        let mut tm: libc::tm = std::mem::zeroed();
+        (!libc::localtime_r(&time, &mut tm).is_null()).then_some((tm.tm_hour, tm.tm_min))
+    };
+    let (hour, minute) = local.unwrap_or((((secs / 3600) % 24) as i32, ((secs / 60) % 60) as i32));
+    format!("{hour:02}:{minute:02}")
 }
 
 /// The largest progress file tutor reads. A real one is a few hundred bytes; anything this big
@@ -233,6 +267,19 @@ mod tests {
     }
 
     #[test]
+    fn a_pass_is_kept_and_a_later_failure_remembered_until_the_next_pass() {
+        let mut progress = ExerciseProgress::default();
+        progress.record_check(false, 1);
+        assert_eq!((progress.status, progress.failed_after_pass), (ExerciseStatus::Failing, None));
+        progress.record_check(true, 2);
+        progress.record_check(false, 3);
+        progress.record_check(false, 4);
+        assert_eq!((progress.status, progress.failed_after_pass), (ExerciseStatus::Passed, Some(4)));
+        progress.record_check(true, 5);
+        assert_eq!((progress.status, progress.failed_after_pass, progress.checks), (ExerciseStatus::Passed, None, 5));
+    }
+
+    #[test]
     fn updates_round_trip_through_the_file() {
         let dir = temp_dir("roundtrip");
         let store = ProgressStore::new(&dir);
@@ -269,7 +316,7 @@ mod tests {
                 std::thread::spawn(move || {
                     let store = ProgressStore::new(&dir);
                     for _ in 0..10 {
-                        store.update(|s| s.exercises.entry("x".into()).or_default().record_check(false)).unwrap();
+                        store.update(|s| s.exercises.entry("x".into()).or_default().record_check(false, 0)).unwrap();
                     }
                 })
             })
@@ -316,7 +363,7 @@ mod tests {
         let (state, recovered) = store.load().unwrap();
         assert_eq!(recovered, None);
         assert_eq!(state.of("02-norm").next_hint(3), 3);
-        store.update(|s| s.exercises.entry("02-norm".into()).or_default().record_check(true)).unwrap();
+        store.update(|s| s.exercises.entry("02-norm".into()).or_default().record_check(true, 0)).unwrap();
         let progress = store.load().unwrap().0.of("02-norm");
         assert_eq!((progress.checks, progress.status), (u32::MAX, ExerciseStatus::Passed));
         assert_eq!(ExerciseProgress::default().next_hint(3), 1);

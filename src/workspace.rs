@@ -63,7 +63,7 @@ impl Workspace {
 
 /// A folder with a course catalogue: `exercises/<course>/info.toml`, or the one-course layout's
 /// `exercises/info.toml` (migrated on open, see `migrate`).
-fn is_workspace(dir: &Path) -> bool {
+pub fn is_workspace(dir: &Path) -> bool {
     let exercises = dir.join("exercises");
     exercises.join("info.toml").is_file()
         || std::fs::read_dir(&exercises)

@@ -74,7 +74,13 @@ fn a_learner_session_from_stub_to_solution() {
     );
     let other = course.tutor(&["check", "02", "--seed", "43", "--verbose"]);
     assert_ne!(first.stdout.replace("42", "43"), other.stdout, "the seed does not change the inputs");
+    // 02-norm had passed: a failing experiment after that keeps the pass, and says so.
+    first.shows("02-norm passed before, so it stays done");
+    course.tutor(&["list"]).expect(0).shows(&common::done(1)).shows("passed, then failed its last check at ");
+    course.tutor(&[]).expect(0).shows("Next: edit exercises/rmsnorm/01-weight.rs");
     course.write_exercise("02-norm", &Course::solution("02-norm"));
+    course.tutor(&["check", "02"]).expect(0).hides("stays done");
+    course.tutor(&["list"]).expect(0).shows(&common::done(1)).hides("then failed");
 
     // A syntax error: rustc's own message, pointing at the learner's file.
     course.write_exercise(
@@ -108,6 +114,8 @@ fn a_learner_session_from_stub_to_solution() {
     // --level shows that level directly (a named mistake points there) and counts it as read;
     // a level that does not exist is a usage error naming the commands that do exist.
     course.tutor(&["hint", "01", "--level", "3"]).expect(0).shows("Hint 3/3 · 01-weight");
+    // … as its help says.
+    course.tutor(&["hint", "--help"]).expect(0).shows("whether or not the levels before it were read");
     assert!(
         course.state().split("[exercises.\"rmsnorm/01-weight\"]").nth(1).is_some_and(|s| s.contains("hints = 3")),
         "{}",
@@ -160,13 +168,18 @@ fn outside_a_workspace_it_says_where_to_go() {
             .output()
             .unwrap(),
     );
-    run.expect(2).shows("no course workspace").shows("课程工作区");
+    run.expect(2)
+        .shows("no course workspace")
+        .shows("课程工作区")
+        .shows("`tutor init`")
+        .shows("exercises/<course>/info.toml")
+        .shows("exercises/<课程>/info.toml");
     let run = common::Run::from(
         std::process::Command::new(env!("CARGO_BIN_EXE_tutor"))
             .args(["--workspace", empty.to_str().unwrap(), "list"])
             .output()
             .unwrap(),
     );
-    run.expect(2).shows("is not a course workspace");
+    run.expect(2).shows("is not a course workspace").shows("init");
     std::fs::remove_dir_all(&empty).unwrap();
 }

@@ -158,7 +158,7 @@ fn after_a_pass_the_watch_waits_for_n_and_p_goes_back() {
 
     watch.send("n");
     let at = watch.wait_for("Checking 02-norm", now, KEY);
-    let at = watch.wait_for("cases pass · next: `tutor hint 02-norm`", at, CHECK);
+    let at = watch.wait_for("cases pass · next: press `h` for a hint", at, CHECK);
     let at = watch.wait_for("Watching exercises/rmsnorm/02-norm.rs", at, KEY);
     watch.send("p");
     let at = watch.wait_for("Checking 01-weight", at, KEY);
@@ -174,7 +174,7 @@ fn after_a_pass_the_watch_waits_for_n_and_p_goes_back() {
     let mut watch = course.watch("--auto-advance");
     let at = watch.wait_for("On to 02-norm.", 0, CHECK);
     let at = watch.wait_for("Checking 02-norm", at, KEY);
-    watch.wait_for("cases pass · next: `tutor hint 02-norm`", at, CHECK);
+    watch.wait_for("cases pass · next: press `h` for a hint", at, CHECK);
     let last = screen(watch.seen()).to_string();
     assert!(last.starts_with("01-weight passes every check"), "{last}");
 
@@ -193,7 +193,7 @@ fn the_list_moves_watches_another_exercise_and_resets_after_a_typed_confirmation
     let mine = format!("{}\n// my attempt\n", Course::stub("02-norm"));
     std::fs::write(course.file("02-norm"), &mine).unwrap();
     let mut watch = course.watch("");
-    let at = watch.wait_for("cases pass · next: `tutor hint 01-weight`", 0, CHECK);
+    let at = watch.wait_for("cases pass · next: press `h` for a hint", 0, CHECK);
     let at = watch.wait_for("Watching exercises/rmsnorm/01-weight.rs", at, KEY);
 
     // The cursor starts on the watched exercise; arrows and j/k move it.
@@ -210,7 +210,7 @@ fn the_list_moves_watches_another_exercise_and_resets_after_a_typed_confirmation
     // Enter watches it.
     watch.send("\r");
     let at = watch.wait_for("Checking 02-norm", at, KEY);
-    let at = watch.wait_for("cases pass · next: `tutor hint 02-norm`", at, CHECK);
+    let at = watch.wait_for("cases pass · next: press `h` for a hint", at, CHECK);
     let at = watch.wait_for("Watching exercises/rmsnorm/02-norm.rs", at, KEY);
 
     // `r` asks for the word; anything else changes nothing.
@@ -314,7 +314,7 @@ fn the_end_of_the_course_is_announced_once_whichever_exercise_passes_last() {
         }
     }
     let mut watch = course.watch("");
-    let at = watch.wait_for("cases pass · next: `tutor hint 02-norm`", 0, CHECK);
+    let at = watch.wait_for("cases pass · next: press `h` for a hint", 0, CHECK);
     let at = watch.wait_for("Watching exercises/rmsnorm/02-norm.rs", at, KEY);
     let quiet = watch.collect_for(Duration::from_millis(500));
 
@@ -339,4 +339,93 @@ fn the_end_of_the_course_is_announced_once_whichever_exercise_passes_last() {
     watch.wait_for("Every exercise is done.", at, KEY);
     let output = quit(watch);
     assert_eq!(output.matches("the whole course is done").count(), 1, "{output}");
+}
+
+#[test]
+fn bare_tutor_on_a_terminal_starts_the_watch_which_names_its_keys() {
+    let course = Shared::take();
+    let mut watch = tutor_on_a_terminal(&course.root, "");
+    let at = watch.wait_for("Checking 01-weight", 0, CHECK);
+    let at = watch.wait_for("cases pass · next: press `h` for a hint", at, CHECK);
+    watch.wait_for("Watching exercises/rmsnorm/01-weight.rs", at, KEY);
+    let last = screen(watch.seen()).to_string();
+    assert!(!last.contains("`tutor hint 01-weight`"), "a command where the watch has a key:\n{last}");
+    quit(watch);
+}
+
+#[test]
+fn a_long_check_shows_its_elapsed_time_and_the_footer_fits_the_width() {
+    let course = Shared::take();
+    course.pass("rmsnorm", "01-weight");
+    let endless = Course::stub("02-norm")
+        .replace("todo!(\"TODO 2 is not done yet / TODO 2 尚未完成\")", "loop { std::hint::spin_loop() }");
+    std::fs::write(course.file("02-norm"), endless).unwrap();
+    // A pseudo-terminal nobody sized: COLUMNS gives the width.
+    let script = format!(
+        "before=$(stty -g); COLUMNS=60 '{}' watch --timeout 30; after=$(stty -g); [ \"$before\" = \"$after\" ] && echo TERMINAL-RESTORED || echo TERMINAL-CHANGED",
+        env!("CARGO_BIN_EXE_tutor")
+    );
+    let mut command = Command::new("script");
+    command
+        .args(["-qfec", &script, "/dev/null"])
+        .current_dir(&course.root)
+        .env("TUTOR_LANG", "both")
+        .env("NO_COLOR", "1");
+    let mut watch = Live::start(command);
+    let at = watch.wait_for("running the checks… 1 s", 0, CHECK);
+    let at = watch.wait_for("running the checks… 2 s", at, KEY);
+    // The whole drawing: it ends with the keys.
+    watch.wait_for("q quit", at, KEY);
+    let last = screen(watch.seen()).to_string();
+    assert!(last.contains("正在运行检查 / running the checks… 2 s"), "{last}");
+    let footer = &last[last.find(&common::done(1)).expect("the bar")..];
+    for line in footer.lines() {
+        assert!(line.chars().count() <= 60, "wider than 60 columns: {line:?}\n{footer}");
+    }
+    // A key stays with its word.
+    assert!(footer.contains("l 列表") && footer.contains("l list") && footer.contains("q quit"), "{footer}");
+    quit(watch);
+}
+
+#[test]
+fn without_a_terminal_what_was_typed_during_a_check_comes_after_its_report() {
+    let course = Shared::take();
+    // Typed at once, while the first check still runs.
+    let (text, ended) = manual_watch(&course, "h\nq\n");
+    let report = text.find("cases pass").unwrap_or_else(|| panic!("no report:\n{text}"));
+    let hint = text.find("Hint 1/3 · 01-weight").unwrap_or_else(|| panic!("no hint:\n{text}"));
+    let bye = text.find("Stopped watching").unwrap_or_else(|| panic!("no goodbye:\n{text}"));
+    assert!(report < hint && hint < bye, "out of order:\n{text}");
+    assert!(ended, "{text}");
+}
+
+#[test]
+fn a_failing_check_of_a_passed_exercise_keeps_its_pass_and_says_so() {
+    let course = Shared::take();
+    course.pass("rmsnorm", "01-weight");
+    // An experiment after passing: 01 fails again.
+    std::fs::write(course.file("01-weight"), Course::stub("01-weight")).unwrap();
+    // The watch starts at 02 (01 has passed); `p` goes back to 01.
+    let (text, _) = manual_watch(&course, "p\nq\n");
+    let checked = text.find("Checking 01-weight").unwrap_or_else(|| panic!("01 not checked:\n{text}"));
+    assert!(text[checked..].contains("01-weight passed before, so it stays done"), "{text}");
+    assert!(text[checked..].contains(&common::done(1)), "the pass still counts:\n{text}");
+}
+
+/// `tutor watch --manual` without a terminal, `input` typed at once: what it printed, and whether
+/// it ended with exit code 0.
+fn manual_watch(course: &Shared, input: &str) -> (String, bool) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tutor"))
+        .args(["watch", "--manual"])
+        .current_dir(&course.root)
+        .env("TUTOR_LANG", "en")
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    (String::from_utf8_lossy(&output.stdout).into_owned(), output.status.success())
 }

@@ -70,17 +70,19 @@ fn init_then_the_whole_loop() {
         let text = std::fs::read_to_string(&file).unwrap_or_default();
         assert!(!text.contains(solution_line), "{} holds the solution", file.display());
     }
-    // init again, or into any folder with files, refuses and changes nothing.
+    // init into a folder with files that is not a course folder refuses and changes nothing.
+    let other = root.join("notes");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("todo.txt"), "mine\n").unwrap();
+    tutor_in(&root, &["init", "notes"]).expect(2).shows("already has files").shows("--force");
+    assert_eq!(std::fs::read_dir(&other).unwrap().count(), 1);
+    // init again in the course folder brings it up to date and keeps a learner's file as it is.
     let before = std::fs::read_to_string(course.join("exercises/rmsnorm/02-norm.rs")).unwrap();
-    tutor_in(&root, &["init"]).expect(2).shows("already has files").shows("--force");
-    // --force keeps a learner's file as it is.
     std::fs::write(course.join("exercises/rmsnorm/02-norm.rs"), "// my work\n").unwrap();
     std::fs::remove_file(course.join("README.md")).unwrap();
-    tutor_in(&root, &["init", "--force", "--no-build"])
-        .expect(0)
-        .shows("Kept your existing exercises/rmsnorm/02-norm.rs");
+    tutor_in(&root, &["init"]).expect(0).shows("already has every chapter");
     assert_eq!(std::fs::read_to_string(course.join("exercises/rmsnorm/02-norm.rs")).unwrap(), "// my work\n");
-    assert!(course.join("README.md").is_file());
+    assert!(course.join("README.md").is_file(), "a missing README is written again");
     std::fs::write(course.join("exercises/rmsnorm/02-norm.rs"), &before).unwrap();
 
     // The loop, from inside the new folder.

@@ -9,6 +9,7 @@ use colored::Colorize;
 use super::Session;
 use crate::cli::Limits;
 use crate::course::Exercise;
+use crate::progress::{clock, now};
 use crate::render::check::{render, Detail, FileNames};
 use crate::render::json;
 use crate::render::list::{course_done, course_title, current, next_not_passed};
@@ -66,36 +67,42 @@ pub fn check_one<'a>(
         print!("{}", render(printer, outcome, &exercise.id, exercise.todo, &files.as_names(), detail));
     });
     progress.borrow_mut().clear();
-    let (outcome, current) = graded?;
+    let (outcome, current, kept) = graded?;
     if let Some(verdict) = verdict(printer, exercise, &outcome) {
         println!("\n{verdict}");
+    }
+    if let Some(failed_at) = kept {
+        println!("\n{}", pass_kept(printer, exercise, failed_at));
     }
     Ok(Checked { passed: outcome.passed(), current })
 }
 
 /// Checks one exercise under the workspace's check lock, shows the outcome with `show`, and
 /// records the verdict before the lock is let go (so that a `tutor reset` waits for it, see
-/// `runner::CheckLock`). Returns the outcome and the next exercise not yet passed.
+/// `runner::CheckLock`). Returns the outcome, the next exercise not yet passed, and, when this
+/// check failed an exercise that had passed (its pass is kept), when.
 fn grade<'a>(
     session: &'a Session,
     exercise: &Exercise,
     options: &CheckOptions,
     on_event: &mut dyn FnMut(CheckEvent),
     show: impl FnOnce(&runner::CheckOutcome),
-) -> Result<(runner::CheckOutcome, Option<&'a Exercise>)> {
+) -> Result<(runner::CheckOutcome, Option<&'a Exercise>, Option<u64>)> {
     let lock = runner::lock_checks(&session.workspace, &mut || on_event(CheckEvent::Waiting))?;
     let outcome = runner::check(&session.workspace, &session.catalogue, exercise, options, &lock, on_event)?;
     show(&outcome);
     let passed = outcome.passed();
     let index = session.catalogue.exercises.iter().position(|e| e.key() == exercise.key()).unwrap_or(0);
-    let current = session.update(|state| {
-        state.exercises.entry(exercise.key()).or_default().record_check(passed);
+    let (current, kept) = session.update(|state| {
+        let progress = state.exercises.entry(exercise.key()).or_default();
+        progress.record_check(passed, now());
+        let kept = progress.failed_after_pass.filter(|_| !passed);
         let next = next_not_passed(&session.catalogue, state, index).map(|i| &session.catalogue.exercises[i]);
         // This one, when it is the only one left.
-        next.or_else(|| current(&session.catalogue, state))
+        (next.or_else(|| current(&session.catalogue, state)), kept)
     })?;
     drop(lock);
-    Ok((outcome, current))
+    Ok((outcome, current, kept))
 }
 
 /// The harness's copy of the learner's file and the name to show in its place.
@@ -125,7 +132,7 @@ pub fn run_json(session: &Session, name: Option<&str>, all: bool, limits: &Limit
     let options = CheckOptions::from_limits(limits, false);
     let mut outcomes = Vec::new();
     for exercise in &selected {
-        let (outcome, _) = grade(session, exercise, &options, &mut |_| {}, |_| {})?;
+        let (outcome, _, _) = grade(session, exercise, &options, &mut |_| {}, |_| {})?;
         // A graded check is described case by case; only one that could not be graded needs
         // the message tutor would print, without colour.
         let printed = match outcome {
@@ -161,6 +168,12 @@ pub fn run_json(session: &Session, name: Option<&str>, all: bool, limits: &Limit
 pub fn verdict(printer: &Printer, exercise: &Exercise, outcome: &runner::CheckOutcome) -> Option<String> {
     // A failed graded check already ends on its summary line, which says what to run next.
     outcome.passed().then(|| printer.lines(|u| u.passed_all, &[("id", &exercise.id)]).green().bold().to_string())
+}
+
+/// After a failing check of an exercise that had passed (at `failed_at`): its pass is kept.
+pub fn pass_kept(printer: &Printer, exercise: &Exercise, failed_at: u64) -> String {
+    let values: [(&str, &dyn std::fmt::Display); 2] = [("id", &exercise.id), ("time", &clock(failed_at))];
+    crate::render::wrap::wrap(&printer.lines(|u| u.pass_kept, &values), "", "", printer.width()).yellow().to_string()
 }
 
 /// After a pass: the end of its course, when that was the course's last exercise, and the next

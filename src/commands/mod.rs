@@ -141,9 +141,10 @@ pub fn run(cli: Cli, printer: Printer) -> Result<ExitCode> {
         Some(Command::Doctor) => return doctor::run(&printer, cli.workspace.as_deref()),
         Some(Command::Dev { command }) => return dev::run(&printer, command),
         Some(Command::Completions { shell }) => {
+            // Made from the same definitions as the help, in the languages asked for.
             clap_complete::generate(
                 *shell,
-                &mut <Cli as clap::CommandFactory>::command(),
+                &mut crate::cli::localized(printer.choice()),
                 "tutor",
                 &mut std::io::stdout(),
             );
@@ -159,6 +160,10 @@ pub fn run(cli: Cli, printer: Printer) -> Result<ExitCode> {
         return Err(CliError::PathNotUtf8(session.workspace.root().to_path_buf()).into());
     }
     match cli.command {
+        // rustlings' habit: the bare command, typed at a terminal, starts the watch.
+        None if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() => {
+            watch::run(&session, false, false, &crate::cli::Limits::default(), Detail::from_flag(false))
+        }
         None => list::run(&session, true),
         Some(Command::List) => list::run(&session, false),
         Some(Command::Check { exercise, all, limits, verbose: _, format: crate::cli::Format::Json }) => {

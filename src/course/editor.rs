@@ -8,7 +8,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use super::Catalogue;
+use super::{cargo_habits, Catalogue};
 use crate::fsutil::regular::Links;
 use crate::fsutil::write_if_changed;
 use crate::runner::harness;
@@ -40,15 +40,18 @@ pub fn path_lines(text: &str) -> Vec<&str> {
     text.lines().map(str::trim).filter(|l| l.starts_with("#[path")).collect()
 }
 
-/// The workspace's `Cargo.toml`: one member per course.
+/// The workspace's `Cargo.toml`: one member per course, and the package that makes `cargo run`
+/// and `cargo test` useful (see [`cargo_habits`]), which is what cargo builds by default.
 pub fn manifest(catalogue: &Catalogue) -> String {
-    let members: Vec<String> = catalogue.courses.iter().map(|c| format!("\"{}\"", project_dir(&c.id))).collect();
+    let mut members: Vec<String> = catalogue.courses.iter().map(|c| format!("\"{}\"", project_dir(&c.id))).collect();
+    members.push(format!("\"{}\"", cargo_habits::DIR));
     format!(
         "{MARKER}: each course is a library whose\n\
          # modules are its exercises, over the grading kit tutor keeps in .tutor/harness. tutor does not\n\
-         # grade through these files; `tutor check` does.\n\
-         [workspace]\nmembers = [{}]\nresolver = \"2\"\n",
-        members.join(", ")
+         # grade through these files; `tutor check` does, and `cargo test` runs it for every exercise.\n\
+         [workspace]\nmembers = [{}]\ndefault-members = [\"{}\"]\nresolver = \"2\"\n",
+        members.join(", "),
+        cargo_habits::DIR
     )
 }
 
@@ -58,7 +61,7 @@ pub fn course_manifest(course: &str) -> String {
     format!(
         "# Written by tutor for editors: the exercises of `{course}` as one library.\n\
          [package]\nname = \"tutor-course-{course}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [lib]\npath = \"lib.rs\"\n\n\
+         [lib]\npath = \"lib.rs\"\n# The kit is a dylib: a test binary could not link it.\ntest = false\ndoctest = false\n\n\
          [dependencies]\ntutor_kit = {{ path = \"../../../{}\", package = \"{}\" }}\n{}\n",
         kit.in_workspace(),
         kit.package(),
@@ -74,6 +77,12 @@ pub fn write_project(root: &Path, catalogue: &Catalogue) -> Result<bool> {
         write_if_changed(&dir.join("Cargo.toml"), &course_manifest(&course.id))?;
         write_if_changed(&dir.join("lib.rs"), &library_root(catalogue, &course.id, "../../../"))?;
     }
+    let habits = root.join(cargo_habits::DIR);
+    // The tutor that runs the checks: this one, while it is where it is now.
+    let tutor = std::env::current_exe().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+    write_if_changed(&habits.join("Cargo.toml"), &cargo_habits::manifest())?;
+    write_if_changed(&habits.join("main.rs"), &cargo_habits::main_rs())?;
+    write_if_changed(&habits.join("checks.rs"), &cargo_habits::checks_rs(catalogue, &tutor))?;
     let path = root.join("Cargo.toml");
     // A manifest tutor cannot read as text (or something that is not a file) is not tutor's:
     // left alone, like a learner's own.

@@ -1,5 +1,6 @@
 //! The course as the binary carries it: catalogue, lessons, stubs, solutions and kit source.
 
+pub mod cargo_habits;
 pub mod catalogue;
 pub mod editor;
 pub mod embedded;

@@ -8,10 +8,11 @@
 
 use colored::Colorize;
 use tutor_grade::report::{CaseResult, Contract, Mismatch, Report, Status};
-use tutor_grade::{is_close, unravel, ImportNote, Mistake};
+use tutor_grade::{is_close, unravel, Mistake};
 
+use super::compile_note::{self, CourseNotes};
 use super::wrap::{self, width};
-use super::{compile_note, Printer};
+use super::Printer;
 use crate::runner::{Captured, CheckOutcome, Diagnostic, Refusal};
 
 /// Paths to show instead of the absolute ones the harness sees.
@@ -68,7 +69,7 @@ pub fn render(
     let para = |text: String| format!("{}\n", wrap::indented(&text, 0, columns));
     let out = match outcome {
         CheckOutcome::Graded { report, output, warnings, timed_out } => {
-            let before = render_diagnostics(printer, warnings, &[], columns);
+            let before = render_diagnostics(printer, warnings, &CourseNotes::default(), columns);
             let mut after = String::new();
             after.push_str(&render_mistakes(printer, report, columns));
             if report.cases.iter().any(|c| c.status == Status::NotDone) {
@@ -89,9 +90,9 @@ pub fn render(
             let blocks = report_blocks(printer, report, files, detail, columns);
             fit_to_screen(printer, &before, blocks, &after, id, columns)
         }
-        CheckOutcome::CompileFailed { diagnostics, imports } => {
+        CheckOutcome::CompileFailed { diagnostics, notes } => {
             let mut out = format!("{}\n", para(printer.lines(|u| u.does_not_compile, &[("file", &file)])).red().bold());
-            out.push_str(&render_diagnostics(printer, diagnostics, imports, columns));
+            out.push_str(&render_diagnostics(printer, diagnostics, notes, columns));
             out.push_str(&para(printer.lines(|u| u.fix_and_retry, &[("id", &id)])));
             out
         }
@@ -370,12 +371,12 @@ fn shown_rows(m: &Mismatch, detail: Detail) -> std::ops::Range<usize> {
 
 /// rustc's messages as rustc renders them (never re-wrapped: they draw the code), each known
 /// kind of error followed once by the course's note about it.
-fn render_diagnostics(printer: &Printer, diagnostics: &[Diagnostic], imports: &[ImportNote], columns: usize) -> String {
+fn render_diagnostics(printer: &Printer, diagnostics: &[Diagnostic], notes: &CourseNotes, columns: usize) -> String {
     let mut noted = Vec::new();
     let mut out = String::new();
     for diagnostic in diagnostics {
         out.push_str(&format!("{}\n\n", diagnostic.rendered.trim_end()));
-        if let Some(note) = compile_note::note_for(diagnostic, imports).filter(|n| !noted.contains(n)) {
+        if let Some(note) = compile_note::note_for(diagnostic, notes).filter(|n| !noted.contains(n)) {
             let text = compile_note::render(printer, &note);
             out.push_str(&format!("{}\n\n", wrap::wrap(&text, "", "  ", columns).cyan()));
             noted.push(note);

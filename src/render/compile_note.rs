@@ -1,17 +1,44 @@
 //! Course-specific notes under rustc's own messages, for the compile errors a beginner is likely
-//! to hit in this course: mixing a generic element type with `f32`, a missing import, a `Vec`
-//! where an ndarray array is expected. Recognised from rustc's JSON diagnostics (code, message,
-//! labels and notes), never from its coloured rendering.
+//! to hit: a cast to the generic element type (`v as T`), an array of the wrong element type or
+//! dimension, mixing a generic element type with `f32`, a missing import, a `Vec` where an
+//! ndarray array is expected. Recognised from rustc's JSON diagnostics (code, message, labels and
+//! notes), never from its coloured rendering. Where the course coaches the exercise on that kind
+//! of error ([`Coaching`]), its note (in the exercise's own terms) is the one shown.
 
-use tutor_grade::ImportNote;
+use tutor_grade::{Coaching, CompileError, ImportNote};
 
+use crate::course::Exercise;
 use crate::runner::Diagnostic;
 
 use super::Printer;
 
+/// What a course says under compile errors in one exercise.
+#[derive(Debug, Clone, Default)]
+pub struct CourseNotes {
+    /// The `use` lines for the course's names.
+    pub imports: &'static [ImportNote],
+    /// The exercise's own notes.
+    pub coaching: Vec<&'static Coaching>,
+}
+
+impl CourseNotes {
+    /// The notes of `exercise`'s course that apply to it.
+    pub fn for_exercise(exercise: &Exercise) -> CourseNotes {
+        let grading = exercise.registered().grading;
+        let coaching = grading.coaching().iter().filter(|c| c.exercise == exercise.local).collect();
+        CourseNotes { imports: grading.import_notes(), coaching }
+    }
+
+    fn coached(&self, error: CompileError) -> Option<Note> {
+        self.coaching.iter().find(|c| c.error == error).map(|c| Note::Coached(c))
+    }
+}
+
 /// A note the course adds to one kind of compile error.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {
+    /// The exercise's own note on this kind of error.
+    Coached(&'static Coaching),
     /// Arithmetic between the generic element type (`T`) and `f32`.
     MixedFloat {
         /// The generic parameter's name, as rustc gives it.
@@ -28,7 +55,6 @@ pub enum Note {
     VecForArray,
 }
 
-/// The names the exercises use, with the `use` line that brings each in.
 /// The names every course's exercises may use (ndarray and half sit under every kit), with the
 /// `use` line that brings each in; a course adds its own kit's names ([`ImportNote`]).
 const IMPORTS: [(&str, &str); 8] = [
@@ -42,14 +68,59 @@ const IMPORTS: [(&str, &str); 8] = [
     ("bf16", "use half::bf16;"),
 ];
 
-/// The note for `diagnostic`, if it is one of the errors the course knows.
-pub fn note_for(diagnostic: &Diagnostic, course: &[ImportNote]) -> Option<Note> {
+/// The note for `diagnostic`, if it is one of the errors the course knows: the exercise's own
+/// when the course coaches it on that kind of error, else the note every course shares.
+pub fn note_for(diagnostic: &Diagnostic, notes: &CourseNotes) -> Option<Note> {
     match diagnostic.code.as_deref()? {
-        "E0277" => mixed_arithmetic(&diagnostic.message),
-        "E0308" => mixed_types(diagnostic).or_else(|| vec_for_array(diagnostic)),
-        "E0405" | "E0412" | "E0422" | "E0423" | "E0425" | "E0433" => missing_import(&diagnostic.message, course),
+        "E0277" => mixed_arithmetic(&diagnostic.message).map(|generic| notes.coached(MIXED).unwrap_or(generic)),
+        "E0605" => cast_to_generic(&diagnostic.message).then(|| notes.coached(CompileError::CastToGeneric)).flatten(),
+        "E0308" => {
+            if let Some(generic) = mixed_types(diagnostic) {
+                return Some(notes.coached(MIXED).unwrap_or(generic));
+            }
+            let types = quoted_types(diagnostic);
+            if differ_in(&types, element_f32, element_generic) {
+                return notes.coached(CompileError::ElementType);
+            }
+            if differ_in(&types, |t| t.contains("Dim<[usize; 1]>"), |t| t.contains("Dim<IxDynImpl>")) {
+                return notes.coached(CompileError::Dimension);
+            }
+            vec_for_array(diagnostic)
+        }
+        "E0405" | "E0412" | "E0422" | "E0423" | "E0425" | "E0433" => missing_import(&diagnostic.message, notes.imports),
         _ => None,
     }
+}
+
+const MIXED: CompileError = CompileError::MixedFloat;
+
+/// "non-primitive cast: `f32` as `T`": a cast to a generic parameter.
+fn cast_to_generic(message: &str) -> bool {
+    let names = quoted(message);
+    matches!(names.as_slice(), [_, target] if looks_generic(target))
+}
+
+/// Every backquoted type rustc names in the error's message, labels and notes.
+fn quoted_types(diagnostic: &Diagnostic) -> Vec<&str> {
+    std::iter::once(diagnostic.message.as_str())
+        .chain(diagnostic.details.iter().map(String::as_str))
+        .flat_map(quoted)
+        .collect()
+}
+
+/// Whether one of `types` is `a` and another `b` (the two sides of a mismatch).
+fn differ_in(types: &[&str], a: impl Fn(&str) -> bool, b: impl Fn(&str) -> bool) -> bool {
+    types.iter().any(|t| a(t) && !b(t)) && types.iter().any(|t| b(t) && !a(t))
+}
+
+/// An ndarray array of `f32` (`ArrayBase<OwnedRepr<f32>, …>`).
+fn element_f32(ty: &str) -> bool {
+    ty.contains("Repr<f32>")
+}
+
+/// An ndarray array of a generic element type (`ArrayBase<OwnedRepr<T>, …>`).
+fn element_generic(ty: &str) -> bool {
+    ty.split("Repr<").skip(1).any(|rest| rest.split_once('>').is_some_and(|(name, _)| looks_generic(name)))
 }
 
 /// The note in the chosen languages, one line each.
@@ -60,6 +131,9 @@ pub fn render(printer: &Printer, note: &Note) -> String {
             printer.lines(|u| u.note_missing_import, &[("name", name), ("import", import)])
         }
         Note::VecForArray => printer.lines(|u| u.note_vec_for_array, &[]),
+        Note::Coached(coaching) => printer.per_language(|ui, language| {
+            format!("{}{}", ui.course_note, super::pick(language, coaching.zh, coaching.en))
+        }),
     }
 }
 
@@ -105,10 +179,14 @@ fn generic_beside_f32(a: &str, b: &str) -> Option<Note> {
         ("f32", other) | (other, "f32") => other,
         _ => return None,
     };
-    let looks_generic = generic.len() <= 3
-        && generic.starts_with(|c: char| c.is_ascii_uppercase())
-        && generic.chars().all(|c| c.is_ascii_alphanumeric());
-    looks_generic.then(|| Note::MixedFloat { generic: generic.to_string() })
+    looks_generic(generic).then(|| Note::MixedFloat { generic: generic.to_string() })
+}
+
+/// A generic parameter's name as beginners and the exercises write them (`T`, `F`, `T2`).
+fn looks_generic(name: &str) -> bool {
+    name.len() <= 3
+        && name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name.chars().all(|c| c.is_ascii_alphanumeric())
 }
 
 /// The `backquoted` parts of rustc's text.
@@ -130,21 +208,65 @@ mod tests {
         }
     }
 
+    fn none() -> CourseNotes {
+        CourseNotes::default()
+    }
+
+    const CAST: Coaching = Coaching { exercise: "03", error: CompileError::CastToGeneric, zh: "转换", en: "cast" };
+    const ELEMENT: Coaching =
+        Coaching { exercise: "03", error: CompileError::ElementType, zh: "元素", en: "element" };
+    const DIM: Coaching = Coaching { exercise: "03", error: CompileError::Dimension, zh: "维度", en: "dimension" };
+    const MIX: Coaching = Coaching { exercise: "03", error: CompileError::MixedFloat, zh: "混合", en: "mixed" };
+
+    fn coached() -> CourseNotes {
+        CourseNotes { imports: &[], coaching: vec![&CAST, &ELEMENT, &DIM, &MIX] }
+    }
+
+    #[test]
+    fn the_exercise_own_note_comes_for_each_kind_of_error() {
+        let cast = error(
+            "E0605",
+            "non-primitive cast: `f32` as `T`",
+            &["an `as` expression can only be used to convert between primitive types"],
+        );
+        assert_eq!(note_for(&cast, &coached()), Some(Note::Coached(&CAST)));
+        assert_eq!(note_for(&cast, &none()), None, "no note the exercise did not write");
+        let cast_to_usize = error("E0605", "non-primitive cast: `Foo` as `usize`", &[]);
+        assert_eq!(note_for(&cast_to_usize, &coached()), None);
+        let element = error(
+            "E0308",
+            "mismatched types",
+            &[
+                "expected `Result<ArrayBase<OwnedRepr<T>, Dim<IxDynImpl>>, NormError>`, found `Result<ArrayBase<OwnedRepr<f32>, Dim<IxDynImpl>>, _>`",
+            ],
+        );
+        assert_eq!(note_for(&element, &coached()), Some(Note::Coached(&ELEMENT)));
+        let dimension = error(
+            "E0308",
+            "mismatched types",
+            &["expected `ArrayBase<OwnedRepr<f32>, Dim<[usize; 1]>>`, found `ArrayBase<OwnedRepr<f32>, Dim<IxDynImpl>>`"],
+        );
+        assert_eq!(note_for(&dimension, &coached()), Some(Note::Coached(&DIM)));
+        let mixed = error("E0277", "cannot multiply `T` by `f32`", &[]);
+        assert_eq!(note_for(&mixed, &coached()), Some(Note::Coached(&MIX)));
+        assert_eq!(note_for(&mixed, &none()), Some(Note::MixedFloat { generic: "T".into() }));
+    }
+
     #[test]
     fn recognises_the_errors_beginners_hit() {
         let mixed = Some(Note::MixedFloat { generic: "T".into() });
-        assert_eq!(note_for(&error("E0277", "cannot divide `T` by `f32`", &[]), &[]), mixed);
-        assert_eq!(note_for(&error("E0277", "cannot multiply `f32` by `T`", &[]), &[]), mixed);
+        assert_eq!(note_for(&error("E0277", "cannot divide `T` by `f32`", &[]), &none()), mixed);
+        assert_eq!(note_for(&error("E0277", "cannot multiply `f32` by `T`", &[]), &none()), mixed);
         assert_eq!(
-            note_for(&error("E0308", "mismatched types", &["expected `f32`, found type parameter `T`"]), &[]),
+            note_for(&error("E0308", "mismatched types", &["expected `f32`, found type parameter `T`"]), &none()),
             mixed
         );
         assert_eq!(
-            note_for(&error("E0433", "failed to resolve: use of undeclared type `Axis`", &[]), &[]),
+            note_for(&error("E0433", "failed to resolve: use of undeclared type `Axis`", &[]), &none()),
             Some(Note::MissingImport { name: "Axis", import: "use ndarray::Axis;" })
         );
         assert_eq!(
-            note_for(&error("E0412", "cannot find type `Array1` in this scope", &[]), &[]),
+            note_for(&error("E0412", "cannot find type `Array1` in this scope", &[]), &none()),
             Some(Note::MissingImport { name: "Array1", import: "use ndarray::Array1;" })
         );
         let vec = error(
@@ -152,16 +274,16 @@ mod tests {
             "mismatched types",
             &["expected `ArrayBase<OwnedRepr<f32>, Dim<IxDynImpl>>`, found `Vec<f32>`"],
         );
-        assert_eq!(note_for(&vec, &[]), Some(Note::VecForArray));
+        assert_eq!(note_for(&vec, &none()), Some(Note::VecForArray));
     }
 
     #[test]
     fn leaves_other_errors_alone() {
-        assert_eq!(note_for(&error("E0277", "cannot divide `f32` by `f64`", &[]), &[]), None);
-        assert_eq!(note_for(&error("E0412", "cannot find type `Foo` in this scope", &[]), &[]), None);
-        assert_eq!(note_for(&error("E0308", "mismatched types", &["expected `usize`, found `f32`"]), &[]), None);
+        assert_eq!(note_for(&error("E0277", "cannot divide `f32` by `f64`", &[]), &none()), None);
+        assert_eq!(note_for(&error("E0412", "cannot find type `Foo` in this scope", &[]), &none()), None);
+        assert_eq!(note_for(&error("E0308", "mismatched types", &["expected `usize`, found `f32`"]), &none()), None);
         assert_eq!(
-            note_for(&Diagnostic { message: "cannot divide `T` by `f32`".into(), ..Default::default() }, &[]),
+            note_for(&Diagnostic { message: "cannot divide `T` by `f32`".into(), ..Default::default() }, &none()),
             None
         );
     }

@@ -62,6 +62,10 @@ pub fn render_with_cursor(printer: &Printer, catalogue: &Catalogue, state: &Stat
         let mut extras = vec![printer
             .lines(|u| u.hints_used, &[("n", &progress.hints), ("total", &total_hints)])
             .replace('\n', " / ")];
+        if let Some(failed_at) = progress.failed_after_pass {
+            let time = crate::progress::clock(failed_at);
+            extras.push(printer.inline(|u| u.status_failed_after_pass, &[("time", &time)]).yellow().to_string());
+        }
         if progress.revealed {
             extras.push(printer.label(|u| u.status_revealed).yellow().to_string());
         }

@@ -48,7 +48,12 @@ impl Printer {
         Printer { choice, color }
     }
 
-    /// The languages to show, in order.
+    /// The languages asked for.
+    pub fn choice(&self) -> LangChoice {
+        self.choice
+    }
+
+    /// The content languages to show, in order.
     pub fn languages(&self) -> &'static [Language] {
         self.choice.languages()
     }

@@ -21,9 +21,9 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::render::compile_note::CourseNotes;
 use anyhow::{Context, Result};
 use tutor_grade::report::Report;
-use tutor_grade::ImportNote;
 
 use crate::course::{Catalogue, Exercise};
 use crate::fsutil::regular;
@@ -42,8 +42,8 @@ pub enum CheckOutcome {
     CompileFailed {
         /// rustc's messages.
         diagnostics: Vec<Diagnostic>,
-        /// The course's notes for names an exercise file forgets to import.
-        imports: &'static [ImportNote],
+        /// What the course says under the errors it knows, for this exercise.
+        notes: CourseNotes,
     },
     /// Compiling the learner's file went over the build time limit.
     BuildTimedOut { limit: Duration },
@@ -183,8 +183,7 @@ pub fn check(
     let (executable, warnings) = match built? {
         cargo::Built::Ok { executable, warnings } => (executable, warnings),
         cargo::Built::CompileErrors(diagnostics) => {
-            let imports = exercise.registered().grading.import_notes();
-            return Ok(CheckOutcome::CompileFailed { diagnostics, imports });
+            return Ok(CheckOutcome::CompileFailed { diagnostics, notes: CourseNotes::for_exercise(exercise) });
         }
         cargo::Built::TimedOut { limit } => return Ok(CheckOutcome::BuildTimedOut { limit }),
         cargo::Built::CompilerDied { detail } => return Ok(CheckOutcome::CompilerDied { detail }),

@@ -51,6 +51,35 @@ pub struct ImportNote {
     pub import: &'static str,
 }
 
+/// A compile error tutor recognises in rustc's diagnostics, on which a course can coach each of
+/// its exercises in that exercise's own terms (the names and conversion it needs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompileError {
+    /// E0605, `v as T`: a cast to the generic element type, which Rust does not allow.
+    CastToGeneric,
+    /// E0308, an array of `f32` where one of the generic element type is expected, or the other
+    /// way round (`ArrayD<f32>` returned where `ArrayD<T>` is declared).
+    ElementType,
+    /// E0308, arrays of different dimensions: `Array1` (`Ix1`) where `ArrayD` (`IxDyn`) is
+    /// expected, or the other way round.
+    Dimension,
+    /// E0277 (or E0308 on scalars): arithmetic between the generic element type and `f32`.
+    MixedFloat,
+}
+
+/// What a course says under one kind of compile error in one of its exercises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Coaching {
+    /// The exercise, by its id within the course (`03-forward`).
+    pub exercise: &'static str,
+    /// The error it is about.
+    pub error: CompileError,
+    /// The note in Chinese.
+    pub zh: &'static str,
+    /// The note in English.
+    pub en: &'static str,
+}
+
 /// A course's grading code, registered in `courses/Cargo.toml` (see the README).
 pub trait Course: Sync {
     /// Every case, in the order it runs and is shown.
@@ -64,6 +93,11 @@ pub trait Course: Sync {
 
     /// Notes for the names an exercise file forgets to import.
     fn import_notes(&self) -> &'static [ImportNote] {
+        &[]
+    }
+
+    /// Notes on compile errors, each for one exercise and kind of error.
+    fn coaching(&self) -> &'static [Coaching] {
         &[]
     }
 }

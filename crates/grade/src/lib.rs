@@ -17,7 +17,7 @@ pub mod report;
 pub mod text;
 
 pub use compare::{assert_close, is_close, unravel};
-pub use course::{CaseTitle, Course, ImportNote, Mistake};
+pub use course::{CaseTitle, Coaching, CompileError, Course, ImportNote, Mistake};
 pub use data::Rng;
 pub use fault::{call_decoded, Channel, Ending, Fault};
 pub use outcome::{run_guarded, Failure, Outcome};

@@ -15,6 +15,7 @@ use colored::Colorize;
 use super::keys::{Command, Key};
 use super::list::{Action, ListView};
 use super::screen::Screen;
+use super::wording;
 use super::worker::{self, Finished, News, Running, Status};
 use super::WatchEvent;
 use crate::cli::Limits;
@@ -66,6 +67,11 @@ pub struct Watch<'scope, 'env> {
     stale: bool,
     /// Said at the top of the next run.
     top: Vec<String>,
+    /// What the running check is doing, and since when (its elapsed time is shown each second).
+    status: Option<(Status, Instant)>,
+    /// Lines typed (without a terminal) while a check runs, handled once it is done, so that
+    /// what they print comes after its report.
+    queued: Vec<WatchEvent>,
 }
 
 impl<'scope, 'env> Watch<'scope, 'env> {
@@ -94,6 +100,8 @@ impl<'scope, 'env> Watch<'scope, 'env> {
             list: None,
             stale: false,
             top: Vec::new(),
+            status: None,
+            queued: Vec::new(),
         }
     }
 
@@ -101,11 +109,11 @@ impl<'scope, 'env> Watch<'scope, 'env> {
     pub fn run(mut self, events: &Receiver<WatchEvent>) -> Result<()> {
         self.start_check()?;
         loop {
-            let event = match self.recheck_at {
+            let event = match self.wake_at() {
                 Some(at) => match events.recv_timeout(at.saturating_duration_since(Instant::now())) {
                     Ok(event) => event,
                     Err(RecvTimeoutError::Timeout) => {
-                        self.start_check()?;
+                        self.on_timeout()?;
                         continue;
                     }
                     Err(RecvTimeoutError::Disconnected) => break,
@@ -115,27 +123,77 @@ impl<'scope, 'env> Watch<'scope, 'env> {
                     Err(_) => break,
                 },
             };
-            let flow = match event {
-                WatchEvent::Key(key) => self.on_key(&key)?,
-                WatchEvent::Saved(path) => {
-                    self.on_saved(&path);
-                    Flow::Go
-                }
-                WatchEvent::Check { run, news } if run == self.runs => {
-                    self.on_news(news)?;
-                    Flow::Go
-                }
-                // From a check cancelled since.
-                WatchEvent::Check { .. } => Flow::Go,
-                WatchEvent::InputClosed => Flow::Quit,
-            };
+            // Without a terminal, the lines typed during a check wait for its report.
+            if !self.options.interactive
+                && self.check.is_some()
+                && matches!(event, WatchEvent::Key(_) | WatchEvent::InputClosed)
+            {
+                self.queued.push(event);
+                continue;
+            }
+            let flow = self.on_event(event)?;
             if flow == Flow::Quit {
+                break;
+            }
+            if self.check.is_none() && !self.queued.is_empty() && self.replay_queued()? == Flow::Quit {
                 break;
             }
         }
         self.stop_check();
         self.screen.bye(&self.session.printer.lines(|u| u.watch_bye, &[]));
         Ok(())
+    }
+
+    /// The lines typed during the last check, in order, until one starts another check.
+    fn replay_queued(&mut self) -> Result<Flow> {
+        while self.check.is_none() && !self.queued.is_empty() {
+            let event = self.queued.remove(0);
+            if self.on_event(event)? == Flow::Quit {
+                return Ok(Flow::Quit);
+            }
+        }
+        Ok(Flow::Go)
+    }
+
+    /// When the loop must wake without an event: a save has settled, or the running check's
+    /// elapsed time moves on a second (on a terminal).
+    fn wake_at(&self) -> Option<Instant> {
+        let tick = self.status.filter(|_| self.options.interactive).map(|(_, since)| {
+            let elapsed = since.elapsed().as_secs() + 1;
+            since + Duration::from_secs(elapsed)
+        });
+        match (self.recheck_at, tick) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn on_timeout(&mut self) -> Result<()> {
+        if self.recheck_at.is_some_and(|at| at <= Instant::now()) {
+            return self.start_check();
+        }
+        if let Some((status, since)) = self.status {
+            let text = self.status_text(status, since);
+            self.screen.status(text);
+        }
+        Ok(())
+    }
+
+    fn on_event(&mut self, event: WatchEvent) -> Result<Flow> {
+        Ok(match event {
+            WatchEvent::Key(key) => self.on_key(&key)?,
+            WatchEvent::Saved(path) => {
+                self.on_saved(&path);
+                Flow::Go
+            }
+            WatchEvent::Check { run, news } if run == self.runs => {
+                self.on_news(news)?;
+                Flow::Go
+            }
+            // From a check cancelled since.
+            WatchEvent::Check { .. } => Flow::Go,
+            WatchEvent::InputClosed => Flow::Quit,
+        })
     }
 
     fn exercise(&self) -> &'env Exercise {
@@ -192,10 +250,16 @@ impl<'scope, 'env> Watch<'scope, 'env> {
     fn on_news(&mut self, news: News) -> Result<()> {
         match news {
             News::Status(status) => {
-                let text = self.status_text(status);
+                let since = match self.status {
+                    Some((shown, since)) if shown == status => since,
+                    _ => Instant::now(),
+                };
+                self.status = Some((status, since));
+                let text = self.status_text(status, since);
                 self.screen.status(text);
             }
             News::Done(done) => {
+                self.status = None;
                 if let Some(check) = self.check.take() {
                     check.join();
                 }
@@ -207,20 +271,8 @@ impl<'scope, 'env> Watch<'scope, 'env> {
         Ok(())
     }
 
-    fn status_text(&self, status: Status) -> String {
-        let printer = &self.session.printer;
-        match status {
-            Status::WaitingForLock => printer.label(|u| u.waiting_for_lock),
-            Status::Compiling { first_build } => {
-                let mut text = printer.label(|u| u.watch_compiling).replace("{file}", &self.exercise().file);
-                if first_build {
-                    text = format!("{text}\n{}", printer.lines(|u| u.first_build, &[]));
-                }
-                text
-            }
-            Status::WaitingForCargo => printer.label(|u| u.waiting_for_cargo),
-            Status::Running => format!("{}…", printer.label(|u| u.running_checks)),
-        }
+    fn status_text(&self, status: Status, since: Instant) -> String {
+        wording::status_line(&self.session.printer, status, since, &self.exercise().file)
     }
 
     /// Shows a finished check; after a pass, announces the end of the course, moves on
@@ -231,7 +283,11 @@ impl<'scope, 'env> Watch<'scope, 'env> {
         let files = check::shown_files(self.session, exercise);
         let report =
             render(printer, &finished.outcome, &exercise.id, exercise.todo, &files.as_names(), self.options.detail);
+        let report = wording::said_as_keys(&report, &exercise.id);
         let mut verdict: Vec<String> = check::verdict(printer, exercise, &finished.outcome).into_iter().collect();
+        if let Some(failed_at) = finished.failed_after_pass {
+            verdict.push(check::pass_kept(printer, exercise, failed_at));
+        }
         if finished.outcome.passed() {
             if finished.completed_now {
                 // Once: only the check that made the course's last missing exercise pass says it.
@@ -281,6 +337,7 @@ impl<'scope, 'env> Watch<'scope, 'env> {
     }
 
     fn stop_check(&mut self) {
+        self.status = None;
         if let Some(check) = self.check.take() {
             check.stop();
         }
@@ -297,6 +354,7 @@ impl<'scope, 'env> Watch<'scope, 'env> {
         } else {
             printer.lines(|u| u.watch_manual_banner, &[("file", file)])
         };
+        let keys = wording::fit_items(&keys, printer.width());
         self.screen.set_footer(format!("{bar}\n{}", keys.cyan()));
         Ok(())
     }

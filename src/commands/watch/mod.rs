@@ -5,7 +5,9 @@
 //! Enter to watch another exercise, `r` to reset one after a typed confirmation), `n` next,
 //! `p` previous, `q` or Ctrl-C quit. After a pass the watch waits for `n` unless
 //! `--auto-advance`. Without a terminal, or with `--manual`, lines on stdin steer and Enter
-//! re-checks.
+//! re-checks; a line typed while a check runs waits for its report, so the output reads in
+//! order. A running check shows how long it has run, each second; where the report suggests a
+//! command the watch has a key for, it names the key. Bare `tutor` at a terminal starts it.
 //!
 //! The check runs on a worker thread (`worker`), so keys work while it runs: quitting or moving
 //! on cancels it, killing the process group of cargo or of the graded program at once. The
@@ -19,6 +21,7 @@ mod event_loop;
 mod keys;
 mod list;
 mod screen;
+mod wording;
 mod worker;
 
 use std::io::IsTerminal;

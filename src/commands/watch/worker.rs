@@ -35,6 +35,8 @@ pub struct Finished {
     pub completed_now: bool,
     /// Every exercise passes (now or already).
     pub all_done: bool,
+    /// This check failed an exercise that had passed (its pass is kept): when.
+    pub failed_after_pass: Option<u64>,
 }
 
 /// News from the worker.
@@ -122,11 +124,18 @@ fn check(session: &Session, index: usize, options: &CheckOptions, tell: &dyn Fn(
     };
     let passed = outcome.passed();
     let course_done = |state: &crate::progress::State| course_done(&session.catalogue, state, &exercise.course);
-    let (course_before, course_after, all_after) = session.update(|state| {
+    let (course_before, course_after, all_after, kept) = session.update(|state| {
         let before = course_done(state);
-        state.exercises.entry(exercise.key()).or_default().record_check(passed);
-        (before, course_done(state), current(&session.catalogue, state).is_none())
+        let progress = state.exercises.entry(exercise.key()).or_default();
+        progress.record_check(passed, crate::progress::now());
+        let kept = progress.failed_after_pass.filter(|_| !passed);
+        (before, course_done(state), current(&session.catalogue, state).is_none(), kept)
     })?;
     drop(lock);
-    Ok(Some(Finished { outcome, completed_now: course_after && !course_before, all_done: all_after }))
+    Ok(Some(Finished {
+        outcome,
+        completed_now: course_after && !course_before,
+        all_done: all_after,
+        failed_after_pass: kept,
+    }))
 }

@@ -6,6 +6,7 @@
 //! tutor knows it through [`COURSE`], registered in `courses/Cargo.toml`.
 
 pub mod checks;
+mod coaching;
 mod diagnose;
 pub mod evidence;
 pub mod mistakes;
@@ -18,7 +19,7 @@ pub use checks::{all_cases, run_all, Run};
 pub use subject::{Fault, Subject};
 pub use tutor_grade::report;
 
-use tutor_grade::{CaseTitle, Channel, Course, ImportNote, Mistake};
+use tutor_grade::{CaseTitle, Channel, Coaching, Course, ImportNote, Mistake};
 
 /// The RMSNorm course, as tutor's registry knows it.
 pub struct RmsNorm;
@@ -45,5 +46,9 @@ impl Course for RmsNorm {
             ImportNote { missing: "Float", import: "use tutor_kit::Float;" },
             ImportNote { missing: "NormError", import: "use tutor_kit::NormError;" },
         ]
+    }
+
+    fn coaching(&self) -> &'static [Coaching] {
+        coaching::COACHING
     }
 }
