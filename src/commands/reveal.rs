@@ -11,6 +11,7 @@ use super::{confirm, Session};
 use crate::course::lesson::Language;
 use crate::course::{Lesson, Part};
 use crate::errors::CliError;
+use crate::render::markdown;
 use crate::text;
 
 /// The word a learner types to confirm.
@@ -48,7 +49,7 @@ pub fn run(session: &Session, name: Option<&str>, yes: bool) -> Result<ExitCode>
     println!("{}\n", printer.label(|u| u.explanation_header).bold());
     for &language in printer.languages() {
         if let Some(text) = lesson.text(Part::Explanation, language) {
-            println!("{}\n", crate::invocation::course_text(text));
+            println!("{}", markdown::render(&crate::invocation::course_text(text), printer.width()));
         }
     }
 

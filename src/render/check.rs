@@ -10,6 +10,7 @@ use colored::Colorize;
 use tutor_grade::report::{CaseResult, Contract, Mismatch, Report, Status};
 use tutor_grade::{is_close, unravel, ImportNote, Mistake};
 
+use super::failures;
 use super::wrap::{self, width};
 use super::{compile_note, Printer};
 use crate::runner::{Captured, CheckOutcome, Diagnostic, Refusal};
@@ -75,18 +76,18 @@ pub fn render(
                 let line = printer.lines(|u| u.todo_not_done, &[("todo", &todo), ("file", &file)]);
                 after.push_str(&format!("\n{}", para(line).yellow()));
             }
-            if let Some(limit) = timed_out {
+            if let Some(limit) = timed_out.filter(|limit| !timeout_shown_in_full(report, limit.as_secs_f64(), detail)) {
                 let secs = format!("{:.0}", limit.as_secs_f64());
                 after.push_str(&format!("\n{}", para(printer.lines(|u| u.timed_out, &[("secs", &secs)])).red()));
             }
-            after.push_str(&render_output(printer, output));
+            after.push_str(&render_output(printer, output, columns));
             // Repeating the random inputs is for digging in, not for the first look.
             if detail == Detail::Verbose {
                 let seed = printer.lines(|u| u.seed_line, &[("seed", &report.seed), ("id", &id)]);
                 after.push_str(&format!("\n{}", para(seed).dimmed()));
             }
             after.push_str(&format!("\n{}", render_summary(printer, report, id, columns)));
-            let blocks = report_blocks(printer, report, files, detail, columns);
+            let blocks = report_blocks(printer, report, files, detail, columns, before.is_empty());
             fit_to_screen(printer, &before, blocks, &after, id, columns)
         }
         CheckOutcome::CompileFailed { diagnostics, imports } => {
@@ -134,16 +135,39 @@ pub fn render(
     out.replace(files.absolute, files.shown)
 }
 
-/// A piece of the report: shown whatever the length, or only while the screen has room.
+/// A piece of the report: shown whatever the length, or (standing for some failing cases) only
+/// while the screen has room.
 enum Block {
     Always(String),
-    IfRoom(String),
+    IfRoom { text: String, cases: usize },
 }
 
-/// The contracts and their cases: in full when verbose; else the first failure in full and
-/// the other failures as one-liners that give way when the screen is full.
-fn report_blocks(printer: &Printer, report: &Report, files: &FileNames, detail: Detail, columns: usize) -> Vec<Block> {
-    let first_failure = report.cases.iter().position(|c| c.status == Status::Failed);
+/// Whether the case a compact report shows in full is the one that ran out of time (its message
+/// says so: the line after the report would say it twice).
+fn timeout_shown_in_full(report: &Report, limit_secs: f64, detail: Detail) -> bool {
+    let said = Some(tutor_grade::text::case_timed_out(limit_secs, true));
+    let full = |c: &CaseResult| c.message == said;
+    match detail {
+        Detail::Verbose => report.cases.iter().any(full),
+        Detail::Compact => failures::shown_in_full(report).is_some_and(|at| full(&report.cases[at])),
+    }
+}
+
+/// The contracts and their cases: in full when verbose; else the failure that best shows the
+/// named mistake in full and the other failures on a line each (identical ones counted on one),
+/// lines that give way when the screen is full.
+fn report_blocks(
+    printer: &Printer,
+    report: &Report,
+    files: &FileNames,
+    detail: Detail,
+    columns: usize,
+    first_gap: bool,
+) -> Vec<Block> {
+    let full = failures::shown_in_full(report).map(|at| &report.cases[at]);
+    let all: Vec<&CaseResult> = report.cases.iter().collect();
+    // Alike failures are counted across contracts, on the line of the first of them.
+    let mut lines = failures::one_line_failures(&all, full).into_iter().peekable();
     let mut blocks = Vec::new();
     for contract in report.contracts() {
         let cases: Vec<(usize, &CaseResult)> =
@@ -153,14 +177,17 @@ fn report_blocks(printer: &Printer, report: &Report, files: &FileNames, detail: 
         }
         let only: Vec<&CaseResult> = cases.iter().map(|(_, c)| *c).collect();
         // A compact report keeps its contracts together; a verbose one sets each apart.
-        let gap = if detail == Detail::Verbose || blocks.is_empty() { "\n" } else { "" };
+        let gap = if detail == Detail::Verbose || (blocks.is_empty() && first_gap) { "\n" } else { "" };
         blocks.push(Block::Always(format!("{gap}{}\n", contract_header(printer, contract, &only, columns))));
         for (at, case) in cases {
-            let full = detail == Detail::Verbose || Some(at) == first_failure;
-            if full {
+            if detail == Detail::Verbose || full.is_some_and(|f| std::ptr::eq(f, case)) {
                 blocks.push(Block::Always(render_case(printer, case, files, detail, columns)));
-            } else if case.status == Status::Failed {
-                blocks.push(Block::IfRoom(format!("{}\n", one_line(printer, case, columns))));
+            }
+            while let Some((_, line)) = lines.next_if(|(line_at, _)| *line_at == at) {
+                if detail == Detail::Compact {
+                    let text = failures::render_line(printer, &line, columns).replace(files.absolute, files.shown);
+                    blocks.push(Block::IfRoom { text: format!("{text}\n"), cases: line.cases() });
+                }
             }
         }
     }
@@ -174,7 +201,8 @@ fn fit_to_screen(printer: &Printer, before: &str, blocks: Vec<Block>, after: &st
     let fixed: usize = rows_of(before)
         + rows_of(after)
         + blocks.iter().map(|b| if let Block::Always(text) = b { rows_of(text) } else { 0 }).sum::<usize>();
-    let optional: usize = blocks.iter().map(|b| if let Block::IfRoom(text) = b { rows_of(text) } else { 0 }).sum();
+    let optional: usize =
+        blocks.iter().map(|b| if let Block::IfRoom { text, .. } = b { rows_of(text) } else { 0 }).sum();
     let budget = SCREEN_ROWS - HEADER_ROWS;
     let all_fit = fixed + optional <= budget;
     let dropped_line = |n: usize| {
@@ -187,11 +215,11 @@ fn fit_to_screen(printer: &Printer, before: &str, blocks: Vec<Block>, after: &st
     for block in blocks {
         match block {
             Block::Always(text) => out.push_str(&text),
-            Block::IfRoom(text) if dropped == 0 && rows_of(&text) <= room => {
+            Block::IfRoom { text, .. } if dropped == 0 && rows_of(&text) <= room => {
                 room -= rows_of(&text);
                 out.push_str(&text);
             }
-            Block::IfRoom(_) => dropped += 1,
+            Block::IfRoom { cases, .. } => dropped += cases,
         }
     }
     if dropped > 0 {
@@ -216,26 +244,6 @@ fn contract_header(printer: &Printer, contract: Contract, cases: &[&CaseResult],
     let title = printer.bi_label(&contract.title());
     let line = format!("{title} · {passed}/{}", cases.len());
     format!("{mark} {}", wrap::wrap(&line, "", "  ", columns.saturating_sub(2)).bold())
-}
-
-/// A failed case on one line: its title (shortened if need be) and its greatest difference, or
-/// the first line of its message.
-fn one_line(printer: &Printer, case: &CaseResult, columns: usize) -> String {
-    let detail = match (&case.mismatch, &case.message) {
-        (Some(m), _) => format!("{} {}", printer.label(|u| u.greatest_difference), number(m.max_abs)),
-        (None, Some(message)) => printer
-            .languages()
-            .iter()
-            .map(|&l| super::pick_bi(message, l).lines().next().unwrap_or_default().to_string())
-            .collect::<Vec<_>>()
-            .join(" / "),
-        (None, None) => String::new(),
-    };
-    let prefix = "  ✗ ";
-    let title = printer.bi_label(&case.title);
-    let room = columns.saturating_sub(width(prefix) + 3 + width(&detail)).max(12);
-    let line = wrap::truncate(&format!("{} · {detail}", wrap::truncate(&title, room)), columns - width(prefix));
-    format!("{}{line}", prefix.red())
 }
 
 /// One case in full: its title, and for a failure its message and numbers.
@@ -371,7 +379,7 @@ fn render_diagnostics(printer: &Printer, diagnostics: &[Diagnostic], imports: &[
     let mut noted = Vec::new();
     let mut out = String::new();
     for diagnostic in diagnostics {
-        out.push_str(&format!("{}\n\n", diagnostic.rendered.trim_end()));
+        out.push_str(&format!("{}\n\n", without_lint_origin(diagnostic.rendered.trim_end())));
         if let Some(note) = compile_note::note_for(diagnostic, imports).filter(|n| !noted.contains(n)) {
             let text = compile_note::render(printer, &note);
             out.push_str(&format!("{}\n\n", wrap::wrap(&text, "", "  ", columns).cyan()));
@@ -381,21 +389,57 @@ fn render_diagnostics(printer: &Printer, diagnostics: &[Diagnostic], imports: &[
     out
 }
 
-fn render_output(printer: &Printer, output: &Captured) -> String {
+/// rustc's message without the note that says which lint group is on by default (the same
+/// for every warning of a kind, and no help to a learner), nor the gutter line before it.
+fn without_lint_origin(rendered: &str) -> String {
+    let lines: Vec<&str> = rendered.lines().collect();
+    let origin = |line: &str| {
+        let plain = super::plain(line);
+        let plain = plain.trim_start();
+        plain.starts_with("= note: `#[warn(") && plain.ends_with("on by default")
+    };
+    let gutter = |line: &str| super::plain(line).trim() == "|";
+    let kept: Vec<&str> = lines
+        .iter()
+        .enumerate()
+        .filter(|&(i, line)| !origin(line) && !(gutter(line) && lines.get(i + 1).is_some_and(|next| origin(next))))
+        .map(|(_, line)| *line)
+        .collect();
+    kept.join("\n")
+}
+
+/// What the learner's code printed, under a label (beside it, when it is one line that fits).
+fn render_output(printer: &Printer, output: &Captured, columns: usize) -> String {
     let printed = format!("{}{}", output.stdout, output.stderr);
     if printed.trim().is_empty() {
         return String::new();
     }
-    let mut out = format!(
-        "\n{}\n{}\n",
-        printer.lines(|u| u.learner_output, &[]).dimmed(),
-        indent(printed.trim_end(), 2).trim_end()
-    );
+    let label = printer.label(|u| u.learner_output);
+    let printed = collapse_repeats(printed.trim_end());
+    let mut out = if !printed.contains('\n') && width(&label) + 2 + width(&printed) <= columns {
+        format!("\n{} {printed}\n", label.dimmed())
+    } else {
+        format!("\n{}\n{}\n", label.dimmed(), indent(&printed, 2).trim_end())
+    };
     if output.truncated {
         let cap = crate::runner::process::OUTPUT_CAP;
         out.push_str(&format!("{}\n", printer.lines(|u| u.output_truncated, &[("bytes", &cap)]).dimmed()));
     }
     out
+}
+
+/// `text` with each run of identical lines shown once, counted (a loop printing the same line).
+fn collapse_repeats(text: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let mut count = 1;
+        while lines.next_if_eq(&line).is_some() {
+            count += 1;
+        }
+        out.push(if count > 1 { format!("{line}  (×{count})") } else { line.to_string() });
+    }
+    out.join("\n")
 }
 
 /// Pads to a display width (a CJK character takes two columns).
@@ -469,6 +513,20 @@ mod tests {
         let at_the_end = mismatch([vec![1.0; 15], vec![2.0]].concat());
         assert_eq!(shown_rows(&at_the_end, Detail::Compact), 10..16);
         assert_eq!(shown_rows(&mismatch(vec![2.0; 4]), Detail::Compact), 0..4);
+    }
+
+    #[test]
+    fn the_lint_groups_note_is_left_out() {
+        let rendered = "warning: unused variable: `x`\n  --> a.rs:2:3\n   |\n2 | fn f(x: u8) {}\n   |      ^ help: prefix it\n   |\n   = note: `#[warn(unused_variables)]` (part of `#[warn(unused)]`) on by default";
+        assert_eq!(
+            without_lint_origin(rendered),
+            "warning: unused variable: `x`\n  --> a.rs:2:3\n   |\n2 | fn f(x: u8) {}\n   |      ^ help: prefix it"
+        );
+    }
+
+    #[test]
+    fn repeated_output_lines_are_counted() {
+        assert_eq!(collapse_repeats("pid=7\npid=7\npid=7\nend\npid=7"), "pid=7  (×3)\nend\npid=7");
     }
 
     #[test]

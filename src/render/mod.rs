@@ -2,11 +2,13 @@
 
 pub mod check;
 pub mod compile_note;
+pub mod failures;
 pub mod json;
 pub mod list;
 pub mod markdown;
 pub mod pager;
 pub mod progress_line;
+pub mod table;
 pub mod wrap;
 
 use std::io::IsTerminal;
@@ -104,9 +106,9 @@ impl Printer {
         self.languages().iter().map(|&l| each(l)).collect::<Vec<_>>().join(" / ")
     }
 
-    /// Prints [`Printer::lines`].
+    /// Prints [`Printer::lines`], each language's line wrapped to the terminal.
     pub fn say(&self, pick: fn(&Ui) -> &'static str, values: &[(&str, &dyn std::fmt::Display)]) {
-        println!("{}", self.lines(pick, values));
+        println!("{}", wrap::wrap(&self.lines(pick, values), "", "  ", self.width()));
     }
 }
 

@@ -263,4 +263,7 @@ pub const UI: Ui = Ui {
     cli_dev_new: "Scaffold a new course (catalogue, stub, solution, lessons, kit and grading crates) and register it.",
     cli_dev_name: "The course's id: a lowercase letter, then lowercase letters, digits or `_`.",
     cli_dev_new_root: "The repository checkout to write into (default: the current folder).",
+
+    // One screen per failure (issue 20).
+    cases_alike: "{detail} ({n} cases)",
 };

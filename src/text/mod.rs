@@ -341,4 +341,7 @@ pub struct Ui {
     pub cli_dev_new: &'static str,
     pub cli_dev_name: &'static str,
     pub cli_dev_new_root: &'static str,
+
+    // One screen per failure (issue 20).
+    pub cases_alike: &'static str,
 }

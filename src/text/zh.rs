@@ -263,4 +263,7 @@ pub const UI: Ui = Ui {
     cli_dev_new: "创建一门新课程的骨架（目录、练习、答案、课文、kit 与评分 crate）并注册它。",
     cli_dev_name: "课程的 id：以小写字母开头，其后为小写字母、数字或 `_`。",
     cli_dev_new_root: "要写入的仓库检出（默认：当前文件夹）。",
+
+    // One screen per failure (issue 20).
+    cases_alike: "{detail}（{n} 个用例）",
 };
