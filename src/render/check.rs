@@ -139,7 +139,16 @@ pub fn render(
 /// while the screen has room.
 enum Block {
     Always(String),
-    IfRoom { text: String, cases: usize },
+    /// The case shown in full, and the same without its numbers (when it alone would overflow
+    /// the screen: its message says what is wrong, `--verbose` has the numbers).
+    Full {
+        with_numbers: String,
+        without: String,
+    },
+    IfRoom {
+        text: String,
+        cases: usize,
+    },
 }
 
 /// Whether the case a compact report shows in full is the one that ran out of time (its message
@@ -180,8 +189,13 @@ fn report_blocks(
         let gap = if detail == Detail::Verbose || (blocks.is_empty() && first_gap) { "\n" } else { "" };
         blocks.push(Block::Always(format!("{gap}{}\n", contract_header(printer, contract, &only, columns))));
         for (at, case) in cases {
-            if detail == Detail::Verbose || full.is_some_and(|f| std::ptr::eq(f, case)) {
-                blocks.push(Block::Always(render_case(printer, case, files, detail, columns)));
+            if detail == Detail::Verbose {
+                blocks.push(Block::Always(render_case(printer, case, files, detail, columns, true)));
+            } else if full.is_some_and(|f| std::ptr::eq(f, case)) {
+                blocks.push(Block::Full {
+                    with_numbers: render_case(printer, case, files, detail, columns, true),
+                    without: render_case(printer, case, files, detail, columns, false),
+                });
             }
             while let Some((_, line)) = lines.next_if(|(line_at, _)| *line_at == at) {
                 if detail == Detail::Compact {
@@ -198,12 +212,19 @@ fn report_blocks(
 /// line of their own, which says how to see them).
 fn fit_to_screen(printer: &Printer, before: &str, blocks: Vec<Block>, after: &str, id: &str, columns: usize) -> String {
     let rows_of = |text: &str| wrap::rows(text, columns);
-    let fixed: usize = rows_of(before)
-        + rows_of(after)
-        + blocks.iter().map(|b| if let Block::Always(text) = b { rows_of(text) } else { 0 }).sum::<usize>();
+    let budget = SCREEN_ROWS - HEADER_ROWS;
+    let fixed_rows = |numbers: bool| -> usize {
+        let block_rows = |b: &Block| match b {
+            Block::Always(text) => rows_of(text),
+            Block::Full { with_numbers, without } => rows_of(if numbers { with_numbers } else { without }),
+            Block::IfRoom { .. } => 0,
+        };
+        rows_of(before) + rows_of(after) + blocks.iter().map(block_rows).sum::<usize>()
+    };
+    let numbers = fixed_rows(true) <= budget;
+    let fixed = fixed_rows(numbers);
     let optional: usize =
         blocks.iter().map(|b| if let Block::IfRoom { text, .. } = b { rows_of(text) } else { 0 }).sum();
-    let budget = SCREEN_ROWS - HEADER_ROWS;
     let all_fit = fixed + optional <= budget;
     let dropped_line = |n: usize| {
         let line = printer.lines(|u| u.more_failures, &[("n", &n), ("id", &id)]);
@@ -215,6 +236,7 @@ fn fit_to_screen(printer: &Printer, before: &str, blocks: Vec<Block>, after: &st
     for block in blocks {
         match block {
             Block::Always(text) => out.push_str(&text),
+            Block::Full { with_numbers, without } => out.push_str(if numbers { &with_numbers } else { &without }),
             Block::IfRoom { text, .. } if dropped == 0 && rows_of(&text) <= room => {
                 room -= rows_of(&text);
                 out.push_str(&text);
@@ -246,8 +268,16 @@ fn contract_header(printer: &Printer, contract: Contract, cases: &[&CaseResult],
     format!("{mark} {}", wrap::wrap(&line, "", "  ", columns.saturating_sub(2)).bold())
 }
 
-/// One case in full: its title, and for a failure its message and numbers.
-fn render_case(printer: &Printer, case: &CaseResult, files: &FileNames, detail: Detail, columns: usize) -> String {
+/// One case in full: its title, and for a failure its message and (with `numbers`) the
+/// comparison's numbers.
+fn render_case(
+    printer: &Printer,
+    case: &CaseResult,
+    files: &FileNames,
+    detail: Detail,
+    columns: usize,
+    numbers: bool,
+) -> String {
     let (mark, color): (String, fn(&str) -> colored::ColoredString) = match case.status {
         Status::Passed => (format!("✓ {}", printer.label(|u| u.case_passed)), |s| s.green()),
         Status::NotDone => (format!("… {}", printer.label(|u| u.case_not_done)), |s| s.yellow()),
@@ -262,7 +292,7 @@ fn render_case(printer: &Printer, case: &CaseResult, files: &FileNames, detail: 
             let message = printer.bi_lines(message).replace(files.absolute, files.shown);
             out.push_str(&format!("{}\n", wrap::indented(&message, BODY_INDENT, columns)));
         }
-        if let Some(mismatch) = &case.mismatch {
+        if let Some(mismatch) = case.mismatch.as_ref().filter(|_| numbers) {
             out.push_str(&render_mismatch(printer, mismatch, detail, columns));
         }
     }

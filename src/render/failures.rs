@@ -7,14 +7,31 @@ use tutor_grade::report::{CaseResult, Report, Status};
 
 use super::{wrap, Printer};
 
-/// The case a compact report shows in full: the first failure that shows the first named
-/// mistake (the one the report's advice is about), else the first failure.
+/// The case a compact report shows in full: of the failures that show the first named mistake
+/// (the one the report's advice is about), the one whose title speaks most of it (eps outside
+/// the root: the case about eps, not the one about the axis), the first of them on a tie; with
+/// no named mistake, the first failure.
 pub fn shown_in_full(report: &Report) -> Option<usize> {
     let failed = |c: &CaseResult| c.status == Status::Failed;
-    let named = report.mistakes.first().and_then(|mistake| {
-        report.cases.iter().position(|c| failed(c) && c.mistake.as_deref() == Some(mistake.as_str()))
+    let named = report.named_mistakes().first().and_then(|mistake| {
+        let words = content_words(mistake.en);
+        let shared = |c: &CaseResult| content_words(&c.title.en).iter().filter(|w| words.contains(w)).count();
+        let showing =
+            report.cases.iter().enumerate().filter(|(_, c)| failed(c) && c.mistake.as_deref() == Some(mistake.id));
+        // `max_by_key` keeps the last of equals: the first of them is wanted, so ties go by position.
+        showing.max_by_key(|(at, c)| (shared(c), std::cmp::Reverse(*at))).map(|(at, _)| at)
     });
     named.or_else(|| report.cases.iter().position(failed))
+}
+
+/// The words of an English title that say something (not "the", "of", …), lower case.
+fn content_words(text: &str) -> Vec<String> {
+    const LITTLE: [&str; 12] =
+        ["the", "and", "for", "its", "are", "not", "one", "only", "with", "each", "into", "than"];
+    text.split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .filter(|w| w.len() >= 3 && !LITTLE.contains(&w.as_str()))
+        .collect()
 }
 
 /// The failed cases a compact report lists on one line, in order, identical ones together.
@@ -98,10 +115,11 @@ mod tests {
     use super::*;
     use tutor_grade::report::Contract;
     use tutor_grade::text::Bi;
+    use tutor_grade::Mistake;
 
     fn case(id: &str, status: Status, message: Option<&str>, mistake: Option<&str>) -> CaseResult {
         CaseResult {
-            contract: Contract::Numeric,
+            contract: Contract { id: "values", zh: "数值契约", en: "Value contract" },
             id: id.into(),
             title: Bi::new(id, id),
             status,
@@ -111,18 +129,31 @@ mod tests {
         }
     }
 
+    static MISTAKES: [Mistake; 1] = [Mistake {
+        id: "eps-outside-sqrt",
+        exercise: "02-norm",
+        hint: 3,
+        zh: "eps 加在了平方根外面",
+        en: "eps is added outside the square root",
+    }];
+
     #[test]
     fn the_failure_shown_in_full_is_the_one_of_the_named_mistake() {
         let mut report = Report {
             cases: vec![
                 case("ok", Status::Passed, None, None),
                 case("axis", Status::Failed, Some("differs"), None),
-                case("eps", Status::Failed, Some("differs"), Some("eps-outside-sqrt")),
+                case("last axis only (square input)", Status::Failed, Some("differs"), Some("eps-outside-sqrt")),
+                case("eps inside the square root", Status::Failed, Some("differs"), Some("eps-outside-sqrt")),
+                case("eps of the layer", Status::Failed, Some("differs"), Some("eps-outside-sqrt")),
             ],
             mistakes: vec!["eps-outside-sqrt".into()],
+            known_mistakes: &MISTAKES,
             ..Report::default()
         };
-        assert_eq!(shown_in_full(&report), Some(2));
+        assert_eq!(shown_in_full(&report), Some(3), "the case about eps and the root, not the first one tagged");
+        report.cases[3].mistake = None;
+        assert_eq!(shown_in_full(&report), Some(2), "on a tie (one word each), the first");
         report.mistakes.clear();
         assert_eq!(shown_in_full(&report), Some(1), "without a named mistake, the first failure");
         report.cases.truncate(1);
