@@ -42,7 +42,7 @@ pub fn run(session: &Session, name: Option<&str>, yes: bool) -> Result<ExitCode>
     }
 
     let solution = exercise.solution();
-    println!("\n{}\n", printer.lines(|u| u.solution_header, &[("path", &exercise.solution)]).bold());
+    println!("\n{}\n", printer.lines(|u| u.solution_header, &[("id", &exercise.id)]).bold());
     println!("{solution}");
 
     let lesson = Lesson::parse(exercise.lesson_source()).context("parsing the lesson")?;

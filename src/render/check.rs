@@ -438,7 +438,9 @@ fn without_lint_origin(rendered: &str) -> String {
     kept.join("\n")
 }
 
-/// What the learner's code printed, under a label (beside it, when it is one line that fits).
+/// What the learner's code printed, indented under a label; one line that fits goes beside
+/// the label, indented with it (a line of the learner's never starts at the margin, where
+/// tutor's own verdicts are).
 fn render_output(printer: &Printer, output: &Captured, columns: usize) -> String {
     let printed = format!("{}{}", output.stdout, output.stderr);
     if printed.trim().is_empty() {
@@ -446,8 +448,8 @@ fn render_output(printer: &Printer, output: &Captured, columns: usize) -> String
     }
     let label = printer.label(|u| u.learner_output);
     let printed = collapse_repeats(printed.trim_end());
-    let mut out = if !printed.contains('\n') && width(&label) + 2 + width(&printed) <= columns {
-        format!("\n{} {printed}\n", label.dimmed())
+    let mut out = if !printed.contains('\n') && 2 + width(&label) + 1 + width(&printed) <= columns {
+        format!("\n  {} {printed}\n", label.dimmed())
     } else {
         format!("\n{}\n{}\n", label.dimmed(), indent(&printed, 2).trim_end())
     };

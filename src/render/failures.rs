@@ -8,18 +8,25 @@ use tutor_grade::report::{CaseResult, Report, Status};
 use super::{wrap, Printer};
 
 /// The case a compact report shows in full: of the failures that show the first named mistake
-/// (the one the report's advice is about), the one whose title speaks most of it (eps outside
-/// the root: the case about eps, not the one about the axis), the first of them on a tie; with
-/// no named mistake, the first failure.
+/// (the one the report's advice is about), the one whose title speaks of it (eps outside the
+/// root: the case about eps and the root, not the one about the axis), else the first of them;
+/// with no named mistake, the first failure. A title speaks of a mistake when they share two
+/// words or more (one shared word is too often chance: "too", "square").
 pub fn shown_in_full(report: &Report) -> Option<usize> {
     let failed = |c: &CaseResult| c.status == Status::Failed;
     let named = report.named_mistakes().first().and_then(|mistake| {
         let words = content_words(mistake.en);
         let shared = |c: &CaseResult| content_words(&c.title.en).iter().filter(|w| words.contains(w)).count();
-        let showing =
-            report.cases.iter().enumerate().filter(|(_, c)| failed(c) && c.mistake.as_deref() == Some(mistake.id));
+        let showing: Vec<(usize, &CaseResult)> = report
+            .cases
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| failed(c) && c.mistake.as_deref() == Some(mistake.id))
+            .collect();
         // `max_by_key` keeps the last of equals: the first of them is wanted, so ties go by position.
-        showing.max_by_key(|(at, c)| (shared(c), std::cmp::Reverse(*at))).map(|(at, _)| at)
+        let speaking =
+            showing.iter().filter(|(_, c)| shared(c) >= 2).max_by_key(|(at, c)| (shared(c), std::cmp::Reverse(*at)));
+        speaking.or(showing.first()).map(|(at, _)| *at)
     });
     named.or_else(|| report.cases.iter().position(failed))
 }
@@ -145,7 +152,12 @@ mod tests {
                 case("axis", Status::Failed, Some("differs"), None),
                 case("last axis only (square input)", Status::Failed, Some("differs"), Some("eps-outside-sqrt")),
                 case("eps inside the square root", Status::Failed, Some("differs"), Some("eps-outside-sqrt")),
-                case("eps of the layer", Status::Failed, Some("differs"), Some("eps-outside-sqrt")),
+                case(
+                    "the layer's own eps, with a square root",
+                    Status::Failed,
+                    Some("differs"),
+                    Some("eps-outside-sqrt"),
+                ),
             ],
             mistakes: vec!["eps-outside-sqrt".into()],
             known_mistakes: &MISTAKES,
@@ -153,7 +165,9 @@ mod tests {
         };
         assert_eq!(shown_in_full(&report), Some(3), "the case about eps and the root, not the first one tagged");
         report.cases[3].mistake = None;
-        assert_eq!(shown_in_full(&report), Some(2), "on a tie (one word each), the first");
+        assert_eq!(shown_in_full(&report), Some(4), "the next that speaks of it (eps, square, root)");
+        report.cases[4].mistake = None;
+        assert_eq!(shown_in_full(&report), Some(2), "one shared word is chance: the first tagged");
         report.mistakes.clear();
         assert_eq!(shown_in_full(&report), Some(1), "without a named mistake, the first failure");
         report.cases.truncate(1);

@@ -85,6 +85,16 @@ impl Printer {
         self.languages().iter().map(|&l| text::fill(pick(text::ui(l)), values)).collect::<Vec<_>>().join(" / ")
     }
 
+    /// What follows a label: a Chinese colon when only Chinese is shown (Chinese text does not
+    /// mix `:` and `：`), else `: `.
+    pub fn colon(&self) -> &'static str {
+        if self.languages() == [Language::Zh] {
+            "："
+        } else {
+            ": "
+        }
+    }
+
     /// The width to wrap text to, asked afresh (a terminal may have been resized).
     pub fn width(&self) -> usize {
         wrap::terminal_width()

@@ -72,7 +72,7 @@ pub const UI: Ui = Ui {
     stop_here_detail: "Try it yourself first and get the checks to pass. The solution of {id} is below this line.",
     confirm_prompt: "Type `reveal` to see the solution (anything else keeps it hidden): ",
     declined: "Kept hidden. `{tutor} hint {id}` may get you there.",
-    solution_header: "Reference solution: {path}",
+    solution_header: "The reference solution of {id} (it is kept inside tutor, not in your folder):",
     explanation_header: "Explanation",
     diff_header: "Your file → the solution (- yours, + solution):",
     diff_identical: "Your file is identical to the solution.",

@@ -72,7 +72,7 @@ pub const UI: Ui = Ui {
     stop_here_detail: "请先自己完成代码并跑通检查。{id} 的参考答案在这条线下面。",
     confirm_prompt: "输入 `reveal` 查看答案（输入其他内容则保持隐藏）：",
     declined: "答案保持隐藏。试试 `{tutor} hint {id}`。",
-    solution_header: "参考答案：{path}",
+    solution_header: "{id} 的参考答案（保存在 tutor 内部，不在你的文件夹里）：",
     explanation_header: "解析",
     diff_header: "你的文件 → 参考答案（- 你的，+ 答案）：",
     diff_identical: "你的文件与参考答案完全相同。",
