@@ -432,7 +432,10 @@ fn without_lint_origin(rendered: &str) -> String {
     let kept: Vec<&str> = lines
         .iter()
         .enumerate()
-        .filter(|&(i, line)| !origin(line) && !(gutter(line) && lines.get(i + 1).is_some_and(|next| origin(next))))
+        .filter(|&(i, line)| {
+            let before_origin = gutter(line) && lines.get(i + 1).is_some_and(|next| origin(next));
+            !(origin(line) || before_origin)
+        })
         .map(|(_, line)| *line)
         .collect();
     kept.join("\n")

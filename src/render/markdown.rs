@@ -185,10 +185,15 @@ impl Renderer {
         if std::mem::take(&mut self.soft_break) {
             let before = super::plain(&self.line).chars().last();
             let after = super::plain(text).chars().next();
-            // Chinese has no spaces between words: a source line break between two CJK
-            // characters joins them; anywhere else it is a space.
+            // Chinese has no spaces between words, and its full-width punctuation carries its
+            // own: a source line break between two CJK characters, or next to a Chinese comma
+            // or colon, joins them; anywhere else it is a space.
             let wide = |c: Option<char>| c.is_some_and(|c| c.width() == Some(2));
-            if !(wide(before) && wide(after)) {
+            let full_width_punctuation =
+                |c: Option<char>| c.is_some_and(|c| matches!(c, '\u{3000}'..='\u{303f}' | '\u{ff00}'..='\u{ffef}'));
+            let joined =
+                (wide(before) && wide(after)) || full_width_punctuation(before) || full_width_punctuation(after);
+            if !joined {
                 self.push_raw(" ");
             }
         }
@@ -275,8 +280,9 @@ mod tests {
 
     #[test]
     fn chinese_lines_join_without_a_space_and_break_between_characters() {
-        let shown = plain("只沿最后一维统计；批次维和序列维原样保留，\n不同 token 之间互不影响。\n", 20);
+        let shown = plain("只沿最后一维统计；批次维和序列维原样保留，\n不同 token 之间互不影响：\n4096 个。\n", 20);
         assert!(shown.replace('\n', "").contains("保留，不同"), "{shown}");
+        assert!(shown.replace('\n', "").contains("影响：4096"), "no space after full-width punctuation: {shown}");
         for line in shown.lines() {
             assert!(wrap::width(line) <= 20, "{line:?}");
             assert!(!line.starts_with(['，', '。', '；']), "{line:?}");
