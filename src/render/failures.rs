@@ -107,7 +107,7 @@ pub fn render_line(printer: &Printer, line: &Line, columns: usize) -> String {
 /// What went wrong, short: the greatest difference, or the first line of the message.
 fn detail(printer: &Printer, case: &CaseResult) -> String {
     match &case.mismatch {
-        Some(m) => format!("{} {}", printer.label(|u| u.greatest_difference), super::check::number(m.max_abs)),
+        Some(m) => format!("{} {}", printer.label(|u| u.greatest_difference), super::mismatch::number(m.max_abs)),
         None => printer.languages().iter().map(|&l| first_line(case, l)).collect::<Vec<_>>().join(" / "),
     }
 }

@@ -6,6 +6,7 @@ pub mod failures;
 pub mod json;
 pub mod list;
 pub mod markdown;
+pub mod mismatch;
 pub mod pager;
 pub mod progress_line;
 pub mod table;
