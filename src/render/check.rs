@@ -219,15 +219,16 @@ fn fit_to_screen(printer: &Printer, before: &str, blocks: Vec<Block>, after: &st
         };
         rows_of(before) + rows_of(after) + blocks.iter().map(block_rows).sum::<usize>()
     };
-    let numbers = fixed_rows(true) <= budget;
-    let fixed = fixed_rows(numbers);
     let optional: usize =
         blocks.iter().map(|b| if let Block::IfRoom { text, .. } = b { rows_of(text) } else { 0 }).sum();
-    let all_fit = fixed + optional <= budget;
     let dropped_line = |n: usize| {
         let line = printer.lines(|u| u.more_failures, &[("n", &n), ("id", &id)]);
         format!("{}\n", wrap::indented(&line, 2, columns)).dimmed().to_string()
     };
+    // The numbers stay when the other failures still fit beside them, or the line counting them.
+    let numbers = fixed_rows(true) + optional.min(rows_of(&dropped_line(99))) <= budget;
+    let fixed = fixed_rows(numbers);
+    let all_fit = fixed + optional <= budget;
     let mut room = budget.saturating_sub(fixed + if all_fit { 0 } else { rows_of(&dropped_line(99)) });
     let mut dropped = 0;
     let mut out = before.to_string();
