@@ -146,3 +146,21 @@ fn a_check_out_of_time_fits_25_rows_with_its_not_run_cases_on_one_line() {
         assert_eq!(shown.matches(not_run).count(), 1, "--lang {lang}: the cases not run, on one line\n{shown}");
     }
 }
+
+#[test]
+fn the_list_and_a_passing_check_with_its_next_step_fit_60_columns() {
+    let course = Course::new("widths-list");
+    course.write_exercise("01-weight", &Course::solution("01-weight"));
+    for lang in LANGUAGES {
+        let (code, shown) = on_a_terminal(&course.root, "check 01-weight", lang, 60, 40);
+        assert_eq!(code, 0, "--lang {lang}:\n{shown}");
+        let next = if lang == "zh" { "下一个练习" } else { "Next up" };
+        assert!(shown.contains(next), "--lang {lang}: the next step is shown\n{shown}");
+        let (code, listed) = on_a_terminal(&course.root, "list", lang, 60, 40);
+        assert_eq!(code, 0, "--lang {lang}:\n{listed}");
+        for text in [&shown, &listed] {
+            let (width, line) = widest(text);
+            assert!(width <= 60, "--lang {lang}: {width} columns: {line:?}\n{text}");
+        }
+    }
+}
