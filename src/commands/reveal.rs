@@ -26,12 +26,14 @@ pub fn run(session: &Session, name: Option<&str>, yes: bool) -> Result<ExitCode>
     }
 
     // The banner is always in both languages: it must not be missed.
-    let rule = "━".repeat(60);
+    let columns = printer.width();
+    let rule = "━".repeat(columns.min(60));
     println!("{}", rule.red().bold());
     let stop: Vec<&str> = Language::BOTH.iter().map(|&l| text::ui(l).stop_here).collect();
     println!("{}", format!("🛑  {}  🛑", stop.join(" · ")).red().bold());
     for &language in &Language::BOTH {
-        println!("{}", text::fill(text::ui(language).stop_here_detail, &[("id", &exercise.id)]));
+        let detail = text::fill(text::ui(language).stop_here_detail, &[("id", &exercise.id)]);
+        println!("{}", crate::render::wrap::wrap(&detail, "", "", columns));
     }
     println!("{}", rule.red().bold());
 
@@ -42,7 +44,8 @@ pub fn run(session: &Session, name: Option<&str>, yes: bool) -> Result<ExitCode>
     }
 
     let solution = exercise.solution();
-    println!("\n{}\n", printer.lines(|u| u.solution_header, &[("id", &exercise.id)]).bold());
+    let header = printer.lines(|u| u.solution_header, &[("id", &exercise.id)]);
+    println!("\n{}\n", crate::render::wrap::wrap(&header, "", "  ", columns).bold());
     println!("{solution}");
 
     let lesson = Lesson::parse(exercise.lesson_source()).context("parsing the lesson")?;
