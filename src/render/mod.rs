@@ -66,6 +66,11 @@ impl Printer {
         self.per_language(|ui, _| text::fill(pick(ui), values))
     }
 
+    /// [`Printer::lines`] wrapped to the terminal, each language's line on its own.
+    pub fn wrapped(&self, pick: fn(&Ui) -> &'static str, values: &[(&str, &dyn std::fmt::Display)]) -> String {
+        wrap::wrap(&self.lines(pick, values), "", "  ", self.width())
+    }
+
     /// A short label, languages joined on one line.
     pub fn label(&self, pick: fn(&Ui) -> &'static str) -> String {
         self.languages().iter().map(|&l| pick(text::ui(l))).collect::<Vec<_>>().join(" / ")
@@ -119,7 +124,7 @@ impl Printer {
 
     /// Prints [`Printer::lines`], each language's line wrapped to the terminal.
     pub fn say(&self, pick: fn(&Ui) -> &'static str, values: &[(&str, &dyn std::fmt::Display)]) {
-        println!("{}", wrap::wrap(&self.lines(pick, values), "", "  ", self.width()));
+        println!("{}", self.wrapped(pick, values));
     }
 }
 
