@@ -45,8 +45,9 @@ fn content_words(text: &str) -> Vec<String> {
 pub enum Line<'a> {
     /// One case: its title and what went wrong.
     Case(&'a CaseResult),
-    /// Several cases that failed with the same message, counted.
-    Alike { first: &'a CaseResult, count: usize },
+    /// Several cases that failed with the same message, counted; `as_shown` when it is the
+    /// message of the case shown in full (then it is not repeated).
+    Alike { first: &'a CaseResult, count: usize, as_shown: bool },
 }
 
 impl Line<'_> {
@@ -78,7 +79,8 @@ pub fn one_line_failures<'a>(cases: &[&'a CaseResult], full: Option<&CaseResult>
             continue;
         }
         let count = listed.iter().filter(|(_, other)| alike_key(other) == Some(key)).count();
-        let line = if count > 1 { Line::Alike { first: case, count } } else { Line::Case(case) };
+        let as_shown = full.is_some_and(|f| alike_key(f) == Some(key));
+        let line = if count > 1 { Line::Alike { first: case, count, as_shown } } else { Line::Case(case) };
         lines.push((*at, line));
     }
     lines
@@ -94,7 +96,8 @@ fn alike_key(case: &CaseResult) -> Option<&tutor_grade::text::Bi> {
 pub fn render_line(printer: &Printer, line: &Line, columns: usize) -> String {
     let text = match line {
         Line::Case(case) => format!("{} · {}", printer.bi_label(&case.title), detail(printer, case)),
-        Line::Alike { first, count } => printer.inline_each(
+        Line::Alike { count, as_shown: true, .. } => printer.inline(|u| u.cases_alike_shown, &[("n", count)]),
+        Line::Alike { first, count, .. } => printer.inline_each(
             |u| u.cases_alike,
             |language| vec![("n", count.to_string()), ("detail", first_line(first, language))],
         ),
@@ -194,5 +197,10 @@ mod tests {
         assert_eq!(text, "  ✗ not run (3 cases)");
         let panic = render_line(&printer, &lines[1].1, 80);
         assert_eq!(panic, "  ✗ c · panicked at x.rs:3", "the title whole, the message with its location");
+        // The message of the case shown in full is not said twice.
+        let lines = one_line_failures(&refs, Some(&cases[1]));
+        let shown: Vec<(usize, usize)> = lines.iter().map(|(at, line)| (*at, line.cases())).collect();
+        assert_eq!(shown, vec![(0, 1), (3, 2), (4, 1)]);
+        assert_eq!(render_line(&printer, &lines[1].1, 80), "  ✗ 2 more cases fail the same way");
     }
 }

@@ -266,4 +266,5 @@ pub const UI: Ui = Ui {
 
     // One screen per failure (issue 20).
     cases_alike: "{detail} ({n} cases)",
+    cases_alike_shown: "{n} more cases fail the same way",
 };

@@ -344,4 +344,5 @@ pub struct Ui {
 
     // One screen per failure (issue 20).
     pub cases_alike: &'static str,
+    pub cases_alike_shown: &'static str,
 }

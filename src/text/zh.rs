@@ -266,4 +266,5 @@ pub const UI: Ui = Ui {
 
     // One screen per failure (issue 20).
     cases_alike: "{detail}（{n} 个用例）",
+    cases_alike_shown: "另有 {n} 个用例以同样的方式失败",
 };
