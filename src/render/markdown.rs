@@ -14,6 +14,27 @@ use super::wrap;
 /// Indentation of a code block's lines.
 const CODE_INDENT: &str = "  ";
 
+/// The widest a code block's line may be for the block to fit `columns` (code is shown as
+/// written, never wrapped).
+pub fn code_fits(columns: usize) -> usize {
+    columns.saturating_sub(CODE_INDENT.len())
+}
+
+/// The lines of `source`'s code blocks, each with its display width.
+pub fn code_lines(source: &str) -> Vec<(usize, String)> {
+    let mut lines = Vec::new();
+    let mut in_code = false;
+    for event in Parser::new_ext(source, Options::ENABLE_TABLES) {
+        match event {
+            Event::Start(Tag::CodeBlock(_)) => in_code = true,
+            Event::End(TagEnd::CodeBlock) => in_code = false,
+            Event::Text(text) if in_code => lines.extend(text.lines().map(|l| (wrap::width(l), l.to_string()))),
+            _ => {}
+        }
+    }
+    lines
+}
+
 /// Renders `source` for a terminal `columns` wide.
 pub fn render(source: &str, columns: usize) -> String {
     let mut out = Renderer { columns, ..Renderer::default() };
@@ -262,6 +283,13 @@ mod tests {
         assert!(shown.contains("  let x = 1;"), "{shown}");
         assert!(shown.contains("• one\n• two"), "{shown}");
         assert!(!shown.contains("**") && !shown.contains("|---"), "{shown}");
+    }
+
+    #[test]
+    fn code_lines_are_measured_in_display_columns() {
+        let lines = code_lines("text\n\n```\nlet x = 1;\n平方 → 均值\n```\n");
+        assert_eq!(lines, vec![(10, "let x = 1;".to_string()), (11, "平方 → 均值".to_string())]);
+        assert_eq!(code_fits(80), 78);
     }
 
     #[test]

@@ -199,7 +199,7 @@ pub const UI: Ui = Ui {
     lesson_missing_section: "the section `{section}` is missing or empty",
     dev_course: "Course {id} · {title}",
     dev_check_catalogue: "the catalogue names files that exist, TODOs run 1..n, each stub holds its TODO",
-    dev_check_lessons: "every lesson parses, with every section in both languages (zh sections in Chinese)",
+    dev_check_lessons: "every lesson parses, with every section in both languages (zh sections in Chinese), and its code fits the terminal (78 columns, 58 in hints)",
     dev_check_hints: "no hint holds a line of the solution's code",
     dev_check_mistakes: "every known mistake points at an exercise and a hint that exist",
     dev_check_cases: "every case and mistake has a title in both languages",
@@ -267,4 +267,7 @@ pub const UI: Ui = Ui {
     // One screen per failure (issue 20).
     cases_alike: "{detail} ({n} cases)",
     cases_alike_shown: "{n} more cases fail the same way",
+
+    // Lessons that fit the terminal (issue 20).
+    dev_code_too_wide: "a code block line of `{section}` is {width} columns wide, over {max} (code is shown as written): `{line}`",
 };

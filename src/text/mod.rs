@@ -345,4 +345,7 @@ pub struct Ui {
     // One screen per failure (issue 20).
     pub cases_alike: &'static str,
     pub cases_alike_shown: &'static str,
+
+    // Lessons that fit the terminal (issue 20).
+    pub dev_code_too_wide: &'static str,
 }

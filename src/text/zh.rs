@@ -199,7 +199,7 @@ pub const UI: Ui = Ui {
     lesson_missing_section: "`{section}` 这一节缺失或为空",
     dev_course: "课程 {id} · {title}",
     dev_check_catalogue: "目录中的文件都存在，TODO 编号为 1..n，每个练习文件都含有自己的 TODO",
-    dev_check_lessons: "每篇课文都能解析，每一节都有两种语言（zh 各节用中文）",
+    dev_check_lessons: "每篇课文都能解析，每一节都有两种语言（zh 各节用中文），代码块放得进终端（78 列，提示中 58 列）",
     dev_check_hints: "提示中没有答案代码的任何一行",
     dev_check_mistakes: "每个常见错误都指向存在的练习和提示",
     dev_check_cases: "每个用例和常见错误都有两种语言的标题",
@@ -267,4 +267,7 @@ pub const UI: Ui = Ui {
     // One screen per failure (issue 20).
     cases_alike: "{detail}（{n} 个用例）",
     cases_alike_shown: "另有 {n} 个用例以同样的方式失败",
+
+    // Lessons that fit the terminal (issue 20).
+    dev_code_too_wide: "`{section}` 的代码块中有一行宽 {width} 列，超过 {max} 列（代码原样显示，不会折行）：`{line}`",
 };
