@@ -53,7 +53,8 @@ impl std::error::Error for CliError {}
 /// Prints an error in the chosen languages: ours by their text, others with their context chain.
 pub fn report(printer: &Printer, error: &anyhow::Error) {
     let label = printer.label(|u| u.error).red().bold();
-    eprintln!("{label}: {}", describe_error(printer, error));
+    let text = format!("{label}{}{}", printer.colon(), describe_error(printer, error));
+    eprintln!("{}", crate::render::wrap::wrap(&text, "", "  ", printer.width()));
 }
 
 /// What to tell the learner about any error: ours by their text, a refused write by its cause

@@ -361,6 +361,24 @@ fn a_chinese_section_written_in_english_is_named() {
 }
 
 #[test]
+fn a_code_block_too_wide_for_the_terminal_is_named() {
+    let (course, entries) = first_course();
+    let content = Temp::content("wide-code");
+    let lesson = &entries[0].lesson;
+    // 59 columns: fits a lesson (78), not a hint (58, as hints are read at 60).
+    let line = format!("let wide = {};", "1".repeat(47));
+    content.edit(lesson, |text| {
+        text.replacen("<!-- tutor: hint 1 en -->\n", &format!("<!-- tutor: hint 1 en -->\n```\n{line}\n```\n"), 1)
+    });
+    content
+        .dev_check(&course)
+        .expect(1)
+        .shows("✗ every lesson parses, with every section in both languages")
+        .shows(&format!("{lesson}: a code block line of `hint 1 en` is 59 columns wide, over 58"))
+        .shows(&format!("`{line}`"));
+}
+
+#[test]
 fn a_catalogue_naming_a_missing_file_is_named() {
     let (course, entries) = first_course();
     let content = Temp::content("missing-file");

@@ -137,6 +137,8 @@ fn a_full_disk_is_named_with_its_file_and_exits_2() {
             .current_dir(&course.root)
             .env("TUTOR_LANG", "both")
             .env("NO_COLOR", "1")
+            // Wide: the sentences looked for stay on one line (errors wrap to the width).
+            .env("COLUMNS", "1000")
             .stdin(Stdio::null())
             .output()
             .unwrap(),

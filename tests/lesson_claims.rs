@@ -26,8 +26,20 @@ const OVERVIEW: &str = include_str!("../lessons/rmsnorm/00-overview.md");
 const WEIGHT: &str = include_str!("../lessons/rmsnorm/01-weight.md");
 const NORM: &str = include_str!("../lessons/rmsnorm/02-norm.md");
 const FORWARD: &str = include_str!("../lessons/rmsnorm/03-forward.md");
-const LESSONS: [(&str, &str); 4] =
-    [("00-overview", OVERVIEW), ("01-weight", WEIGHT), ("02-norm", NORM), ("03-forward", FORWARD)];
+const BACKWARD: &str = include_str!("../lessons/rmsnorm/04-backward.md");
+const LESSONS: [(&str, &str); 5] = [
+    ("00-overview", OVERVIEW),
+    ("01-weight", WEIGHT),
+    ("02-norm", NORM),
+    ("03-forward", FORWARD),
+    ("04-backward", BACKWARD),
+];
+
+// The claims of 04-backward, and those that quote the solutions or other sources.
+#[path = "lesson_claims/backward.rs"]
+mod backward;
+#[path = "lesson_claims/quoted.rs"]
+mod quoted;
 
 /// One section of a lesson: its part (`lesson`, `hint 2`, `explanation`), language and text.
 struct Section {
@@ -655,11 +667,13 @@ fn a_frozen_weight_fails_seven_cases_and_the_explanation_names_them() {
     for id in &ids {
         states_both(WEIGHT, "explanation", &format!("`{id}`"));
     }
+    // The hint names the case by the title a report shows (a report never shows case ids).
+    let (zh, en) = case_title("weight-gets-gradient");
     states(
         WEIGHT,
         "hint 3",
-        &format!("另一个会让 {count} 个用例失败，其中包括参数契约里的 “weight-gets-gradient”"),
-        &format!("The other makes {count} cases fail, the parameter contract's \"weight-gets-gradient\" among them"),
+        &format!("另一个会让 {count} 个用例失败，其中包括参数契约里的“{zh}”"),
+        &format!("The other makes {count} cases fail, the parameter contract's \"{en}\" among them"),
     );
     let parameter: Vec<&str> =
         failed.iter().filter(|c| c.contract == rmsnorm_grade::checks::PARAMETER).map(|c| c.id.as_str()).collect();

@@ -13,8 +13,8 @@ use tutor_kit::{reference, Float, NormError, Param};
 /// RMSNorm: `y = x / sqrt(mean(x²) + eps) ⊙ weight`, statistics along the last axis only.
 /// RMSNorm：只沿最后一维统计，`y = x / sqrt(mean(x²) + eps) ⊙ weight`。
 pub struct RMSNorm {
-    /// Added inside the square root, so that a zero vector stays finite.
-    /// 加在平方根内部，保证零向量的结果有限。
+    /// Added inside the square root, so that, for eps > 0, a zero vector stays finite.
+    /// 加在平方根内部：eps > 0 时，零向量的结果有限。
     pub eps: f32,
     /// The per-feature scale γ, shape [D], FP32 master copy.
     /// 逐特征缩放参数 γ，形状 [D]，FP32 主副本。

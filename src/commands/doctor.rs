@@ -52,9 +52,12 @@ pub fn run(printer: &Printer, explicit_workspace: Option<&Path>) -> Result<ExitC
         } else {
             format!("✗ {}", printer.label(|u| u.doctor_problem)).red()
         };
-        println!("{mark}  {}: {}", f.what.bold(), f.detail);
+        let (columns, colon) = (printer.width(), printer.colon());
+        let finding = format!("{mark}  {}{colon}{}", f.what.bold(), f.detail);
+        println!("{}", crate::render::wrap::wrap(&finding, "", "      ", columns));
         if let Some(fix) = &f.fix {
-            println!("      {}: {fix}", printer.label(|u| u.doctor_fix).yellow());
+            let fix = format!("{}{colon}{fix}", printer.label(|u| u.doctor_fix).yellow());
+            println!("{}", crate::render::wrap::wrap(&fix, "      ", "        ", columns));
         }
     }
     let all_ok = findings.iter().all(|f| f.ok);

@@ -9,6 +9,7 @@ use colored::Colorize;
 use super::Session;
 use crate::course::{Lesson, Part};
 use crate::errors::CliError;
+use crate::render::{markdown, wrap};
 
 /// Prints the next hint (or all of them, or one level) and records the level reached.
 pub fn run(session: &Session, name: Option<&str>, all: bool, level: Option<u32>) -> Result<ExitCode> {
@@ -33,14 +34,16 @@ pub fn text(session: &Session, name: Option<&str>, all: bool, level: Option<u32>
         (false, Some(level)) => vec![level],
         (false, None) => vec![next],
     };
+    let columns = session.printer.width();
     let mut out = String::new();
     for &level in &levels {
         let header =
             session.printer.lines(|u| u.hint_header, &[("n", &level), ("total", &total), ("id", &exercise.id)]);
-        let _ = writeln!(out, "{}", header.replace('\n', " · ").bold().cyan());
+        let header = wrap::wrap(&header.replace('\n', " · "), "", "  ", columns);
+        let _ = writeln!(out, "{}", header.bold().cyan());
         for &language in session.printer.languages() {
             if let Some(text) = lesson.text(Part::Hint(level), language) {
-                let _ = writeln!(out, "{}\n", crate::invocation::course_text(text));
+                let _ = writeln!(out, "{}", markdown::render(&crate::invocation::course_text(text), columns));
             }
         }
     }
@@ -50,7 +53,8 @@ pub fn text(session: &Session, name: Option<&str>, all: bool, level: Option<u32>
         progress.hints = progress.hints.max(reached);
     })?;
     if reached == total && !all {
-        let _ = writeln!(out, "{}", session.printer.lines(|u| u.last_hint, &[("id", &exercise.id)]).dimmed());
+        let last = session.printer.lines(|u| u.last_hint, &[("id", &exercise.id)]);
+        let _ = writeln!(out, "{}", wrap::wrap(&last, "", "  ", columns).dimmed());
     }
     Ok(out)
 }

@@ -48,7 +48,7 @@ fn update(printer: &Printer, root: &Path, dir: &Path) -> Result<ExitCode> {
 /// which are written now so that the editor resolves them before any check has run.
 fn write_editor_project(printer: &Printer, root: &Path, catalogue: &Catalogue) -> Result<()> {
     if !editor::write_project(root, catalogue)? {
-        println!("{}", printer.lines(|u| u.init_kept, &[("file", &"Cargo.toml")]).dimmed());
+        println!("{}", printer.wrapped(|u| u.init_kept, &[("file", &"Cargo.toml")]).dimmed());
     }
     let first = catalogue.exercises.first().context("the catalogue lists no exercise")?;
     runner::harness::write(&root.join(".tutor"), catalogue, first, first.stub())?;
@@ -81,7 +81,7 @@ pub fn run(printer: &Printer, dir: &Path, force: bool, no_build: bool) -> Result
     for (path, contents) in &files {
         if path.exists() {
             let shown = path.strip_prefix(&root).unwrap_or(path).display();
-            println!("{}", printer.lines(|u| u.init_kept, &[("file", &shown)]).dimmed());
+            println!("{}", printer.wrapped(|u| u.init_kept, &[("file", &shown)]).dimmed());
             continue;
         }
         write_if_changed(path, contents)?;
@@ -93,17 +93,17 @@ pub fn run(printer: &Printer, dir: &Path, force: bool, no_build: bool) -> Result
     let courses = catalogue.courses.iter().map(|c| c.id.as_str()).collect::<Vec<_>>().join(", ");
     println!(
         "{}",
-        printer.lines(|u| u.init_created, &[("dir", &dir.display()), ("courses", &courses), ("n", &n)]).green()
+        printer.wrapped(|u| u.init_created, &[("dir", &dir.display()), ("courses", &courses), ("n", &n)]).green()
     );
 
     if !no_build {
-        eprintln!("{}", printer.lines(|u| u.init_building, &[]).dimmed());
+        eprintln!("{}", printer.wrapped(|u| u.init_building, &[]).dimmed());
         let workspace = Workspace::find(Some(&root), &root).map_err(CliError::Workspace)?;
         let mut progress = ProgressLine::new();
         let built = runner::prepare(&workspace, &catalogue, &mut |e| progress.event(printer, e));
         progress.clear();
         built?;
     }
-    println!("\n{}", printer.lines(|u| u.init_next, &[("dir", &dir.display())]));
+    println!("\n{}", printer.wrapped(|u| u.init_next, &[("dir", &dir.display())]));
     Ok(ExitCode::SUCCESS)
 }

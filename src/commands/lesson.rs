@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use super::Session;
 use crate::course::embedded::course_file;
 use crate::course::{Lesson, Part};
-use crate::render::{markdown, pager};
+use crate::render::{markdown, pager, wrap};
 
 /// Prints a lesson in the chosen languages.
 pub fn run(session: &Session, name: Option<&str>) -> Result<ExitCode> {
@@ -26,16 +26,19 @@ pub fn run(session: &Session, name: Option<&str>) -> Result<ExitCode> {
         None => (overview(&session.exercise(None)?.course)?, None),
     };
     let lesson = Lesson::parse(source).context("parsing the lesson")?;
+    // Wrapped here, to the terminal's width, which is also the pager's.
+    let columns = session.printer.width();
     let texts: Vec<String> = session
         .printer
         .languages()
         .iter()
         .filter_map(|&l| lesson.text(Part::Lesson, l))
-        .map(|text| markdown::render(&crate::invocation::course_text(text)))
+        .map(|text| markdown::render(&crate::invocation::course_text(text), columns))
         .collect();
     let mut shown = texts.join("\n────────\n\n");
     if let Some(id) = next {
-        shown.push_str(&format!("\n{}\n", session.printer.lines(|u| u.lesson_next, &[("id", &id)])));
+        let next = session.printer.lines(|u| u.lesson_next, &[("id", &id)]);
+        shown.push_str(&format!("\n{}\n", wrap::wrap(&next, "", "  ", columns)));
     }
     pager::show(&shown);
     Ok(ExitCode::SUCCESS)

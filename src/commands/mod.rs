@@ -49,7 +49,7 @@ impl Session {
             let added = migrated.added.join(", ");
             eprintln!(
                 "{}",
-                printer.lines(
+                printer.wrapped(
                     |u| u.migrated,
                     &[("moved", &migrated.moved), ("progress", &migrated.progress), ("added", &added)]
                 )
@@ -83,7 +83,7 @@ impl Session {
                     let others = others.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ");
                     let values: [(&str, &dyn std::fmt::Display); 3] =
                         [("given", &name), ("chosen", &chosen.key()), ("others", &others)];
-                    eprintln!("{}", self.printer.lines(|u| u.name_also_means, &values).dimmed());
+                    eprintln!("{}", self.printer.wrapped(|u| u.name_also_means, &values).dimmed());
                 }
                 Ok(chosen)
             }
@@ -112,7 +112,8 @@ impl Session {
 
     fn tell_recovered(&self, recovered: Option<Recovered>) {
         if let Some(r) = recovered {
-            eprintln!("{}", describe_recovered(&self.printer, &r));
+            let text = describe_recovered(&self.printer, &r);
+            eprintln!("{}", crate::render::wrap::wrap(&text, "", "  ", self.printer.width()));
         }
     }
 }
@@ -194,6 +195,7 @@ pub fn confirm(command: &'static str, prompt: &str, word: &str, yes: bool) -> Re
     if !std::io::stdin().is_terminal() {
         return Err(CliError::NeedsConfirmation(command).into());
     }
+    let prompt = crate::render::wrap::wrap(prompt, "", "  ", crate::render::wrap::terminal_width());
     print!("{prompt}\n> ");
     std::io::stdout().flush().context("writing the prompt")?;
     let mut answer = String::new();

@@ -31,7 +31,7 @@ pub fn run(session: &Session, name: &str, yes: bool) -> Result<ExitCode> {
     }
 
     let backup = restore_stub(session, exercise, &mut || {
-        eprintln!("{}", printer.lines(|u| u.waiting_for_lock, &[]).dimmed());
+        eprintln!("{}", printer.wrapped(|u| u.waiting_for_lock, &[]).dimmed());
     })?;
     if let Some(shown) = backup {
         printer.say(|u| u.reset_backup, &[("backup", &shown)]);

@@ -12,6 +12,7 @@ use crate::course::lesson::Language;
 use crate::course::{Lesson, Part};
 use crate::errors::CliError;
 use crate::fsutil::regular::{self, FileError, Links};
+use crate::render::markdown;
 use crate::runner::learner_file;
 use crate::text;
 
@@ -27,12 +28,14 @@ pub fn run(session: &Session, name: Option<&str>, yes: bool) -> Result<ExitCode>
     }
 
     // The banner is always in both languages: it must not be missed.
-    let rule = "━".repeat(60);
+    let columns = printer.width();
+    let rule = "━".repeat(columns.min(60));
     println!("{}", rule.red().bold());
     let stop: Vec<&str> = Language::BOTH.iter().map(|&l| text::ui(l).stop_here).collect();
     println!("{}", format!("🛑  {}  🛑", stop.join(" · ")).red().bold());
     for &language in &Language::BOTH {
-        println!("{}", text::fill(text::ui(language).stop_here_detail, &[("id", &exercise.id)]));
+        let detail = text::fill(text::ui(language).stop_here_detail, &[("id", &exercise.id)]);
+        println!("{}", crate::render::wrap::wrap(&detail, "", "", columns));
     }
     println!("{}", rule.red().bold());
 
@@ -43,14 +46,15 @@ pub fn run(session: &Session, name: Option<&str>, yes: bool) -> Result<ExitCode>
     }
 
     let solution = exercise.solution();
-    println!("\n{}\n", printer.lines(|u| u.solution_header, &[("path", &exercise.solution)]).bold());
+    let header = printer.lines(|u| u.solution_header, &[("id", &exercise.id)]);
+    println!("\n{}\n", crate::render::wrap::wrap(&header, "", "  ", columns).bold());
     println!("{solution}");
 
     let lesson = Lesson::parse(exercise.lesson_source()).context("parsing the lesson")?;
     println!("{}\n", printer.label(|u| u.explanation_header).bold());
     for &language in printer.languages() {
         if let Some(text) = lesson.text(Part::Explanation, language) {
-            println!("{}\n", crate::invocation::course_text(text));
+            println!("{}", markdown::render(&crate::invocation::course_text(text), printer.width()));
         }
     }
 

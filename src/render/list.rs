@@ -2,7 +2,7 @@
 
 use colored::Colorize;
 
-use super::{title, Printer};
+use super::{title, wrap, Printer};
 use crate::course::{Catalogue, Lesson};
 use crate::progress::{ExerciseStatus, State};
 
@@ -38,6 +38,7 @@ pub fn render(printer: &Printer, catalogue: &Catalogue, state: &State) -> String
 /// Renders the list with the exercise at index `cursor` marked by `>` (`tutor watch`'s list).
 pub fn render_with_cursor(printer: &Printer, catalogue: &Catalogue, state: &State, cursor: Option<usize>) -> String {
     let mut out = String::new();
+    let columns = printer.width();
     // The titles line up under the longest id (eleven cells at least, as `04-backward` takes).
     let width = catalogue.exercises.iter().map(|e| e.id.chars().count()).max().unwrap_or(0).max(11);
     let current_id = current(catalogue, state).map(|e| e.key());
@@ -48,7 +49,8 @@ pub fn render_with_cursor(printer: &Printer, catalogue: &Catalogue, state: &Stat
             if let Some(course) = catalogue.course(&exercise.course) {
                 let heading = title(printer, &course.info.title_zh, &course.info.title_en);
                 let gap = if course_shown.is_some() { "\n" } else { "" };
-                out.push_str(&format!("{gap}{} {}\n\n", heading.bold(), format!("({})", course.id).dimmed()));
+                let heading = format!("{} {}", heading.bold(), format!("({})", course.id).dimmed());
+                out.push_str(&format!("{gap}{}\n\n", wrap::wrap(&heading, "", "  ", columns)));
             }
             course_shown = Some(&exercise.course);
         }
@@ -79,12 +81,13 @@ pub fn render_with_cursor(printer: &Printer, catalogue: &Catalogue, state: &Stat
         } else {
             (" ".normal(), exercise.id.bold())
         };
-        out.push_str(&format!(
-            "{pointer}{mark} {:<width$} {}\n     {status} · {}{here}\n",
-            id,
-            title(printer, &exercise.title_zh, &exercise.title_en),
-            extras.join(" · ")
-        ));
+        // Each line wrapped under its own text: the title under the title, the status under
+        // the status.
+        let head = format!("{pointer}{mark} {:<width$} ", id);
+        let title_line =
+            wrap::wrap(&title(printer, &exercise.title_zh, &exercise.title_en), &head, &" ".repeat(width + 4), columns);
+        let status_line = wrap::wrap(&format!("{status} · {}{here}", extras.join(" · ")), "     ", "       ", columns);
+        out.push_str(&format!("{title_line}\n{status_line}\n"));
     }
     out.push_str(&format!("\n{}\n", progress_bar(printer, catalogue, state)));
     out

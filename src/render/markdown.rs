@@ -1,14 +1,43 @@
 //! Lesson markdown, rendered for a terminal: headings, emphasis, inline code, code blocks, lists
-//! and tables, in colour when colour is on and as plain, readable text otherwise. Line breaks of
-//! the source are kept (the lessons are written at a readable width).
+//! and tables, in colour when colour is on and as plain, readable text otherwise. Paragraphs are
+//! reflowed to the width (the author's line breaks are not kept: they were made for an editor,
+//! not for this terminal); code blocks are kept as written; a table too wide for the terminal is
+//! laid out as a list (see [`super::table`]).
 
 use colored::Colorize;
-use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
-use unicode_width::UnicodeWidthStr;
+use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use unicode_width::UnicodeWidthChar;
 
-/// Renders `source` for the terminal.
-pub fn render(source: &str) -> String {
-    let mut out = Renderer::default();
+use super::table::Table;
+use super::wrap;
+
+/// Indentation of a code block's lines.
+const CODE_INDENT: &str = "  ";
+
+/// The widest a code block's line may be for the block to fit `columns` (code is shown as
+/// written, never wrapped).
+pub fn code_fits(columns: usize) -> usize {
+    columns.saturating_sub(CODE_INDENT.len())
+}
+
+/// The lines of `source`'s code blocks, each with its display width.
+pub fn code_lines(source: &str) -> Vec<(usize, String)> {
+    let mut lines = Vec::new();
+    let mut in_code = false;
+    for event in Parser::new_ext(source, Options::ENABLE_TABLES) {
+        match event {
+            Event::Start(Tag::CodeBlock(_)) => in_code = true,
+            Event::End(TagEnd::CodeBlock) => in_code = false,
+            Event::Text(text) if in_code => lines.extend(text.lines().map(|l| (wrap::width(l), l.to_string()))),
+            _ => {}
+        }
+    }
+    lines
+}
+
+/// Renders `source` for a terminal `columns` wide.
+pub fn render(source: &str, columns: usize) -> String {
+    let mut out = Renderer { columns, ..Renderer::default() };
     for event in Parser::new_ext(source, Options::ENABLE_TABLES) {
         out.event(event);
     }
@@ -17,23 +46,23 @@ pub fn render(source: &str) -> String {
 
 #[derive(Default)]
 struct Renderer {
+    columns: usize,
     out: String,
-    /// The line being built (inline text is collected, then styled as a whole where needed).
+    /// The block being built (inline text is collected, then wrapped as a whole).
     line: String,
+    /// A line break of the source is pending: a space, or nothing between two CJK characters.
+    soft_break: bool,
     heading: Option<HeadingLevel>,
     strong: bool,
     emphasis: bool,
     code_block: bool,
     /// Open lists: the next number of each ordered one, `None` for bullets.
     lists: Vec<Option<u64>>,
+    /// The marker (`• `, `2. `) of the list item whose first block has not been written yet.
+    marker: Option<String>,
+    /// The hanging indentation of the innermost list item's lines.
+    hang: Vec<usize>,
     table: Option<Table>,
-}
-
-#[derive(Default)]
-struct Table {
-    rows: Vec<Vec<String>>,
-    alignments: Vec<Alignment>,
-    cell: String,
 }
 
 impl Renderer {
@@ -46,13 +75,11 @@ impl Renderer {
                 let shown = format!("`{code}`");
                 self.push(&shown.cyan().to_string());
             }
-            Event::SoftBreak | Event::HardBreak if self.table.is_none() => {
-                self.flush_line();
-                self.indent_for_list_continuation();
-            }
+            Event::SoftBreak => self.soft_break = true,
+            Event::HardBreak if self.table.is_none() => self.push("\n"),
             Event::Rule => {
-                self.flush_line();
-                self.out.push_str(&format!("{}\n\n", "─".repeat(40).dimmed()));
+                self.flush_block();
+                self.out.push_str(&format!("{}\n\n", "─".repeat(40.min(self.columns)).dimmed()));
             }
             _ => {}
         }
@@ -61,43 +88,43 @@ impl Renderer {
     fn start(&mut self, tag: Tag) {
         match tag {
             Tag::Heading { level, .. } => {
-                self.flush_line();
+                self.flush_block();
                 self.heading = Some(level);
             }
             Tag::Strong => self.strong = true,
             Tag::Emphasis => self.emphasis = true,
             Tag::CodeBlock(kind) => {
-                self.flush_line();
+                self.flush_block();
                 self.code_block = true;
                 if let CodeBlockKind::Fenced(lang) = kind {
                     if !lang.is_empty() {
-                        self.out.push_str(&format!("    {}\n", lang.dimmed()));
+                        self.out.push_str(&format!("{}{CODE_INDENT}{}\n", self.base_indent(), lang.dimmed()));
                     }
                 }
             }
             Tag::List(start) => {
-                self.flush_line();
+                self.flush_block();
                 self.lists.push(start);
             }
             Tag::Item => {
-                self.flush_line();
-                let depth = self.lists.len().saturating_sub(1);
+                self.flush_block();
                 let marker = match self.lists.last_mut() {
                     Some(Some(n)) => {
                         *n += 1;
-                        format!("{}.", *n - 1)
+                        format!("{}. ", *n - 1)
                     }
-                    _ => "•".to_string(),
+                    _ => "• ".to_string(),
                 };
-                self.line.push_str(&format!("{}{marker} ", "  ".repeat(depth)));
+                self.hang.push(wrap::width(&marker));
+                self.marker = Some(marker);
             }
             Tag::Table(alignments) => {
-                self.flush_line();
-                self.table = Some(Table { alignments, ..Table::default() });
+                self.flush_block();
+                self.table = Some(Table::new(alignments));
             }
             Tag::TableHead | Tag::TableRow => {
                 if let Some(table) = &mut self.table {
-                    table.rows.push(Vec::new());
+                    table.start_row();
                 }
             }
             _ => {}
@@ -108,18 +135,20 @@ impl Renderer {
         match tag {
             TagEnd::Heading(level) => {
                 let text = std::mem::take(&mut self.line);
-                let width = text.width();
-                self.out.push_str(&format!("{}\n", text.bold()));
+                let wrapped = wrap::wrap(text.trim(), "", "", self.columns);
+                let width = wrapped.lines().map(wrap::width).max().unwrap_or(1);
+                self.out.push_str(&format!("{}\n", wrapped.bold()));
                 if matches!(level, HeadingLevel::H1 | HeadingLevel::H2) {
                     self.out.push_str(&format!("{}\n", "─".repeat(width.max(1)).dimmed()));
                 }
                 self.out.push('\n');
                 self.heading = None;
+                self.soft_break = false;
             }
             TagEnd::Strong => self.strong = false,
             TagEnd::Emphasis => self.emphasis = false,
             TagEnd::Paragraph => {
-                self.flush_line();
+                self.flush_block();
                 if self.lists.is_empty() {
                     self.out.push('\n');
                 }
@@ -129,24 +158,25 @@ impl Renderer {
                 self.out.push('\n');
             }
             TagEnd::List(_) => {
-                self.flush_line();
+                self.flush_block();
                 self.lists.pop();
                 if self.lists.is_empty() {
                     self.out.push('\n');
                 }
             }
-            TagEnd::Item => self.flush_line(),
+            TagEnd::Item => {
+                self.flush_block();
+                self.hang.pop();
+                self.marker = None;
+            }
             TagEnd::TableCell => {
                 if let Some(table) = &mut self.table {
-                    let cell = std::mem::take(&mut table.cell);
-                    if let Some(row) = table.rows.last_mut() {
-                        row.push(cell.trim().to_string());
-                    }
+                    table.end_cell();
                 }
             }
             TagEnd::Table => {
                 if let Some(table) = self.table.take() {
-                    self.out.push_str(&render_table(&table));
+                    self.out.push_str(&table.render(self.columns));
                     self.out.push('\n');
                 }
             }
@@ -156,8 +186,9 @@ impl Renderer {
 
     fn text(&mut self, text: &str) {
         if self.code_block {
+            let indent = self.base_indent();
             for line in text.lines() {
-                self.out.push_str(&format!("    {}\n", line.dimmed()));
+                self.out.push_str(&format!("{indent}{CODE_INDENT}{}\n", line.dimmed()));
             }
             return;
         }
@@ -172,87 +203,130 @@ impl Renderer {
     }
 
     fn push(&mut self, text: &str) {
+        if std::mem::take(&mut self.soft_break) {
+            let before = super::plain(&self.line).chars().last();
+            let after = super::plain(text).chars().next();
+            // Chinese has no spaces between words, and its full-width punctuation carries its
+            // own: a source line break between two CJK characters, or next to a Chinese comma
+            // or colon, joins them; anywhere else it is a space.
+            let wide = |c: Option<char>| c.is_some_and(|c| c.width() == Some(2));
+            let full_width_punctuation =
+                |c: Option<char>| c.is_some_and(|c| matches!(c, '\u{3000}'..='\u{303f}' | '\u{ff00}'..='\u{ffef}'));
+            let joined =
+                (wide(before) && wide(after)) || full_width_punctuation(before) || full_width_punctuation(after);
+            if !joined {
+                self.push_raw(" ");
+            }
+        }
+        self.push_raw(text);
+    }
+
+    fn push_raw(&mut self, text: &str) {
         match &mut self.table {
-            Some(table) => table.cell.push_str(text),
+            Some(table) => table.push(text),
             None => self.line.push_str(text),
         }
     }
 
-    fn flush_line(&mut self) {
-        if !self.line.trim().is_empty() {
-            self.out.push_str(self.line.trim_end());
-            self.out.push('\n');
-        }
-        self.line.clear();
+    /// The indentation of a list item's text (the markers of outer lists included).
+    fn base_indent(&self) -> String {
+        " ".repeat(self.hang.iter().sum())
     }
 
-    /// A wrapped line inside a list item lines up under the item's text.
-    fn indent_for_list_continuation(&mut self) {
-        if !self.lists.is_empty() {
-            self.line.push_str(&"  ".repeat(self.lists.len()));
+    /// Writes the collected block, wrapped to the width: a list item's first block after its
+    /// marker, every other line under the item's text.
+    fn flush_block(&mut self) {
+        self.soft_break = false;
+        let text = std::mem::take(&mut self.line);
+        if text.trim().is_empty() {
+            return;
+        }
+        let rest = self.base_indent();
+        let first = match self.marker.take() {
+            Some(marker) => {
+                let outer: usize = self.hang.iter().rev().skip(1).sum();
+                format!("{}{marker}", " ".repeat(outer))
+            }
+            None => rest.clone(),
+        };
+        // A hard line break starts a new line under the same indentation.
+        for (i, piece) in text.trim().split('\n').enumerate() {
+            let start = if i == 0 { first.as_str() } else { rest.as_str() };
+            self.out.push_str(&wrap::wrap(piece.trim(), start, &rest, self.columns));
+            self.out.push('\n');
         }
     }
 
     fn finish(mut self) -> String {
-        self.flush_line();
+        self.flush_block();
         self.out.trim_end().to_string() + "\n"
     }
-}
-
-/// A table with columns padded to their display width (a CJK character takes two columns).
-fn render_table(table: &Table) -> String {
-    let columns = table.rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..columns)
-        .map(|c| table.rows.iter().filter_map(|r| r.get(c)).map(|cell| visible_width(cell)).max().unwrap_or(0))
-        .collect();
-    let mut out = String::new();
-    for (i, row) in table.rows.iter().enumerate() {
-        let cells: Vec<String> = (0..columns)
-            .map(|c| {
-                let cell = row.get(c).map_or("", String::as_str);
-                let pad = " ".repeat(widths[c].saturating_sub(visible_width(cell)));
-                match table.alignments.get(c) {
-                    Some(Alignment::Right) => format!("{pad}{cell}"),
-                    _ => format!("{cell}{pad}"),
-                }
-            })
-            .collect();
-        let line = format!("  {}", cells.join(" │ ")).trim_end().to_string();
-        if i == 0 {
-            out.push_str(&format!("{}\n", line.bold()));
-            let rule: Vec<String> = widths.iter().map(|&w| "─".repeat(w)).collect();
-            out.push_str(&format!("  {}\n", rule.join("─┼─")));
-        } else {
-            out.push_str(&format!("{line}\n"));
-        }
-    }
-    out
-}
-
-/// Display width without the colour codes a cell may hold.
-fn visible_width(text: &str) -> usize {
-    super::plain(text).width()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn plain(source: &str, columns: usize) -> String {
+        colored::control::set_override(false);
+        render(source, columns)
+    }
+
     #[test]
     fn renders_structure_as_plain_text_without_markup() {
-        colored::control::set_override(false);
-        let shown = render(
+        let shown = plain(
             "## Why\n\nSome **bold** and `code`.\n\n```\nlet x = 1;\n```\n\n- one\n- two\n\n| 阶段 | why |\n|---|---|\n| 平方 | FP32 |\n",
+            80,
         );
         assert!(shown.contains("Why\n───"), "{shown}");
         assert!(shown.contains("Some bold and `code`."), "{shown}");
-        assert!(shown.contains("    let x = 1;"), "{shown}");
+        assert!(shown.contains("  let x = 1;"), "{shown}");
         assert!(shown.contains("• one\n• two"), "{shown}");
         assert!(!shown.contains("**") && !shown.contains("|---"), "{shown}");
-        // CJK cells take two columns each: the separators line up.
-        let rows: Vec<&str> = shown.lines().filter(|l| l.contains('│')).collect();
-        assert_eq!(rows.len(), 2, "{shown}");
-        let column = |line: &str| line[..line.find('│').unwrap()].width();
-        assert_eq!(column(rows[0]), column(rows[1]), "{shown}");
+    }
+
+    #[test]
+    fn code_lines_are_measured_in_display_columns() {
+        let lines = code_lines("text\n\n```\nlet x = 1;\n平方 → 均值\n```\n");
+        assert_eq!(lines, vec![(10, "let x = 1;".to_string()), (11, "平方 → 均值".to_string())]);
+        assert_eq!(code_fits(80), 78);
+    }
+
+    #[test]
+    fn paragraphs_reflow_to_the_width() {
+        let source =
+            "one two three four five six seven eight nine ten eleven twelve thirteen\nfourteen `a code span` end.\n";
+        let narrow = plain(source, 24);
+        for line in narrow.lines() {
+            assert!(wrap::width(line) <= 24, "{line:?}\n{narrow}");
+        }
+        assert!(narrow.contains("`a code span`"), "{narrow}");
+        assert_eq!(narrow.split_whitespace().collect::<Vec<_>>(), source.split_whitespace().collect::<Vec<_>>());
+        // Wide enough, the author's line break is gone: one line.
+        assert_eq!(plain(source, 200).lines().count(), 1);
+    }
+
+    #[test]
+    fn chinese_lines_join_without_a_space_and_break_between_characters() {
+        let shown = plain("只沿最后一维统计；批次维和序列维原样保留，\n不同 token 之间互不影响：\n4096 个。\n", 20);
+        assert!(shown.replace('\n', "").contains("保留，不同"), "{shown}");
+        assert!(shown.replace('\n', "").contains("影响：4096"), "no space after full-width punctuation: {shown}");
+        for line in shown.lines() {
+            assert!(wrap::width(line) <= 20, "{line:?}");
+            assert!(!line.starts_with(['，', '。', '；']), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn list_items_hang_under_their_text() {
+        let shown = plain(
+            "1. first item that is long enough to wrap twice here\n2. second\n\n- a\n  - nested item wraps too\n",
+            20,
+        );
+        let lines: Vec<&str> = shown.lines().collect();
+        assert!(lines[0].starts_with("1. first"), "{shown}");
+        assert!(lines[1].starts_with("   ") && !lines[1].starts_with("    "), "{shown}");
+        assert!(shown.contains("\n2. second"), "{shown}");
+        assert!(shown.contains("\n  • nested item\n    wraps too"), "{shown}");
     }
 }

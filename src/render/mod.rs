@@ -2,11 +2,14 @@
 
 pub mod check;
 pub mod compile_note;
+pub mod failures;
 pub mod json;
 pub mod list;
 pub mod markdown;
+pub mod mismatch;
 pub mod pager;
 pub mod progress_line;
+pub mod table;
 pub mod wrap;
 
 use std::io::IsTerminal;
@@ -68,6 +71,11 @@ impl Printer {
         self.per_language(|ui, _| text::fill(pick(ui), values))
     }
 
+    /// [`Printer::lines`] wrapped to the terminal, each language's line on its own.
+    pub fn wrapped(&self, pick: fn(&Ui) -> &'static str, values: &[(&str, &dyn std::fmt::Display)]) -> String {
+        wrap::wrap(&self.lines(pick, values), "", "  ", self.width())
+    }
+
     /// A short label, languages joined on one line.
     pub fn label(&self, pick: fn(&Ui) -> &'static str) -> String {
         self.languages().iter().map(|&l| pick(text::ui(l))).collect::<Vec<_>>().join(" / ")
@@ -86,6 +94,16 @@ impl Printer {
     /// A sentence from the UI text, filled in, languages joined on one line.
     pub fn inline(&self, pick: fn(&Ui) -> &'static str, values: &[(&str, &dyn std::fmt::Display)]) -> String {
         self.languages().iter().map(|&l| text::fill(pick(text::ui(l)), values)).collect::<Vec<_>>().join(" / ")
+    }
+
+    /// What follows a label: a Chinese colon when only Chinese is shown (Chinese text does not
+    /// mix `:` and `：`), else `: `.
+    pub fn colon(&self) -> &'static str {
+        if self.languages() == [Language::Zh] {
+            "："
+        } else {
+            ": "
+        }
     }
 
     /// The width to wrap text to, asked afresh (a terminal may have been resized).
@@ -109,9 +127,9 @@ impl Printer {
         self.languages().iter().map(|&l| each(l)).collect::<Vec<_>>().join(" / ")
     }
 
-    /// Prints [`Printer::lines`].
+    /// Prints [`Printer::lines`], each language's line wrapped to the terminal.
     pub fn say(&self, pick: fn(&Ui) -> &'static str, values: &[(&str, &dyn std::fmt::Display)]) {
-        println!("{}", self.lines(pick, values));
+        println!("{}", self.wrapped(pick, values));
     }
 }
 

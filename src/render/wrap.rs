@@ -9,12 +9,12 @@ use textwrap::{Options, WordSeparator, WordSplitter, WrapAlgorithm};
 use unicode_width::UnicodeWidthChar;
 
 /// The width when neither the terminal nor `COLUMNS` gives one.
-pub const DEFAULT_WIDTH: usize = 100;
+pub const DEFAULT_WIDTH: usize = 80;
 
 /// Narrower than this, wrapping would only shred the text.
 const NARROWEST: usize = 20;
 
-/// The width to wrap to: the terminal's when stdout is one, else `COLUMNS`, else 100.
+/// The width to wrap to: the terminal's when stdout is one, else `COLUMNS`, else 80.
 pub fn terminal_width() -> usize {
     let terminal = || {
         let (columns, _) = crossterm::terminal::size().ok()?;

@@ -74,7 +74,7 @@ pub const UI: Ui = Ui {
     stop_here_detail: "Try it yourself first and get the checks to pass. The solution of {id} is below this line.",
     confirm_prompt: "Type `reveal` to see the solution (anything else keeps it hidden): ",
     declined: "Kept hidden. `{tutor} hint {id}` may get you there.",
-    solution_header: "Reference solution: {path}",
+    solution_header: "The reference solution of {id} (it is kept inside tutor, not in your folder):",
     explanation_header: "Explanation",
     diff_header: "Your file → the solution (- yours, + solution):",
     diff_identical: "Your file is identical to the solution.",
@@ -189,7 +189,7 @@ pub const UI: Ui = Ui {
     lesson_missing_section: "the section `{section}` is missing or empty",
     dev_course: "Course {id} · {title}",
     dev_check_catalogue: "the catalogue names files that exist, TODOs run 1..n, each stub holds its TODO",
-    dev_check_lessons: "every lesson parses, with every section in both languages (zh sections in Chinese)",
+    dev_check_lessons: "every lesson parses, with every section in both languages (zh sections in Chinese), and its code fits the terminal (78 columns, 58 in hints)",
     dev_check_hints: "no hint holds a line of the solution's code",
     dev_check_mistakes: "every known mistake points at an exercise and a hint that exist",
     dev_check_cases: "every case and mistake has a title in both languages",
@@ -246,4 +246,10 @@ pub const UI: Ui = Ui {
     dev_course_exists: "a course `{name}` exists already ({path}); nothing was written",
     dev_new_created: "Created the course {name} in {dir}:",
     dev_new_next: "Next: replace every TODO(author) with your text (lessons and catalogue), write the exercise, its cases and mistakes, then build tutor again so that it carries the course, and run `cargo run -- dev check {name}`.",
+    // One screen per failure (issue 20).
+    cases_alike: "{detail} ({n} cases)",
+    cases_alike_shown: "{n} more cases fail the same way",
+
+    // Lessons that fit the terminal (issue 20).
+    dev_code_too_wide: "a code block line of `{section}` is {width} columns wide, over {max} (code is shown as written): `{line}`",
 };

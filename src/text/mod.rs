@@ -334,4 +334,10 @@ pub struct Ui {
     pub dev_course_exists: &'static str,
     pub dev_new_created: &'static str,
     pub dev_new_next: &'static str,
+    // One screen per failure (issue 20).
+    pub cases_alike: &'static str,
+    pub cases_alike_shown: &'static str,
+
+    // Lessons that fit the terminal (issue 20).
+    pub dev_code_too_wide: &'static str,
 }

@@ -74,7 +74,7 @@ pub const UI: Ui = Ui {
     stop_here_detail: "请先自己完成代码并跑通检查。{id} 的参考答案在这条线下面。",
     confirm_prompt: "输入 `reveal` 查看答案（输入其他内容则保持隐藏）：",
     declined: "答案保持隐藏。试试 `{tutor} hint {id}`。",
-    solution_header: "参考答案：{path}",
+    solution_header: "{id} 的参考答案（保存在 tutor 内部，不在你的文件夹里）：",
     explanation_header: "解析",
     diff_header: "你的文件 → 参考答案（- 你的，+ 答案）：",
     diff_identical: "你的文件与参考答案完全相同。",
@@ -189,7 +189,7 @@ pub const UI: Ui = Ui {
     lesson_missing_section: "`{section}` 这一节缺失或为空",
     dev_course: "课程 {id} · {title}",
     dev_check_catalogue: "目录中的文件都存在，TODO 编号为 1..n，每个练习文件都含有自己的 TODO",
-    dev_check_lessons: "每篇课文都能解析，每一节都有两种语言（zh 各节用中文）",
+    dev_check_lessons: "每篇课文都能解析，每一节都有两种语言（zh 各节用中文），代码块放得进终端（78 列，提示中 58 列）",
     dev_check_hints: "提示中没有答案代码的任何一行",
     dev_check_mistakes: "每个常见错误都指向存在的练习和提示",
     dev_check_cases: "每个用例和常见错误都有两种语言的标题",
@@ -246,4 +246,10 @@ pub const UI: Ui = Ui {
     dev_course_exists: "课程 `{name}` 已经存在（{path}）；没有写入任何文件",
     dev_new_created: "已在 {dir} 创建课程 {name}：",
     dev_new_next: "下一步：把每个 TODO(author) 换成你的文字（课文与目录），写好练习、用例和常见错误，然后重新构建 tutor 使其包含这门课程，再运行 `cargo run -- dev check {name}`。",
+    // One screen per failure (issue 20).
+    cases_alike: "{detail}（{n} 个用例）",
+    cases_alike_shown: "另有 {n} 个用例以同样的方式失败",
+
+    // Lessons that fit the terminal (issue 20).
+    dev_code_too_wide: "`{section}` 的代码块中有一行宽 {width} 列，超过 {max} 列（代码原样显示，不会折行）：`{line}`",
 };

@@ -14,6 +14,11 @@ pub const AUTHOR_MARKER: &str = "TODO(author)";
 /// Hints an exercise lesson must have at least.
 pub const MIN_HINTS: u32 = 3;
 
+/// The terminal widths a lesson, and a hint, must fit (what `tests/widths.rs` checks through
+/// the binary): prose is wrapped to them, code blocks are not.
+pub const LESSON_COLUMNS: usize = 80;
+pub const HINT_COLUMNS: usize = 60;
+
 /// The catalogue names files that exist, its TODO numbers run 1..n, and every stub holds its
 /// `TODO n`.
 pub fn catalogue(printer: &Printer, course: &Course) -> Vec<Problem> {
@@ -75,6 +80,7 @@ pub fn lessons(printer: &Printer, course: &Course) -> Vec<Problem> {
             Err(error) => problems.push(describe(overview, &error)),
             Ok(lesson) => {
                 problems.extend(not_chinese(printer, overview, &lesson));
+                problems.extend(code_too_wide(printer, overview, &lesson));
                 let extra = (1..=lesson.hint_count()).map(Part::Hint).chain([Part::Explanation]);
                 let extra = extra.flat_map(|part| Language::BOTH.map(|l| (part, l)));
                 if let Some((part, language)) = extra.into_iter().find(|(p, l)| lesson.text(*p, *l).is_some()) {
@@ -91,7 +97,31 @@ pub fn lessons(printer: &Printer, course: &Course) -> Vec<Problem> {
         let Some(text) = course.text(&exercise.lesson) else { continue };
         match Lesson::parse(text).and_then(|lesson| lesson.validate(true, MIN_HINTS).map(|()| lesson)) {
             Err(error) => problems.push(describe(&exercise.lesson, &error)),
-            Ok(lesson) => problems.extend(not_chinese(printer, &exercise.lesson, &lesson)),
+            Ok(lesson) => {
+                problems.extend(not_chinese(printer, &exercise.lesson, &lesson));
+                problems.extend(code_too_wide(printer, &exercise.lesson, &lesson));
+            }
+        }
+    }
+    problems
+}
+
+/// A problem for every code block line of `lesson` (at `path`) too wide to fit the terminal it
+/// is read on: [`LESSON_COLUMNS`], or [`HINT_COLUMNS`] in a hint (code is shown as written).
+fn code_too_wide(printer: &Printer, path: &str, lesson: &Lesson) -> Vec<Problem> {
+    let parts = [Part::Lesson].into_iter().chain((1..=lesson.hint_count()).map(Part::Hint)).chain([Part::Explanation]);
+    let mut problems = Vec::new();
+    for part in parts {
+        let columns = if matches!(part, Part::Hint(_)) { HINT_COLUMNS } else { LESSON_COLUMNS };
+        let max = crate::render::markdown::code_fits(columns);
+        for language in Language::BOTH {
+            let Some(text) = lesson.text(part, language) else { continue };
+            for (width, line) in crate::render::markdown::code_lines(text).into_iter().filter(|(w, _)| *w > max) {
+                let section = part.marker(language);
+                let values: [(&str, &dyn std::fmt::Display); 4] =
+                    [("section", &section), ("width", &width), ("max", &max), ("line", &line.trim())];
+                problems.push(Problem::new(path, printer.inline(|u| u.dev_code_too_wide, &values)));
+            }
         }
     }
     problems

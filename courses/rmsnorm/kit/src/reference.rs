@@ -136,8 +136,9 @@ pub fn forward<T: Float>(x: &ArrayD<T>, eps: f32, weight: &Param) -> Result<Arra
 /// Gradient of `sum(forward(x) ⊙ grad_out)`: returns `dx` (in `T`) and accumulates `dweight`
 /// into `weight.grad` when the weight is trainable. Computed in FP32.
 ///
-/// With `r = 1/sqrt(mean(x²) + eps)`, `n = x·r` and `g = grad_out ⊙ γ` for one row of length D:
-/// `dγ += grad_out ⊙ n` and `dx = r·(g − n·mean(g ⊙ n))`.
+/// With `r = 1/sqrt(mean(x²) + eps)`, `n = x·r` and `h = grad_out ⊙ γ` for one row of length D
+/// (lesson 04's names, where g is `grad_out`): `dγ += grad_out ⊙ n` and
+/// `dx = r·(h − n·mean(h ⊙ n))`.
 pub fn backward<T: Float>(
     x: &ArrayD<T>,
     grad_out: &ArrayD<T>,

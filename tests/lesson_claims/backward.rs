@@ -1,0 +1,82 @@
+//! 04-backward: what leaving eps out of r does to a zero row and to a tiny one, computed with
+//! the kit's own backward pass (at eps = 0, r has no eps), and the stub's and lesson's "for
+//! eps > 0".
+
+use super::*;
+
+/// The tiny row the lesson names, and the eps it is taken with.
+const TINY: [f32; 4] = [1e-4, -2e-4, 1e-4, 3e-4];
+const EPS: f32 = 1e-6;
+
+/// dx of one row through the kit's backward pass.
+fn dx(row_values: &[f32], grad: &[f32], eps: f32) -> Vec<f32> {
+    let x = row::<f32>(row_values);
+    let grad_out = row::<f32>(grad);
+    let mut weight = Param::trainable(ndarray::Array1::ones(row_values.len()));
+    reference::backward(&x, &grad_out, eps, &mut weight).expect("valid shapes").iter().copied().collect()
+}
+
+fn norm(v: &[f32]) -> f64 {
+    v.iter().map(|&a| f64::from(a) * f64::from(a)).sum::<f64>().sqrt()
+}
+
+#[test]
+fn without_eps_a_zero_rows_dx_is_nan_and_with_eps_it_is_finite() {
+    let zero = [0.0f32; 4];
+    let grad = [0.3, -1.2, 0.8, 0.5];
+    assert!(dx(&zero, &grad, 0.0).iter().all(|v| v.is_nan()), "0 · ∞: NaN, not infinite");
+    for eps in rmsnorm_grade::checks::KEPT_EPS.into_iter().filter(|&e| e > 0.0) {
+        assert!(dx(&zero, &grad, eps).iter().all(|v| v.is_finite()), "eps = {eps:e}");
+    }
+    states(BACKWARD, "lesson", "全零行的 dx 就会变成 NaN（0 · ∞）", "a zero row's dx becomes NaN (0 · ∞)");
+    for language in ["zh", "en"] {
+        let text = part(BACKWARD, "lesson", language);
+        assert!(!text.contains("无穷大") && !text.contains("infinite"), "{language}: NaN, not infinite:\n{text}");
+    }
+    // The explanation, the stub and the solution say when a zero row's dx is finite.
+    states(BACKWARD, "explanation", "eps > 0 时零行的 dx 有限", "for eps > 0, a zero row's dx is finite");
+    for file in
+        [include_str!("../../exercises/rmsnorm/04-backward.rs"), include_str!("../../solutions/rmsnorm/04-backward.rs")]
+    {
+        let file = flat(file);
+        assert!(file.contains("so that, for eps > 0, a zero vector stays finite"), "{file}");
+        assert!(file.contains("eps > 0 时，零向量的结果有限"), "{file}");
+    }
+}
+
+#[test]
+fn without_eps_a_tiny_rows_dx_is_finite_but_several_times_too_large() {
+    let mean_square = TINY.iter().map(|&v| f64::from(v) * f64::from(v)).sum::<f64>() / TINY.len() as f64;
+    let r_ratio = (1.0 / mean_square.sqrt()) / (1.0 / (mean_square + f64::from(EPS)).sqrt());
+    let r_ratio = fixed(r_ratio, 1);
+    assert_eq!(r_ratio, "5.3");
+    let mut rng = Rng::new(4);
+    for _ in 0..20 {
+        let grad: Vec<f32> = (0..TINY.len()).map(|_| rng.normal() as f32).collect();
+        let (right, wrong) = (dx(&TINY, &grad, EPS), dx(&TINY, &grad, 0.0));
+        assert!(wrong.iter().all(|v| v.is_finite()), "{wrong:?}");
+        let times = norm(&wrong) / norm(&right);
+        assert!((2.0..10.0).contains(&times), "several times too large, not {times:.2}×: {grad:?}");
+    }
+    states(
+        BACKWARD,
+        "lesson",
+        "极小值的行（比如 eps = 1e-6 时的 [1e-4, -2e-4, 1e-4, 3e-4]）的 dx 仍然有限，却大了好几倍",
+        "a tiny row's (say [1e-4, -2e-4, 1e-4, 3e-4] with eps = 1e-6) stays finite but comes out several times too large",
+    );
+    states(
+        BACKWARD,
+        "lesson",
+        &format!("单是 r 就大了 {r_ratio} 倍"),
+        &format!("r alone is {r_ratio} times too large"),
+    );
+}
+
+#[test]
+fn the_kit_names_grad_out_times_gamma_h_as_lesson_04_does() {
+    let kit = flat(include_str!("../../courses/rmsnorm/kit/src/reference.rs"));
+    for phrase in ["`h = grad_out ⊙ γ`", "`dx = r·(h − n·mean(h ⊙ n))`"] {
+        assert!(kit.contains(&flat(phrase)), "the kit's doc does not say {phrase}");
+    }
+    states_both(BACKWARD, "lesson", "h = g ⊙ γ");
+}
