@@ -22,7 +22,7 @@ mistakes! {
         "权重初值不是 1", "the weight does not start at ones";
     "frozen-weight", "01-weight", 3,
         "权重被冻结，梯度到不了它", "the weight is frozen, so no gradient reaches it";
-    "scalar-weight", "03-forward", 2,
+    "scalar-weight", "01-weight", 1,
         "所有通道共用一个标量权重，而不是逐通道的 [D] 权重", "one scalar weight for every channel instead of a per-channel [D] weight";
     "eps-changed", "01-weight", 3,
         "new 没有原样保存传入的 eps（被截断、取整或换成了默认值）", "new does not keep the eps it is given (clamped, rounded or replaced by a default)";
@@ -76,6 +76,8 @@ mistakes! {
         "权重的梯度没有对所有行（批次与序列）求和", "the weight's gradient is not summed over every row (batch and sequence)";
     "gradient-overwritten", "04-backward", 2,
         "weight.grad 被覆盖而不是累加：两次 backward 应该相加", "weight.grad is overwritten instead of accumulated: two backward passes must add up";
+    "backward-updates-weight", "04-backward", 2,
+        "backward 改变了 weight 的值（例如顺手做了一步优化器更新）：它只应把梯度累加进 weight.grad", "backward changes the weight's value (an optimiser step, say): it must only accumulate into weight.grad";
     "rounds-toward-zero", "03-forward", 3,
         "转换回 f16/bf16 时截断（向零舍入），而不是就近舍入", "the cast back to f16/bf16 truncates (rounds toward zero) instead of rounding to nearest";
 }

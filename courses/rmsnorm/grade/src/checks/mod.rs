@@ -1,6 +1,7 @@
 //! The graded contracts. Every case runs in isolation: a `todo!()`, a panic, an error or a dead
 //! graded program fails that case with its message, and the others still run.
 
+mod backward;
 mod dtype;
 mod numeric;
 mod parameter;
@@ -113,6 +114,7 @@ pub fn all_cases() -> Vec<Case> {
     let mut cases = parameter::cases();
     cases.extend(numeric::cases());
     cases.extend(dtype::cases());
+    cases.extend(backward::cases());
     cases
 }
 
