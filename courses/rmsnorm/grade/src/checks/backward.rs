@@ -8,7 +8,7 @@ use half::{bf16, f16};
 use ndarray::{Array1, ArrayD, Axis, IxDyn};
 use tutor_kit::Element;
 
-use super::dtype::{compare_gradients, ulp_at, weighted, with_weights};
+use super::dtype::{compare_gradients, weighted, with_weights, Spacing};
 use super::{assert_close, call, cases, Case, Failure, Outcome, Run};
 use crate::{oracle, text};
 
@@ -32,6 +32,15 @@ pub fn cases() -> Vec<Case> {
     }
 }
 
+/// A frozen weight is the parameter contract's finding, told by the cases listed in lesson 01;
+/// these cases are about dx and the gradient's values, and pass over it.
+fn unless_frozen(outcome: Outcome) -> Outcome {
+    match outcome {
+        Err(failure) if failure.mistake.as_deref() == Some("frozen-weight") => Ok(()),
+        other => other,
+    }
+}
+
 /// Weights with exact zeros and negative elements beside ordinary ones.
 fn zero_and_negative(hidden: usize) -> Array1<f32> {
     Array1::from_iter((0..hidden).map(|i| [0.0, -1.5, 0.75, -0.25, 2.0, 0.0, 1.25, -2.0][i % 8]))
@@ -51,7 +60,7 @@ fn backward_against_oracle<T: Element>(
     norm.clear_grad();
     let grad_out: ArrayD<T> = run.rng(salt + 300).normal_array(x.shape());
     let dx = call(&text::code("backward(x, grad_out)"), norm.backward(x, &grad_out))?;
-    compare_gradients(run, &*norm, &weight, (x, &grad_out), &dx, eps, tolerance)?;
+    unless_frozen(compare_gradients(run, &*norm, &weight, (x, &grad_out), &dx, eps, tolerance))?;
     Ok(dx)
 }
 
@@ -108,7 +117,7 @@ fn half_backward_large<T: Element>(run: &Run, salt: u64, rows: usize) -> Outcome
     norm.clear_grad();
     let dx = call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
     // dx is about r · g ⊙ w ≈ 1/400: an absolute tolerance would hide it.
-    compare_gradients(run, &*norm, &weight, (&x, &grad_out), &dx, EPS, (1e-7, 2e-2))?;
+    unless_frozen(compare_gradients(run, &*norm, &weight, (&x, &grad_out), &dx, EPS, (1e-7, 2e-2)))?;
     rounded_once(&x, &grad_out, &weight.value, EPS, &dx, ALLOWED_SHARE)
 }
 
@@ -134,7 +143,8 @@ fn rounded_once<T: Element>(
         let largest = row.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         row.fill(largest);
     }
-    let ulps = |a: T, e: T| (a.to_f64() - e.to_f64()).abs() / ulp_at(e);
+    let spacing = Spacing::of::<T>();
+    let ulps = |a: T, e: T| (a.to_f64() - e.to_f64()).abs() / spacing.at(e.to_f64());
     let off = dx.iter().zip(expected.iter()).filter(|(a, e)| a.to_f64().to_bits() != e.to_f64().to_bits()).count();
     let worst = dx
         .iter()

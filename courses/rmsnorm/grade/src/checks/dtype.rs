@@ -6,8 +6,9 @@ use ndarray::{Array1, ArrayD, IxDyn};
 use tutor_kit::{reference, Element, Layer, Param};
 
 use super::{assert_close, call, cases, Case, Failure, Outcome, Run};
+use crate::diagnose::{backward_fit, scale_fit};
 use crate::evidence::Observation;
-use crate::mistakes::{self, HalfBits};
+use crate::mistakes::{self, Candidate, HalfBits};
 use crate::{oracle, text};
 
 pub fn cases() -> Vec<Case> {
@@ -94,10 +95,27 @@ fn forward_matches<T: Element + HalfBits>(
     let expected = reference::forward(x, eps, weight).expect("test inputs are valid").mapv(T::to_f64);
     let (case, seen, right, x, weight) = (run.case(), actual.clone(), expected.clone(), x.clone(), weight.clone());
     run.observe(move || {
-        let candidates = mistakes::wrong_forwards(&x, eps, &weight);
+        let mut candidates = mistakes::wrong_forwards(&x, eps, &weight);
+        candidates.extend(fitted_forwards(&x, eps, &weight, &seen));
         vec![Observation::by_tolerance(case, &seen, &right, candidates, atol, rtol)]
     });
     assert_close(&text::code("forward(x)"), T::NAME, &actual, &expected, atol, rtol)
+}
+
+/// The statistics and weight mistakes read from forward's own numbers (see `diagnose`), rounded
+/// to the output type as a learner's would be.
+fn fitted_forwards<T: Element + HalfBits>(
+    x: &ArrayD<T>,
+    eps: f32,
+    weight: &Param,
+    seen: &ArrayD<f64>,
+) -> Vec<Candidate<T>> {
+    let w: Vec<f64> = weight.value.iter().map(|&v| f64::from(v)).collect();
+    let precision = if T::TRUNCATES { 1e-2 } else { 1e-6 };
+    let x64 = x.mapv(T::to_f64);
+    let mut fitted = scale_fit::candidates(&x64, &w, f64::from(eps), seen, true, precision);
+    fitted.extend(scale_fit::weight_candidates(&x64, &w, f64::from(eps)));
+    fitted.into_iter().map(|c| c.map(T::from_f64)).collect()
 }
 
 fn seeded_forward<T: Element + HalfBits>(run: &Run, shape: &[usize], salt: u64, tolerance: (f64, f64)) -> Outcome {
@@ -145,7 +163,8 @@ fn rounds_once<T: Element + HalfBits>(run: &Run, salt: u64, tolerance: (f64, f64
     let (case, seen, right, input, layer_weight) =
         (run.case(), actual.clone(), expected.clone(), x.clone(), weight.clone());
     run.observe(move || {
-        let candidates = mistakes::wrong_forwards(&input, 1e-6, &layer_weight);
+        let mut candidates = mistakes::wrong_forwards(&input, 1e-6, &layer_weight);
+        candidates.extend(fitted_forwards(&input, 1e-6, &layer_weight, &seen.mapv(T::to_f64)));
         vec![Observation::by_bits(case, &seen, &right, candidates, 1.0 - ALLOWED_SHARE)]
     });
     // A forward that is wrong for another reason fails as such: rounding is not its problem.
@@ -156,7 +175,8 @@ fn rounds_once<T: Element + HalfBits>(run: &Run, salt: u64, tolerance: (f64, f64
     else {
         return Ok(());
     };
-    let ulps = |a: T, b: T| (a.to_f64() - b.to_f64()).abs() / ulp_at(b);
+    let spacing = Spacing::of::<T>();
+    let ulps = |a: T, b: T| (a.to_f64() - b.to_f64()).abs() / spacing.at(b.to_f64());
     let worst = actual.iter().zip(expected.iter()).map(|(&a, &e)| ulps(a, e)).fold(0.0, f64::max);
     let (mismatched, total) = failure.mismatch.as_ref().map_or((0, 0), |m| (m.mismatched, m.total));
     if worst <= 1.0 && (mismatched as f64) <= ALLOWED_SHARE * total as f64 {
@@ -177,16 +197,37 @@ fn rounds_once<T: Element + HalfBits>(run: &Run, salt: u64, tolerance: (f64, f64
     Err(failure)
 }
 
-/// The spacing of `T` values around `v` (for counting ulps in either half type).
+/// The spacing of `T` values around `v` (for counting ulps in either half type), subnormals
+/// included.
 pub(super) fn ulp_at<T: Element>(v: T) -> f64 {
-    let magnitude = v.to_f64().abs().max(f64::MIN_POSITIVE);
-    let above = T::from_f64(magnitude * (1.0 + 1e-3)).to_f64();
-    let step = (above - magnitude).abs();
-    if step > 0.0 {
-        step
-    } else {
-        // Rounding back landed on `v` itself: the spacing is larger than 1e-3 · |v|.
-        T::from_f64(magnitude * 1.01).to_f64() - magnitude
+    Spacing::of::<T>().at(v.to_f64())
+}
+
+/// The spacing of a floating-point type's values: its mantissa bits and its smallest step.
+pub(super) struct Spacing {
+    mantissa_bits: i32,
+    smallest: f64,
+}
+
+impl Spacing {
+    /// Measured through `T`'s own correct rounding from f64: `1 + 2^-k` stays above 1 while k is
+    /// at most the mantissa's width, and halving stays above 0 down to the smallest subnormal.
+    pub(super) fn of<T: Element>() -> Spacing {
+        let mantissa_bits = (1..64).take_while(|&k| T::from_f64(1.0 + 2f64.powi(-k)).to_f64() != 1.0).count() as i32;
+        let mut smallest = 1.0f64;
+        while smallest > f64::MIN_POSITIVE && T::from_f64(smallest / 2.0).to_f64() != 0.0 {
+            smallest /= 2.0;
+        }
+        Spacing { mantissa_bits, smallest }
+    }
+
+    /// The distance between neighbouring values at `v`.
+    pub(super) fn at(&self, v: f64) -> f64 {
+        let magnitude = v.abs();
+        if !magnitude.is_finite() || magnitude == 0.0 {
+            return self.smallest;
+        }
+        (2f64.powi(magnitude.log2().floor() as i32 - self.mantissa_bits)).max(self.smallest)
     }
 }
 
@@ -275,11 +316,19 @@ pub(super) fn compare_gradients<T: Element>(
     let dw_expected = ArrayD::from_shape_vec(vec![w.len()], dw_expected).expect("one value per feature");
     // What the gradients say about known backward mistakes: dx and dweight observed apart.
     let case = run.case();
-    let (dx_seen, dx_right, dw_right) = (dx.clone(), dx_expected.clone(), dw_expected.clone());
+    let (dx_seen, dx_right, dw_right, x_t) = (dx.clone(), dx_expected.clone(), dw_expected.clone(), x.clone());
     let dw_seen = after.grad.as_ref().map(|dw| dw.clone().into_dyn().mapv(f64::from));
     run.observe(move || {
-        let (dx_candidates, dw_candidates): (Vec<_>, Vec<_>) =
-            mistakes::wrong_backwards(&x64, &g64, &w, f64::from(eps)).into_iter().partition(|c| c.variant == "dx");
+        let (mut dx_candidates, mut dw_candidates): (Vec<_>, Vec<_>) =
+            mistakes::wrong_backwards(&x64, &g64, &w, f64::from(eps))
+                .into_iter()
+                .partition(|c| c.variant.starts_with("dx"));
+        // What the numbers themselves say, fitted to the case's precision.
+        let eps64 = f64::from(eps);
+        dx_candidates.extend(backward_fit::dx_candidates(&x64, &g64, &w, eps64, &dx_seen, rtol / 10.0));
+        dx_candidates.extend(backward_fit::r_candidates(&x64, &g64, &w, eps64));
+        dx_candidates.extend(backward_fit::statistics_in(&x_t, &g64, &w, eps64));
+        dw_candidates.extend(backward_fit::dweight_candidates(&x64, &g64, &w, eps64));
         let mut observed = vec![Observation::by_tolerance(case, &dx_seen, &dx_right, dx_candidates, atol, rtol)];
         if let Some(dw) = dw_seen {
             observed.push(Observation::by_tolerance(case, &dw, &dw_right, dw_candidates, atol, rtol));

@@ -6,6 +6,7 @@ mod dtype;
 mod numeric;
 mod parameter;
 mod shape;
+mod ties;
 
 use std::cell::{Cell, RefCell};
 use std::panic::AssertUnwindSafe;
@@ -114,6 +115,7 @@ pub fn all_cases() -> Vec<Case> {
     let mut cases = parameter::cases();
     cases.extend(numeric::cases());
     cases.extend(dtype::cases());
+    cases.extend(ties::cases());
     cases.extend(backward::cases());
     cases
 }
