@@ -372,7 +372,9 @@ fn forward_gradient_check(run: &Run) -> Outcome {
     const ATOL: f64 = 2e-3;
     const RTOL: f64 = 1e-2;
     let shape = [2, 4];
-    let (mut norm, weight) = weighted(run, 4, BACKWARD_EPS, 31, None)?;
+    // Not the default eps either (a backward with its own constant is the f64 and edge cases'
+    // finding): 1e-5 keeps this case about the gradient of the learner's own forward.
+    let (mut norm, weight) = weighted(run, 4, 1e-5, 31, None)?;
     norm.clear_grad();
     let mut rng = run.rng(231);
     let x: ArrayD<f64> = rng.normal_array(&shape);

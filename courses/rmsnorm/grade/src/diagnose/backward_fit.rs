@@ -115,6 +115,11 @@ impl Family {
     }
 }
 
+/// The mean term's coefficients a slip of a factor gives (a 2 from d(x²)/dx kept or dropped
+/// twice, say). Any other coefficient is named by nothing: an element-wise comparison follows, and
+/// only an exact coefficient survives it on every seed.
+const WRONG_SCALES: [f64; 6] = [0.5, 2.0, 0.25, 4.0, 1.5, 3.0];
+
 /// The mean term's coefficient when the mean divides by a wrong count: D − 1, D + 1, 1 (a sum),
 /// or D twice.
 fn wrong_counts(d: f64) -> [f64; 4] {
@@ -137,8 +142,10 @@ fn meaning(family: &Family, (a, b): (f64, f64), d: f64, tolerance: f64) -> Optio
             None
         } else if wrong_counts(d).iter().any(|&k| near(-b, k)) {
             Some("mean-over-wrong-count")
-        } else {
+        } else if WRONG_SCALES.iter().any(|&k| near(-b, k)) {
             Some("mean-term-wrong-scale")
+        } else {
+            None
         };
     }
     if !near(b, -1.0) {
@@ -196,7 +203,9 @@ pub fn dx_candidates(
                 "mean-over-wrong-count" => {
                     -wrong_counts(d).into_iter().min_by(|p, q| (p + b).abs().total_cmp(&(q + b).abs())).unwrap_or(-b)
                 }
-                "mean-term-wrong-scale" => b,
+                "mean-term-wrong-scale" => {
+                    -WRONG_SCALES.into_iter().min_by(|p, q| (p + b).abs().total_cmp(&(q + b).abs())).unwrap_or(-b)
+                }
                 _ => b.round(),
             };
             let output = rows.array(u.iter().zip(&v).map(|(u, v)| u + b * v));
@@ -345,6 +354,7 @@ mod tests {
         assert_eq!(named(&formula(1, 3, 1.0)), ["mean-term-wrong-sign"]);
         assert_eq!(named(&formula(1, 3, -5.0 / 4.0)), ["mean-over-wrong-count"]);
         assert_eq!(named(&formula(1, 3, -0.5)), ["mean-term-wrong-scale"]);
+        assert!(named(&formula(1, 3, -0.37)).is_empty(), "an unexplained coefficient names nothing");
         assert_eq!(named(&formula(0, 2, -1.0)), ["outer-r-missing"]);
         assert_eq!(named(&formula(2, 4, -1.0)), ["outer-r-squared"]);
         assert_eq!(named(&formula(1, 2, -1.0)), ["mean-term-wrong-power"]);
