@@ -102,6 +102,45 @@ pub(crate) fn rounded_more_than_once(dtype: &str, mismatched: usize, total: usiz
     )
 }
 
+/// A call that returned an array of another shape than its input's (a rank lower, flattened,
+/// empty): said plainly, with the usual ways it happens.
+pub(crate) fn returned_shape(call: &str, found: &[usize], input: &[usize]) -> Bi {
+    let (found, input) = (shape(found), shape(input));
+    Bi::new(
+        format!("`{call}` 对形状为 {input} 的输入返回了形状 {found}：结果必须与 x 同形。按行的统计量求出后要用 `insert_axis` 把归约掉的最后一维放回（或用 `into_shape` 变回 [..., 1]）再去除，不要把结果展平，也不要返回空数组。"),
+        format!("`{call}` returned shape {found} for input {input}: the result must have x's shape. Put the reduced last axis back on the per-row statistic with `insert_axis` (or `into_shape` to [..., 1]) before dividing; do not flatten the result or return an empty array."),
+    )
+}
+
+/// A backward that changed the weight's value (an optimiser step has no place in it).
+pub(crate) fn weight_changed_by_backward(before: &str, after: &str) -> Bi {
+    Bi::new(
+        format!("backward 改变了 weight 的值：之前为 {before}，之后为 {after}。backward 只把梯度累加进 `weight.grad`，更新参数是优化器的事。"),
+        format!("backward changed the weight's value: {before} before, {after} after. backward only accumulates into `weight.grad`; updating the parameter is the optimiser's job."),
+    )
+}
+
+/// forward's output differs after a backward on the same input.
+pub(crate) fn forward_changed_by_backward() -> Bi {
+    Bi::new(
+        "同一输入上，backward 之后 forward 的输出与之前不再逐位相同：backward 改变了层的状态",
+        "after a backward, forward on the same input no longer gives the same bits: backward changed the layer's state",
+    )
+}
+
+/// dx of a half type that is not the correctly rounded value often enough.
+pub(crate) fn dx_rounded_more_than_once(dtype: &str, off: usize, total: usize, worst_ulps: i64) -> Bi {
+    Bi::new(
+        format!("{total} 个 {dtype} 的 dx 中有 {off} 个不等于 f64 结果的正确舍入（最多差 {worst_ulps} ulp）。应在 FP32 中计算全部统计量与 dx，最后用 `T::from_f32` 只舍入一次。"),
+        format!("{off} of {total} {dtype} dx values differ from the correctly rounded f64 result (by up to {worst_ulps} ulp). Compute every statistic and dx in FP32 and round once, at the end, with `T::from_f32`."),
+    )
+}
+
+/// dx compared row by row, each row in units of its largest reference value.
+pub(crate) fn dx_per_row_scale() -> Bi {
+    Bi::new("dx（每行除以该行参考值的最大绝对值）", "dx (each row divided by its largest reference magnitude)")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,9 +1,12 @@
 //! The graded contracts. Every case runs in isolation: a `todo!()`, a panic, an error or a dead
 //! graded program fails that case with its message, and the others still run.
 
+mod backward;
 mod dtype;
 mod numeric;
 mod parameter;
+mod shape;
+mod ties;
 
 use std::cell::{Cell, RefCell};
 use std::panic::AssertUnwindSafe;
@@ -112,6 +115,8 @@ pub fn all_cases() -> Vec<Case> {
     let mut cases = parameter::cases();
     cases.extend(numeric::cases());
     cases.extend(dtype::cases());
+    cases.extend(ties::cases());
+    cases.extend(backward::cases());
     cases
 }
 
