@@ -79,8 +79,8 @@ pub(crate) fn gradient_preset(grad: &str) -> Bi {
 
 pub(crate) fn not_accumulated(once: &str, twice: &str) -> Bi {
     Bi::new(
-        format!("同一输入做两次 backward，weight.grad 应精确翻倍（累加）：一次后为 {once}，两次后为 {twice}"),
-        format!("two backward passes on one input must double weight.grad exactly (gradients accumulate): {once} after one, {twice} after two"),
+        format!("同一输入做两次 backward，weight.grad 应翻倍（累加，误差在 FP32 舍入之内）：一次后为 {once}，两次后为 {twice}"),
+        format!("two backward passes on one input must double weight.grad, to FP32 rounding (gradients accumulate): {once} after one, {twice} after two"),
     )
 }
 

@@ -29,6 +29,9 @@ pub fn cases() -> Vec<Case> {
         "f64-backward-derived",
             "f64 backward 达到推导出的梯度的精度（每行误差 ≤ 4e-6 × 该行最大值；数值差分达不到）",
             "f64 backward as precise as a derived gradient (each row within 4e-6 of its largest value; finite differences cannot get there)" => f64_backward_derived;
+        "f64-backward-long-rows",
+            "f64 backward 处理长行（4 行 × D = 16384）：推导出的梯度每行只需 O(D) 次运算，数值差分需要 O(D²)",
+            "f64 backward on long rows (4 rows × D = 16384): a derived gradient costs O(D) a row, finite differences O(D²)" => f64_backward_long_rows;
     }
 }
 
@@ -201,18 +204,29 @@ fn bf16_backward_large(run: &Run) -> Outcome {
 /// is itself FP32-precise cannot get under about 1e-5 (step² against rounding / step), and no
 /// fixed step works for rows a hundred times larger and a hundred times smaller than 1.
 fn f64_backward_derived(run: &Run) -> Outcome {
-    const HIDDEN: usize = 16;
+    f64_backward_per_row(run, 16, &[1e-2, 1.0, 1e2, 3e-2, 30.0, 0.5], 49)
+}
+
+/// A finite-difference "backward" runs the forward twice per feature, D² operations a row: at
+/// D = 16384 that is about 5·10⁸ a row, seconds of unoptimised code, so four rows use up the time
+/// limit; the derived gradient takes a few milliseconds.
+fn f64_backward_long_rows(run: &Run) -> Outcome {
+    f64_backward_per_row(run, 16_384, &[1.0, 0.1, 10.0, 1.0], 51)
+}
+
+/// f64 backward on rows at `scales`, each row compared with the f64 oracle in units of its own
+/// largest reference value, at the precision a derived gradient computed in FP32 reaches.
+fn f64_backward_per_row(run: &Run, hidden: usize, scales: &[f64], salt: u64) -> Outcome {
     const EPS: f32 = 1e-12;
     const ROW_TOLERANCE: f64 = 4e-6;
-    let (mut norm, weight) = weighted(run, HIDDEN, EPS, 49, None)?;
+    let (mut norm, weight) = weighted(run, hidden, EPS, salt, None)?;
     norm.clear_grad();
-    let mut rng = run.rng(50);
-    let scales = [1e-2, 1.0, 1e2, 3e-2, 30.0, 0.5];
-    let mut x: ArrayD<f64> = rng.normal_array(&[scales.len(), HIDDEN]);
-    for (mut row, scale) in x.axis_iter_mut(Axis(0)).zip(scales) {
+    let mut rng = run.rng(salt + 1);
+    let mut x: ArrayD<f64> = rng.normal_array(&[scales.len(), hidden]);
+    for (mut row, &scale) in x.axis_iter_mut(Axis(0)).zip(scales) {
         row *= scale;
     }
-    let grad_out: ArrayD<f64> = rng.normal_array(&[scales.len(), HIDDEN]);
+    let grad_out: ArrayD<f64> = rng.normal_array(&[scales.len(), hidden]);
     let dx = call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
     super::shape::same_as_input("backward(x, grad_out)", dx.shape(), x.shape())?;
     let w: Vec<f64> = weight.value.iter().map(|&v| f64::from(v)).collect();
