@@ -355,3 +355,66 @@ impl<'a, D: Dimension> Arg<'a> for Param<D> {
         owned.clone()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::{array, Array1, Array2, Ix2};
+
+    fn round_trip<T: Encode + Decode + PartialEq + std::fmt::Debug>(value: T) {
+        assert_eq!(decode_all::<T>(&encode_one(&value)), Ok(value));
+    }
+
+    #[test]
+    fn every_value_round_trips() {
+        round_trip(7u8);
+        round_trip(u64::MAX);
+        round_trip(-3i64);
+        round_trip(4096usize);
+        round_trip(true);
+        round_trip(String::from("π ≈ 3.14 · 圆周率"));
+        round_trip(vec![1.5f32, -0.0, f32::INFINITY]);
+        round_trip(Some(1.3f64));
+        round_trip(None::<f64>);
+        round_trip(Ok::<usize, String>(11008));
+        round_trip(Err::<usize, String>("no".into()));
+        round_trip((1u32, vec![2usize, 3], Some(false)));
+        round_trip(());
+        round_trip(array![[1.0f32, 2.0], [3.0, 4.0]]);
+        round_trip(array![1.0f64, 2.0].into_dyn());
+        round_trip(array![half::f16::from_f32(0.5)].into_dyn());
+        round_trip(array![half::bf16::from_f32(-2.0)]);
+        round_trip(Param::trainable(Array2::<f32>::ones((2, 3))));
+        let mut with_grad = Param::trainable(array![1.0f32, 2.0]);
+        with_grad.grad = Some(array![0.5, 0.25]);
+        round_trip(with_grad);
+        // NaN payloads travel bit for bit.
+        let nan = f32::from_bits(0x7fc0_0001);
+        let back: Array1<f32> = decode_all(&encode_one(&array![nan])).unwrap();
+        assert_eq!(back[0].to_bits(), nan.to_bits());
+        // A transposed view travels in logical order.
+        let t = array![[1.0f32, 2.0], [3.0, 4.0]].reversed_axes();
+        assert_eq!(decode_all::<Array2<f32>>(&encode_one(&t)), Ok(t));
+    }
+
+    #[test]
+    fn malformed_bytes_are_errors_never_panics_or_huge_allocations() {
+        // A list claiming 2⁶² elements, with nothing behind the count.
+        let forged = encode_one(&(1u64 << 62));
+        assert!(decode_all::<Vec<u64>>(&forged).is_err());
+        assert!(decode_all::<Vec<()>>(&encode_one(&3u64)).is_ok(), "units take no bytes");
+        // An array of another element type, or another rank, than the one asked for.
+        let floats = encode_one(&array![1.0f32, 2.0]);
+        assert!(decode_all::<Array1<f64>>(&floats).is_err());
+        assert!(decode_all::<ndarray::Array<f32, Ix2>>(&floats).is_err());
+        // Tags out of range, values cut short, bytes left over.
+        assert!(decode_all::<bool>(&[2]).is_err());
+        assert!(decode_all::<Option<u8>>(&[7, 1]).is_err());
+        assert!(decode_all::<Result<u8, u8>>(&[9, 1]).is_err());
+        assert!(decode_all::<u32>(&[1, 2]).is_err());
+        assert!(decode_all::<u8>(&[1, 2]).is_err());
+        // Text that is not UTF-8 is read with replacement characters (a message stays readable).
+        let text = decode_all::<String>(&[3, 0, 0, 0, 0, 0, 0, 0, 0xff, b'o', b'k']).unwrap();
+        assert_eq!(text, "\u{fffd}ok");
+    }
+}
