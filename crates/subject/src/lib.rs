@@ -15,8 +15,12 @@ mod param;
 pub mod protocol;
 pub mod serve;
 pub mod text;
+mod warm;
 pub mod wire;
 mod wire_enum;
+
+#[doc(hidden)]
+pub use warm::instantiate as __instantiate_wire;
 
 pub use float::Float;
 pub use param::{GradShapeMismatch, Param};
