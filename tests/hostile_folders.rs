@@ -253,8 +253,10 @@ fn a_course_folder_whose_path_is_not_utf8_is_told_to_move() {
 #[test]
 fn bidi_controls_in_learner_text_are_shown_not_obeyed() {
     let course = Course::new("bidi");
-    let fixture =
-        common::fixtures::HOSTILE.iter().find(|f| f.name == "bidi-output").expect("tests/hostile/bidi-output.rs");
+    let fixture = common::fixtures::HOSTILE
+        .iter()
+        .find(|f| f.name == "bidi-output")
+        .expect("tests/hostile/rmsnorm/bidi-output.rs");
     course.write_exercise("02-norm", fixture.source);
     let deceptive = ['\u{202e}', '\u{202c}', '\u{2066}', '\u{2069}', '\u{200b}'];
     let run = tutor(&course, &["check", "02"]);

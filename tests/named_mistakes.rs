@@ -5,6 +5,8 @@
 
 mod common;
 
+use tutor_courses::rmsnorm as rmsnorm_grade;
+
 use std::collections::BTreeSet;
 
 use common::fixtures::MISTAKES;

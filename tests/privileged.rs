@@ -4,7 +4,7 @@
 //! credentials, a program installed in `CARGO_HOME/bin`, `/etc/shadow`), so no compile error can
 //! print one.
 //!
-//! The probes are a learner's file, `tests/hostile/privileged-calls.rs` (it also runs with the
+//! The probes are a learner's file, `tests/hostile/rmsnorm/privileged-calls.rs` (it also runs with the
 //! other hostile files), checked through the real binary: each call is made inside the confined
 //! graded program, never by this test.
 
@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use common::Course;
 
-const PROBES: &str = include_str!("hostile/privileged-calls.rs");
+const PROBES: &str = include_str!("hostile/rmsnorm/privileged-calls.rs");
 const INCLUDE_SECRET: &str = include_str!("privileged/include-secret.rs");
 
 /// The error numbers that mean "refused": EPERM, EACCES, ENOSYS.

@@ -6,7 +6,7 @@
 use half::{bf16, f16};
 use ndarray::{Array1, ArrayD, Axis, IxDyn};
 
-use crate::{reference, Float, Param};
+use crate::{reference, Float, NormError, Param};
 
 fn given<T: Float>() {
     let x = ArrayD::<T>::zeros(IxDyn(&[1, 1]));
@@ -45,6 +45,12 @@ fn arithmetic<T: Float + ndarray::ScalarOperand + std::ops::MulAssign + num_trai
     }
 }
 
+/// The replies of the course's generic calls, for each element type.
+fn replies<T: tutor_subject::wire::Dtype>() {
+    use tutor_subject::wire::{decode_all, encode_one};
+    let _ = decode_all::<Result<ArrayD<T>, NormError>>(&[]).map(|v| encode_one(&v));
+}
+
 /// Referenced by nothing; its body makes the compiler instantiate the code above in this crate.
 #[doc(hidden)]
 pub fn instantiate() {
@@ -54,4 +60,8 @@ pub fn instantiate() {
     given::<bf16>();
     arithmetic::<f32>();
     arithmetic::<f64>();
+    replies::<f32>();
+    replies::<f64>();
+    replies::<f16>();
+    replies::<bf16>();
 }

@@ -6,10 +6,11 @@
 
 use half::{bf16, f16};
 use ndarray::{Array1, ArrayD, Axis, IxDyn};
-use tutor_kit::{Element, Layer};
+use tutor_kit::Element;
 
 use super::dtype::{compare_gradients, weighted, with_weights, Spacing};
 use super::{assert_close, call, cases, Case, Failure, Outcome, Run};
+use crate::subject::RMSNorm;
 use crate::{oracle, text};
 
 pub fn cases() -> Vec<Case> {
@@ -63,7 +64,7 @@ fn backward_against_oracle<T: Element>(
     norm.clear_grad();
     let grad_out: ArrayD<T> = run.rng(salt + 300).normal_array(x.shape());
     let dx = call(&text::code("backward(x, grad_out)"), norm.backward(x, &grad_out))?;
-    unless_frozen(compare_gradients(run, &*norm, &weight, (x, &grad_out), &dx, eps, tolerance))?;
+    unless_frozen(compare_gradients(run, &norm, &weight, (x, &grad_out), &dx, eps, tolerance))?;
     Ok(dx)
 }
 
@@ -129,15 +130,15 @@ fn half_backward_large<T: Element>(run: &Run, salt: u64) -> Outcome {
     norm.clear_grad();
     let dx = call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
     // dx is about r · g ⊙ w ≈ 1/400: an absolute tolerance would hide it.
-    unless_frozen(compare_gradients(run, &*norm, &weight, (&x, &grad_out), &dx, EPS, (1e-7, 2e-2)))?;
+    unless_frozen(compare_gradients(run, &norm, &weight, (&x, &grad_out), &dx, EPS, (1e-7, 2e-2)))?;
     rounded_once(&x, &grad_out, &weight.value, EPS, &dx, ALLOWED_SHARE)?;
-    summed_in_fp32(&*norm, &x, &grad_out, &weight.value, EPS)
+    summed_in_fp32(&norm, &x, &grad_out, &weight.value, EPS)
 }
 
 /// The weight's gradient against the f64 oracle at FP32's precision: a hundred FP32 additions
 /// are off by about 1e-6 relative; a sum kept in a half type loses whole terms (3% here).
 fn summed_in_fp32<T: Element>(
-    norm: &dyn Layer,
+    norm: &RMSNorm,
     x: &ArrayD<T>,
     grad_out: &ArrayD<T>,
     weight: &Array1<f32>,
