@@ -34,7 +34,10 @@ impl Param {
     /// Adds `delta` to the gradient when this parameter requires one.
     pub fn accumulate_grad(&mut self, delta: &Array2<f32>) -> Result<(), MlpError> {
         if delta.shape() != self.value.shape() {
-            return Err(MlpError::ShapeMismatch { expected: self.value.shape().to_vec(), found: delta.shape().to_vec() });
+            return Err(MlpError::ShapeMismatch {
+                expected: self.value.shape().to_vec(),
+                found: delta.shape().to_vec(),
+            });
         }
         if !self.requires_grad {
             return Ok(());

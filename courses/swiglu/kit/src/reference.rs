@@ -115,7 +115,8 @@ fn project<T: Float>(x: &ArrayD<T>, weight: &Array2<f32>) -> Result<ArrayD<T>, M
     let y = x32.dot(&w_as_t.t());
     let mut shape = x.shape().to_vec();
     shape[x.ndim() - 1] = out_features;
-    Ok(ArrayD::from_shape_vec(shape, y.iter().map(|&v| T::from_f32(v)).collect()).expect("one output per row and out feature"))
+    Ok(ArrayD::from_shape_vec(shape, y.iter().map(|&v| T::from_f32(v)).collect())
+        .expect("one output per row and out feature"))
 }
 
 /// The block `down(silu(gate(x)) ⊙ up(x))`, every op rounded once to `T`.
@@ -124,15 +125,19 @@ pub fn feed_forward<T: Float>(x: &ArrayD<T>, gate: &Param, up: &Param, down: &Pa
     check_block(gate, up, down)?;
     let g = project(x, &gate.value)?;
     let u = project(x, &up.value)?;
-    let product =
-        Zip::from(&g).and(&u).map_collect(|&g, &u| T::from_f32(T::from_f32(silu_f32(g.to_f32())).to_f32() * u.to_f32()));
+    let product = Zip::from(&g)
+        .and(&u)
+        .map_collect(|&g, &u| T::from_f32(T::from_f32(silu_f32(g.to_f32())).to_f32() * u.to_f32()));
     project(&product, &down.value)
 }
 
 /// Gate and up must have one shape `[hidden, dim]`, and down `[dim, hidden]`.
 fn check_block(gate: &Param, up: &Param, down: &Param) -> Result<(), MlpError> {
     if up.value.shape() != gate.value.shape() {
-        return Err(MlpError::ShapeMismatch { expected: gate.value.shape().to_vec(), found: up.value.shape().to_vec() });
+        return Err(MlpError::ShapeMismatch {
+            expected: gate.value.shape().to_vec(),
+            found: up.value.shape().to_vec(),
+        });
     }
     let transposed = [gate.value.ncols(), gate.value.nrows()];
     if down.value.shape() != transposed {

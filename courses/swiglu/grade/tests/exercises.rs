@@ -1,0 +1,96 @@
+//! Every solution passes every case, and every stub is "not done" in its own exercise's cases and
+//! passes the others (their pieces are the kit's), graded in process through the temporary
+//! adapter.
+
+use swiglu_grade::in_process;
+use swiglu_grade::run_all;
+use tutor_grade::report::{Report, Status};
+
+macro_rules! files {
+    ($($module:ident, $subject:ident, $path:literal;)*) => {
+        $(
+            #[path = $path]
+            #[allow(dead_code, unused_variables)]
+            mod $module;
+            in_process!($subject, $module);
+        )*
+    };
+}
+
+files! {
+    solution_01, Solution01, "../../../../solutions/swiglu/01-silu.rs";
+    solution_02, Solution02, "../../../../solutions/swiglu/02-linear.rs";
+    solution_03, Solution03, "../../../../solutions/swiglu/03-hidden-size.rs";
+    solution_04, Solution04, "../../../../solutions/swiglu/04-forward.rs";
+    solution_05, Solution05, "../../../../solutions/swiglu/05-backward.rs";
+    stub_01, Stub01, "../../../../exercises/swiglu/01-silu.rs";
+    stub_02, Stub02, "../../../../exercises/swiglu/02-linear.rs";
+    stub_03, Stub03, "../../../../exercises/swiglu/03-hidden-size.rs";
+    stub_04, Stub04, "../../../../exercises/swiglu/04-forward.rs";
+    stub_05, Stub05, "../../../../exercises/swiglu/05-backward.rs";
+}
+
+/// Asserts with the default panic hook back (the quiet one, needed while cases run, would
+/// swallow the message).
+fn check(condition: bool, message: impl FnOnce() -> String) {
+    if !condition {
+        drop(std::panic::take_hook());
+        panic!("{}", message());
+    }
+}
+
+fn failures(report: &Report) -> Vec<String> {
+    report
+        .cases
+        .iter()
+        .filter(|c| c.status != Status::Passed)
+        .map(|c| format!("{} [{:?}]: {:?}", c.id, c.status, c.message.as_ref().map(|m| m.en.clone())))
+        .collect()
+}
+
+fn failing_contracts(report: &Report) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> =
+        report.cases.iter().filter(|c| c.status != Status::Passed).map(|c| c.contract.id).collect();
+    out.dedup();
+    out
+}
+
+#[test]
+fn every_solution_passes_every_case_on_several_seeds() {
+    tutor_grade::outcome::install_quiet_panic_hook();
+    for seed in [0, 1, 0xDEAD_BEEF] {
+        let reports = [
+            run_all(&Solution01, seed),
+            run_all(&Solution02, seed),
+            run_all(&Solution03, seed),
+            run_all(&Solution04, seed),
+            run_all(&Solution05, seed),
+        ];
+        for (i, report) in reports.iter().enumerate() {
+            check(report.all_passed(), || format!("solution {} seed {seed}: {:#?}", i + 1, failures(report)));
+        }
+    }
+}
+
+#[test]
+fn every_stub_fails_its_own_exercise_only_and_as_not_done() {
+    tutor_grade::outcome::install_quiet_panic_hook();
+    let reports = [
+        ("silu", run_all(&Stub01, 7)),
+        ("linear", run_all(&Stub02, 7)),
+        ("hidden-size", run_all(&Stub03, 7)),
+        ("block", run_all(&Stub04, 7)),
+        ("backward", run_all(&Stub05, 7)),
+    ];
+    for (contract, report) in &reports {
+        // A layer built from a Linear (the block) waits for 02's TODO too; nothing else fails.
+        let failing = failing_contracts(report);
+        let expected_failing =
+            if *contract == "linear" { vec!["linear", "block", "backward"] } else { vec![*contract] };
+        check(failing == expected_failing, || format!("{contract}: {:#?}", failures(report)));
+        check(report.cases.iter().all(|c| c.status != Status::Failed), || format!("{:#?}", failures(report)));
+        let own = report.cases.iter().filter(|c| c.contract.id == *contract);
+        check(own.clone().all(|c| c.status == Status::NotDone), || format!("{:#?}", failures(report)));
+        check(report.mistakes.is_empty(), || format!("a stub names no mistake: {:?}", report.mistakes));
+    }
+}
