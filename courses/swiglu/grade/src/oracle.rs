@@ -51,16 +51,18 @@ pub fn project(x: &ArrayD<f64>, w: &Array2<f64>) -> ArrayD<f64> {
     flat.dot(&w.t()).into_shape_with_order(shape).expect("one output per row and feature")
 }
 
-/// The block on the per-op path: `g`, `u`, `silu(g)` and the product each rounded to `T`; the
-/// output before its own rounding. `fused` keeps every intermediate exact instead.
+/// The block on the per-op path: `g`, `u`, `silu(g)` and the product each rounded to `T`, the
+/// weights as `T` holds them; the output before its own rounding. `fused` is the other path:
+/// everything in FP32 from the FP32 master weights, nothing rounded before the output.
 pub fn block<T: Float>(x: &ArrayD<T>, weights: &[Array2<f32>; 3], fused: bool) -> ArrayD<f64> {
     let to_t = |a: ArrayD<f64>| if fused { a } else { round::<T>(&a) };
-    let g = to_t(linear(x, &weights[0]));
-    let u = to_t(linear(x, &weights[1]));
+    let as_held = |w: &Array2<f32>| w.mapv(|v| if fused { f64::from(v) } else { T::from_f32(v).to_f64() });
+    let x = x.mapv(|v| v.to_f64());
+    let g = to_t(project(&x, &as_held(&weights[0])));
+    let u = to_t(project(&x, &as_held(&weights[1])));
     let activated = to_t(g.mapv(silu));
     let product = to_t(&activated * &u);
-    let w_down = weights[2].mapv(|v| T::from_f32(v).to_f64());
-    project(&product, &w_down)
+    project(&product, &as_held(&weights[2]))
 }
 
 /// The exact gradients of `sum(block(x) ⊙ dy)` in f64, on FP32 master weights: dx, dgate, dup,
