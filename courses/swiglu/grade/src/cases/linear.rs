@@ -36,8 +36,12 @@ pub fn cases<S: Subject>() -> Vec<Case<S>> {
     ]
 }
 
+/// The init check's `Linear::new(in, out, ..)`: 60 000 draws, enough for six-standard-error
+/// bounds of a few percent.
+pub const INIT_SIZES: (usize, usize) = (300, 200);
+
 fn init<S: Subject>(run: &Run<S>) -> Outcome {
-    let (fan_in, fan_out, seed) = (300, 200, run.seed);
+    let ((fan_in, fan_out), seed) = (INIT_SIZES, run.seed);
     let what = format!("Linear::new({fan_in}, {fan_out}, {seed})");
     let linear = ok(&what, run.subject.linear(fan_in, fan_out, seed))?;
     let weight = run.subject.linear_weight(&linear);

@@ -4,7 +4,7 @@
 mod backward;
 mod block;
 mod hidden;
-mod linear;
+pub mod linear;
 mod silu;
 
 use ndarray::ArrayD;
