@@ -8,6 +8,7 @@
 //! framework's sentences. A course's own cases, references and mistakes live in its folder
 //! (`courses/<id>/grade`).
 
+pub mod client;
 pub mod compare;
 pub mod course;
 pub mod data;
@@ -16,8 +17,12 @@ pub mod outcome;
 pub mod report;
 pub mod text;
 
+pub use client::{Handle, InProcess};
 pub use compare::{assert_close, is_close, unravel};
 pub use course::{CaseTitle, Course, ImportNote, Mistake};
 pub use data::Rng;
 pub use fault::{call_decoded, Channel, Ending, Fault};
 pub use outcome::{run_guarded, Failure, Outcome};
+
+/// Re-exported for the code [`client!`] writes.
+pub use tutor_subject;

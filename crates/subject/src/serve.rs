@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use crate::frame::{read_frame, write_frame, Reader, WireError, Writer};
 use crate::panics;
 use crate::protocol::{protocol_files, USAGE, USAGE_EXIT};
+use crate::text::KIT_ANSWER_MARKER;
 
 /// The TODO the running graded program grades (0: none, as in tutor's own process). Set once,
 /// before any learner code runs; it never changes afterwards.
@@ -82,12 +83,41 @@ impl Envelope {
     }
 }
 
-/// Answers tutor's requests with `answer` (a request frame in; the kit's reply out, or why it
-/// refuses the request) until they end. A panic in `answer` is caught and sent back as one.
-/// `todo` is the TODO this program grades, set once: the graded program's `main` calls this
-/// first, and a second call can only come from learner code trying to take the loop over (or to
-/// reset the refusals), so it ends the program instead.
-pub fn serve(todo: u32, mut answer: impl FnMut(&[u8]) -> Result<Vec<u8>, String>) -> ExitCode {
+/// A graded program's answers: a request frame in, the reply out (what the learner's code
+/// returned, encoded), or why the request makes no sense. A course's declared protocol writes it
+/// (see [`course_protocol!`](crate::course_protocol)); tutor reaches it over the socket in a
+/// graded program, and tests reach the very same code through an in-process channel.
+pub trait Server {
+    /// Answers one request.
+    fn answer(&mut self, request: &[u8]) -> Result<Vec<u8>, WireError>;
+}
+
+/// A request loop written as a closure (a course's own, before it declares its calls).
+impl<F: FnMut(&[u8]) -> Result<Vec<u8>, String>> Server for F {
+    fn answer(&mut self, request: &[u8]) -> Result<Vec<u8>, WireError> {
+        self(request).map_err(WireError)
+    }
+}
+
+/// Answers one request as an [`Envelope`]: the server's reply, its refusal, or the panic of the
+/// learner's code it ran (caught here, so the caller carries on).
+pub fn respond(server: &mut dyn Server, request: &[u8]) -> Envelope {
+    panics::take_location();
+    match catch_unwind(AssertUnwindSafe(|| server.answer(request))) {
+        Ok(Ok(reply)) => Envelope::Answered(reply),
+        Ok(Err(why)) => Envelope::Refused(why.to_string()),
+        Err(payload) => Envelope::Panicked {
+            message: shortened(panics::message(payload.as_ref())),
+            location: panics::take_location(),
+        },
+    }
+}
+
+/// Answers tutor's requests with `server` until they end. `todo` is the TODO this program grades,
+/// set once: the graded program's `main` calls this first, and a second call can only come from
+/// learner code trying to take the loop over (or to reset the refusals), so it ends the program
+/// instead.
+pub fn serve(todo: u32, mut server: impl Server) -> ExitCode {
     if !set_once(&TODO_UNDER_TEST, todo) {
         std::process::abort();
     }
@@ -104,19 +134,63 @@ pub fn serve(todo: u32, mut answer: impl FnMut(&[u8]) -> Result<Vec<u8>, String>
             Ok(Some(bytes)) => bytes,
             Ok(None) | Err(_) => return ExitCode::SUCCESS,
         };
-        panics::take_location();
-        let envelope = match catch_unwind(AssertUnwindSafe(|| answer(&request))) {
-            Ok(Ok(reply)) => Envelope::Answered(reply),
-            Ok(Err(why)) => Envelope::Refused(why),
-            Err(payload) => Envelope::Panicked {
-                message: shortened(panics::message(payload.as_ref())),
-                location: panics::take_location(),
-            },
-        };
+        let envelope = respond(&mut server, &request);
         if write_frame(&mut output, &envelope.encode()).is_err() {
             return ExitCode::SUCCESS;
         }
     }
+}
+
+/// The TODO graded by the call being answered now (0 between calls, and for calls that grade
+/// none): with [`todo_under_test`], what [`refuse_if_answer`] decides by.
+static SERVING: AtomicU32 = AtomicU32::new(0);
+
+/// Marks the call being answered as grading a TODO, until dropped (a panic included).
+#[must_use = "the mark lasts as long as the guard"]
+pub struct Serving(());
+
+impl Serving {
+    /// Marks the call being answered as grading `todo` (0: none).
+    pub fn start(todo: u32) -> Serving {
+        SERVING.store(todo, Ordering::SeqCst);
+        Serving(())
+    }
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        SERVING.store(0, Ordering::SeqCst);
+    }
+}
+
+/// Refuses to run a kit's given piece `function` when it is the answer to the TODO under test
+/// (`always`), or when it could compute that answer and the call grading that TODO is being
+/// answered now (`while_graded`: the weight gradient of `backward` is the normalised row, say).
+/// Its panic starts with [`KIT_ANSWER_MARKER`], and the grader says what it means. Outside a
+/// graded program (tutor's own process, tests) nothing is refused.
+pub fn refuse_if_answer(function: &str, always: &[u32], while_graded: &[u32]) {
+    let todo = todo_under_test();
+    let graded_now = SERVING.load(Ordering::SeqCst) == todo;
+    if let Some(refusal) = refusal(todo, function, always, if graded_now { while_graded } else { &[] }) {
+        panic!("{refusal}");
+    }
+}
+
+/// The panic message when `function` runs while `todo` is graded, or `None`.
+fn refusal(todo: u32, function: &str, always: &[u32], now: &[u32]) -> Option<String> {
+    (todo != 0 && (always.contains(&todo) || now.contains(&todo)))
+        .then(|| format!("{KIT_ANSWER_MARKER} {function} (TODO {todo})"))
+}
+
+/// Keeps a value a constructor returned in its table; its handle.
+pub fn keep<V>(table: &mut Vec<V>, value: V) -> u32 {
+    table.push(value);
+    u32::try_from(table.len() - 1).unwrap_or(u32::MAX)
+}
+
+/// The value behind handle `id` of a table of `kind`s, or why there is none.
+pub fn handle<'t, V>(table: &'t mut [V], id: u32, kind: &str) -> Result<&'t mut V, WireError> {
+    table.get_mut(id as usize).ok_or_else(|| WireError(format!("there is no {kind} {id}")))
 }
 
 /// The most of a panic message a reply carries: more than a learner reads in a failed case
@@ -170,6 +244,26 @@ mod tests {
         assert!(Envelope::decode(&[]).is_err());
         assert!(Envelope::decode(&[9]).is_err());
         assert!(Envelope::decode(&[2, 200, 0, 0, 0, 0, 0, 0, 0]).is_err(), "text cut short");
+    }
+
+    #[test]
+    fn a_given_piece_refuses_only_the_todo_it_answers() {
+        let refused = refusal(2, "reference::rms_normalize", &[2], &[]).unwrap();
+        assert!(refused.starts_with(KIT_ANSWER_MARKER) && refused.contains("reference::rms_normalize"), "{refused}");
+        assert_eq!(refusal(3, "f", &[2], &[]), None, "a given piece of another TODO runs");
+        assert_eq!(refusal(0, "f", &[2], &[2]), None, "tutor's own process is never refused");
+        assert!(refusal(2, "f", &[2, 3], &[]).is_some());
+        assert_eq!(refusal(2, "f", &[4], &[]), None);
+        assert!(refusal(2, "f", &[4], &[2, 3]).is_some(), "refused while the call grading TODO 2 runs");
+    }
+
+    #[test]
+    fn the_serving_mark_lasts_as_long_as_its_guard() {
+        {
+            let _mark = Serving::start(3);
+            assert_eq!(SERVING.load(Ordering::SeqCst), 3);
+        }
+        assert_eq!(SERVING.load(Ordering::SeqCst), 0);
     }
 
     #[test]

@@ -18,7 +18,7 @@ use crate::wire::{AnyArray, Reply, Request};
 /// `todo` is the TODO this program grades: the kit's own answer to it refuses to run.
 pub fn serve(build: Build, todo: u32) -> ExitCode {
     let mut layers: Vec<Box<dyn Layer>> = Vec::new();
-    tutor_subject::serve::serve(todo, |bytes| {
+    tutor_subject::serve::serve(todo, |bytes: &[u8]| {
         let request = Request::decode(bytes).map_err(|e| e.to_string())?;
         // Marked as the method it calls: the given pieces refuse to compute while the exercise's
         // own method is being graded. Every request sets the mark (a panic leaves it to the next).

@@ -62,6 +62,10 @@ fn weighted<'a>(
     }
     norm.set_weight(weights);
     let weight = norm.weight();
+    // The layer's own weight is what the references use: it must be one value per feature.
+    if weight.value.len() != hidden {
+        return Err(Failure::new(text::weight_shape(weight.value.shape(), hidden)));
+    }
     Ok((norm, weight))
 }
 
@@ -76,6 +80,7 @@ fn forward_matches<T: Element + HalfBits>(
     (atol, rtol): (f64, f64),
 ) -> Outcome {
     let actual = call(&text::code("forward(x)"), norm.forward(x))?.mapv(T::to_f64);
+    super::shape::same_as_input("forward(x)", actual.shape(), x.shape())?;
     let expected = reference::forward(x, eps, weight).expect("test inputs are valid").mapv(T::to_f64);
     let (case, seen, right, x, weight) = (run.case(), actual.clone(), expected.clone(), x.clone(), weight.clone());
     run.observe(move || {
@@ -122,6 +127,7 @@ fn rounds_once<T: Element + HalfBits>(run: &Run, salt: u64, tolerance: (f64, f64
     let (norm, weight) = weighted(run, SHAPE[1], 1e-6, salt, Some(exact))?;
     let x: ArrayD<T> = run.rng(salt + 100).normal_array(&SHAPE);
     let actual = call(&text::code("forward(x)"), norm.forward(&x))?;
+    super::shape::same_as_input("forward(x)", actual.shape(), x.shape())?;
     let expected = reference::forward(&x, 1e-6, &weight).expect("test inputs are valid");
     let (case, seen, right, input, layer_weight) =
         (run.case(), actual.clone(), expected.clone(), x.clone(), weight.clone());
@@ -246,6 +252,7 @@ fn compare_gradients<T: Element>(
     let w: Vec<f64> = weight.value.iter().map(|&v| f64::from(v)).collect();
     let (x64, g64) = (x.mapv(T::to_f64), grad_out.mapv(T::to_f64));
     let (dx_expected, dw_expected) = oracle::backward(&x64, &g64, &w, f64::from(eps));
+    super::shape::same_as_input("backward(x, grad_out)", dx.shape(), x.shape())?;
     let dx = dx.mapv(T::to_f64);
     let after = norm.weight();
     let dw_expected = ArrayD::from_shape_vec(vec![w.len()], dw_expected).expect("one value per feature");
@@ -302,7 +309,9 @@ fn forward_gradient_check(run: &Run) -> Outcome {
     let x: ArrayD<f64> = rng.normal_array(&shape);
     let grad_out: ArrayD<f64> = rng.normal_array(&shape);
     let loss = |norm: &dyn Layer, x: &ArrayD<f64>| -> Result<f64, Failure> {
-        Ok((call(&text::code("forward(x)"), norm.forward(x))? * &grad_out).sum())
+        let y = call(&text::code("forward(x)"), norm.forward(x))?;
+        super::shape::same_as_input("forward(x)", y.shape(), x.shape())?;
+        Ok((y * &grad_out).sum())
     };
 
     let mut dx_numeric = ArrayD::zeros(x.raw_dim());
@@ -330,6 +339,7 @@ fn forward_gradient_check(run: &Run) -> Outcome {
     }
 
     let dx = call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
+    super::shape::same_as_input("backward(x, grad_out)", dx.shape(), x.shape())?;
     assert_close(&text::against_central_differences("dx"), "float64", &dx, &dx_numeric, ATOL, RTOL)?;
     let after = norm.weight();
     let Some(dw) = after.grad.clone() else {

@@ -4,6 +4,7 @@
 mod dtype;
 mod numeric;
 mod parameter;
+mod shape;
 
 use std::cell::{Cell, RefCell};
 use std::panic::AssertUnwindSafe;

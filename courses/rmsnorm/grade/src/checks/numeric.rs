@@ -60,6 +60,7 @@ pub(super) fn norm_matches_reference<T: Element>(run: &Run, x: &ArrayD<T>, eps: 
     let hidden = *x.shape().last().expect("test inputs have a last axis");
     let norm = run.build(hidden, eps)?;
     let actual = super::call(&text::code("norm(x)"), norm.norm(x))?.mapv(f64::from);
+    super::shape::same_as_input("norm(x)", actual.shape(), x.shape())?;
     let expected = reference::rms_normalize(x, eps).expect("test inputs are valid").mapv(f64::from);
     let (case, seen, right, x) = (run.case(), actual.clone(), expected.clone(), x.clone());
     run.observe(move || {
