@@ -35,7 +35,7 @@ pub fn hidden_size(
     // ==========================================
     // TODO 3: LLaMA's FFN width / TODO 3：LLaMA 的 FFN 宽度
     // ==========================================
-    // dim == 0 or multiple_of == 0: Err(MlpError::ZeroSize { what: "dim" })
+    // dim == 0 or multiple_of == 0: Err(MlpError::ZeroSize { what: "dim".into() })
     //                               (or "multiple_of")
     // dim 或 multiple_of 为 0：返回 Err(MlpError::ZeroSize { what: ... })
     // let mut hidden = ???;  // two thirds of 4·dim, as an integer (floor)

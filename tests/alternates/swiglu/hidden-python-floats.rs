@@ -28,10 +28,10 @@ pub fn hidden_size(
     ffn_dim_multiplier: Option<f64>,
 ) -> Result<usize, MlpError> {
     if dim == 0 {
-        return Err(MlpError::ZeroSize { what: "dim" });
+        return Err(MlpError::ZeroSize { what: "dim".into() });
     }
     if multiple_of == 0 {
-        return Err(MlpError::ZeroSize { what: "multiple_of" });
+        return Err(MlpError::ZeroSize { what: "multiple_of".into() });
     }
     let mut hidden = (2.0 * (4 * dim) as f64 / 3.0) as usize;
     if let Some(multiplier) = ffn_dim_multiplier {

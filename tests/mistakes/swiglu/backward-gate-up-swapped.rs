@@ -1,5 +1,6 @@
 //! A wrong file for 05-backward: gate's and up's gradients swapped.
 //! 错误文件（05-backward）：gate 与 up 的梯度对调。
+//! mistake: backward-gate-up-swapped
 
 use ndarray::{Array2, ArrayD, Ix2};
 use tutor_kit::{reference, Float, MlpError, Param};

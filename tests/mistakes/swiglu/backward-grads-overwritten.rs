@@ -1,5 +1,6 @@
 //! A wrong file for 05-backward: each backward overwrites grad.
 //! 错误文件（05-backward）：每次 backward 都覆盖 grad。
+//! mistake: backward-grads-overwritten
 
 use ndarray::{Array2, ArrayD, Ix2};
 use tutor_kit::{reference, Float, MlpError, Param};

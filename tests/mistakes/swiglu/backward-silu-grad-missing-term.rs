@@ -1,5 +1,6 @@
 //! A wrong file for 05-backward: silu′ taken as σ alone.
 //! 错误文件（05-backward）：把 silu′ 当成只有 σ。
+//! mistake: backward-silu-grad-missing-term
 
 use ndarray::{Array2, ArrayD, Ix2};
 use tutor_kit::{reference, Float, MlpError, Param};

@@ -1,5 +1,6 @@
 //! A wrong file for 03-hidden-size: the multiplier applied after rounding.
 //! 错误文件（03-hidden-size）：在取整之后才乘 multiplier。
+//! mistake: hidden-multiplier-after-rounding
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, MlpError, Param};
@@ -28,10 +29,10 @@ pub fn hidden_size(
     ffn_dim_multiplier: Option<f64>,
 ) -> Result<usize, MlpError> {
     if dim == 0 {
-        return Err(MlpError::ZeroSize { what: "dim" });
+        return Err(MlpError::ZeroSize { what: "dim".into() });
     }
     if multiple_of == 0 {
-        return Err(MlpError::ZeroSize { what: "multiple_of" });
+        return Err(MlpError::ZeroSize { what: "multiple_of".into() });
     }
     let mut hidden = (2 * (4 * dim) / 3).div_ceil(multiple_of) * multiple_of;
     if let Some(multiplier) = ffn_dim_multiplier {

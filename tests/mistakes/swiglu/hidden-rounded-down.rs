@@ -1,5 +1,6 @@
 //! A wrong file for 03-hidden-size: rounded down to the multiple.
 //! 错误文件（03-hidden-size）：向下取到倍数。
+//! mistake: hidden-rounded-down
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, MlpError, Param};
@@ -28,10 +29,10 @@ pub fn hidden_size(
     ffn_dim_multiplier: Option<f64>,
 ) -> Result<usize, MlpError> {
     if dim == 0 {
-        return Err(MlpError::ZeroSize { what: "dim" });
+        return Err(MlpError::ZeroSize { what: "dim".into() });
     }
     if multiple_of == 0 {
-        return Err(MlpError::ZeroSize { what: "multiple_of" });
+        return Err(MlpError::ZeroSize { what: "multiple_of".into() });
     }
     let mut hidden = 2 * (4 * dim) / 3;
     if let Some(multiplier) = ffn_dim_multiplier {

@@ -1,5 +1,6 @@
 //! A wrong file for 02-linear: products and their sum kept in T.
 //! 错误文件（02-linear）：乘积与求和都留在 T 中。
+//! mistake: linear-low-precision-sum
 
 use ndarray::{Array2, ArrayD, Axis};
 use tutor_kit::{reference, Float, MlpError, Param, Rng};

@@ -12,27 +12,27 @@ const DATA: &[u8] = include_bytes!("../../fixtures/fixtures.bin");
 /// An element type the fixtures store, with its manifest name and byte width.
 pub trait Stored: Float {
     /// The manifest's name of the dtype.
-    const TAG: &'static str;
+    const STORED_AS: &'static str;
     /// Decodes one little-endian element.
     fn decode(bytes: &[u8]) -> Self;
 }
 
 impl Stored for f32 {
-    const TAG: &'static str = "f32";
+    const STORED_AS: &'static str = "f32";
     fn decode(bytes: &[u8]) -> Self {
         f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
     }
 }
 
 impl Stored for f16 {
-    const TAG: &'static str = "f16";
+    const STORED_AS: &'static str = "f16";
     fn decode(bytes: &[u8]) -> Self {
         f16::from_bits(u16::from_le_bytes([bytes[0], bytes[1]]))
     }
 }
 
 impl Stored for bf16 {
-    const TAG: &'static str = "bf16";
+    const STORED_AS: &'static str = "bf16";
     fn decode(bytes: &[u8]) -> Self {
         bf16::from_bits(u16::from_le_bytes([bytes[0], bytes[1]]))
     }
@@ -46,7 +46,7 @@ pub fn array<T: Stored>(name: &str) -> ArrayD<T> {
         .find(|l| l.split_whitespace().next() == Some(name))
         .unwrap_or_else(|| panic!("fixture {name} is not in the manifest"));
     let fields: Vec<&str> = line.split_whitespace().collect();
-    assert_eq!(fields[1], T::TAG, "fixture {name} is stored as {}", fields[1]);
+    assert_eq!(fields[1], T::STORED_AS, "fixture {name} is stored as {}", fields[1]);
     let shape: Vec<usize> = fields[2].split('x').map(|d| d.parse().expect("a dimension")).collect();
     let offset: usize = fields[3].parse().expect("a byte offset");
     let width = std::mem::size_of::<T>();

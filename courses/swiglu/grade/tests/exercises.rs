@@ -1,33 +1,32 @@
 //! Every solution passes every case, and every stub is "not done" in its own exercise's cases and
-//! passes the others (their pieces are the kit's), graded in process through the temporary
-//! adapter.
+//! passes the others (their pieces are the kit's), graded in process through the same client
+//! as `tutor check` (over an in-process channel).
 
-use swiglu_grade::in_process;
-use swiglu_grade::run_all;
+use swiglu_grade::COURSE;
 use tutor_grade::report::{Report, Status};
+use tutor_grade::{Course, InProcess};
 
 macro_rules! files {
-    ($($module:ident, $subject:ident, $path:literal;)*) => {
+    ($($module:ident, $path:literal;)*) => {
         $(
             #[path = $path]
             #[allow(dead_code, unused_variables)]
             mod $module;
-            in_process!($subject, $module);
         )*
     };
 }
 
 files! {
-    solution_01, Solution01, "../../../../solutions/swiglu/01-silu.rs";
-    solution_02, Solution02, "../../../../solutions/swiglu/02-linear.rs";
-    solution_03, Solution03, "../../../../solutions/swiglu/03-hidden-size.rs";
-    solution_04, Solution04, "../../../../solutions/swiglu/04-forward.rs";
-    solution_05, Solution05, "../../../../solutions/swiglu/05-backward.rs";
-    stub_01, Stub01, "../../../../exercises/swiglu/01-silu.rs";
-    stub_02, Stub02, "../../../../exercises/swiglu/02-linear.rs";
-    stub_03, Stub03, "../../../../exercises/swiglu/03-hidden-size.rs";
-    stub_04, Stub04, "../../../../exercises/swiglu/04-forward.rs";
-    stub_05, Stub05, "../../../../exercises/swiglu/05-backward.rs";
+    solution_01, "../../../../solutions/swiglu/01-silu.rs";
+    solution_02, "../../../../solutions/swiglu/02-linear.rs";
+    solution_03, "../../../../solutions/swiglu/03-hidden-size.rs";
+    solution_04, "../../../../solutions/swiglu/04-forward.rs";
+    solution_05, "../../../../solutions/swiglu/05-backward.rs";
+    stub_01, "../../../../exercises/swiglu/01-silu.rs";
+    stub_02, "../../../../exercises/swiglu/02-linear.rs";
+    stub_03, "../../../../exercises/swiglu/03-hidden-size.rs";
+    stub_04, "../../../../exercises/swiglu/04-forward.rs";
+    stub_05, "../../../../exercises/swiglu/05-backward.rs";
 }
 
 /// Asserts with the default panic hook back (the quiet one, needed while cases run, would
@@ -37,6 +36,13 @@ fn check(condition: bool, message: impl FnOnce() -> String) {
         drop(std::panic::take_hook());
         panic!("{}", message());
     }
+}
+
+/// The report `tutor check` would give `$module` with `$seed`, in process.
+macro_rules! grade {
+    ($module:ident, $seed:expr) => {
+        COURSE.grade(&InProcess::new(tutor_kit::graded_server!($module)), $seed)
+    };
 }
 
 fn failures(report: &Report) -> Vec<String> {
@@ -60,11 +66,11 @@ fn every_solution_passes_every_case_on_several_seeds() {
     tutor_grade::outcome::install_quiet_panic_hook();
     for seed in [0, 1, 0xDEAD_BEEF] {
         let reports = [
-            run_all(&Solution01, seed),
-            run_all(&Solution02, seed),
-            run_all(&Solution03, seed),
-            run_all(&Solution04, seed),
-            run_all(&Solution05, seed),
+            grade!(solution_01, seed),
+            grade!(solution_02, seed),
+            grade!(solution_03, seed),
+            grade!(solution_04, seed),
+            grade!(solution_05, seed),
         ];
         for (i, report) in reports.iter().enumerate() {
             check(report.all_passed(), || format!("solution {} seed {seed}: {:#?}", i + 1, failures(report)));
@@ -76,11 +82,11 @@ fn every_solution_passes_every_case_on_several_seeds() {
 fn every_stub_fails_its_own_exercise_only_and_as_not_done() {
     tutor_grade::outcome::install_quiet_panic_hook();
     let reports = [
-        ("silu", run_all(&Stub01, 7)),
-        ("linear", run_all(&Stub02, 7)),
-        ("hidden-size", run_all(&Stub03, 7)),
-        ("block", run_all(&Stub04, 7)),
-        ("backward", run_all(&Stub05, 7)),
+        ("silu", grade!(stub_01, 7)),
+        ("linear", grade!(stub_02, 7)),
+        ("hidden-size", grade!(stub_03, 7)),
+        ("block", grade!(stub_04, 7)),
+        ("backward", grade!(stub_05, 7)),
     ];
     for (contract, report) in &reports {
         // A layer built from a Linear (the block) waits for 02's TODO too; nothing else fails.

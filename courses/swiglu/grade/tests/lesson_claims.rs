@@ -4,8 +4,9 @@ use std::collections::BTreeSet;
 
 use swiglu_grade::cases::linear::INIT_SIZES;
 use swiglu_grade::mistakes::hidden_candidates;
-use swiglu_grade::{fixtures, in_process, oracle};
+use swiglu_grade::{fixtures, oracle, COURSE};
 use tutor_grade::report::Status;
+use tutor_grade::{Course, InProcess};
 use tutor_kit::half::{bf16, f16};
 
 const LESSONS: [(&str, &str); 6] = [
@@ -200,12 +201,11 @@ mod central_differences {
         })
     }
 }
-in_process!(CentralDifferences, central_differences);
 
 #[test]
 fn central_differences_fail_the_analytic_check() {
     tutor_grade::outcome::install_quiet_panic_hook();
-    let report = swiglu_grade::run_all(&CentralDifferences, 3);
+    let report = COURSE.grade(&InProcess::new(tutor_kit::graded_server!(central_differences)), 3);
     let case = report.cases.iter().find(|c| c.id == "silu-grad-f64").expect("the case");
     let failed = case.status == Status::Failed;
     drop(std::panic::take_hook());

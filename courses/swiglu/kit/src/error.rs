@@ -4,33 +4,28 @@ use std::fmt;
 
 use crate::text::{self, Bi};
 
-/// Why a layer could not be built, or could not run on an input.
-#[derive(Debug, Clone, PartialEq)]
-pub enum MlpError {
-    /// A size that must be positive was 0; `what` names it (`in_features`, `multiple_of`, …).
-    ZeroSize {
-        /// The argument's name.
-        what: &'static str,
-    },
-    /// `ffn_dim_multiplier` was not finite, or not positive.
-    BadMultiplier(f64),
-    /// A 0-d input: there is no feature axis.
-    NoAxis,
-    /// The input's last axis is not `in_features` long.
-    FeatureMismatch {
-        /// The layer's `in_features`.
-        expected: usize,
-        /// The input's last axis.
-        found: usize,
-    },
-    /// Two arrays that must have one shape (the output and its gradient; a weight and its
-    /// gradient) do not.
-    ShapeMismatch {
-        /// The shape required.
-        expected: Vec<usize>,
-        /// The shape given.
-        found: Vec<usize>,
-    },
+tutor_subject::wire_enum! {
+    /// Why a layer could not be built, or could not run on an input.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum MlpError {
+        /// A size that must be positive was 0; `what` names it (`in_features`, `multiple_of`, …).
+        ZeroSize { what: String } = 0,
+        /// `ffn_dim_multiplier` was not finite, or not positive.
+        BadMultiplier(f64) = 1,
+        /// A 0-d input: there is no feature axis.
+        NoAxis = 2,
+        /// The input's last axis is not `in_features` long.
+        FeatureMismatch { expected: usize, found: usize } = 3,
+        /// Two arrays that must have one shape (the output and its gradient; a weight and its
+        /// gradient) do not.
+        ShapeMismatch { expected: Vec<usize>, found: Vec<usize> } = 4,
+    }
+}
+
+impl From<tutor_subject::GradShapeMismatch> for MlpError {
+    fn from(e: tutor_subject::GradShapeMismatch) -> Self {
+        MlpError::ShapeMismatch { expected: e.expected, found: e.found }
+    }
 }
 
 impl MlpError {

@@ -9,21 +9,7 @@ use ndarray::{Array2, ArrayD, Axis, Ix2, Zip};
 
 use crate::{Float, MlpError, Param, Rng};
 
-pub use tutor_subject::text::KIT_ANSWER_MARKER;
-
-/// Panics with the kit-answer marker when `function` answers the TODO under test.
-// The refusals sit in the functions that compute, not only in the public names: a private
-// function is still a symbol in the library, and code can link to it by name.
-fn refuse_if_answer(function: &str, answers: &[u32]) {
-    if let Some(refusal) = refusal(tutor_subject::serve::todo_under_test(), function, answers) {
-        panic!("{refusal}");
-    }
-}
-
-/// The panic message when `function` runs while `todo` is graded, or `None`.
-fn refusal(todo: u32, function: &str, answers: &[u32]) -> Option<String> {
-    (todo != 0 && answers.contains(&todo)).then(|| format!("{KIT_ANSWER_MARKER} reference::{function} (TODO {todo})"))
-}
+use tutor_subject::serve::refuse_if_answer;
 
 /// `x·σ(x) = x / (1 + e^(−x))` in FP32. At large negative x, e^(−x) overflows to +∞ and the
 /// quotient is −0, the right limit; e^x / (1 + e^x) would be ∞/∞ = NaN at large positive x.
@@ -33,13 +19,13 @@ pub(crate) fn silu_f32(x: f32) -> f32 {
 
 /// SiLU elementwise: computed in FP32, rounded once to `T`. NaN stays NaN.
 pub fn silu<T: Float>(x: &ArrayD<T>) -> ArrayD<T> {
-    refuse_if_answer("silu", &[1]);
+    refuse_if_answer("reference::silu", &[1], &[]);
     x.mapv(|v| T::from_f32(silu_f32(v.to_f32())))
 }
 
 /// SiLU's derivative `σ(x)·(1 + x·(1 − σ(x)))`, in f64.
 pub fn silu_grad<T: Float>(x: &ArrayD<T>) -> ArrayD<f64> {
-    refuse_if_answer("silu_grad", &[5]);
+    refuse_if_answer("reference::silu_grad", &[5], &[]);
     x.mapv(|v| silu_grad_f64(v.to_f64()))
 }
 
@@ -51,12 +37,12 @@ fn silu_grad_f64(x: f64) -> f64 {
 /// LLaMA's FFN width: `int(2·(4·dim)/3)`, then `int(multiplier·h)`, then up to a multiple of
 /// `multiple_of` (Meta's `FeedForward.__init__`).
 pub fn hidden_size(dim: usize, multiple_of: usize, ffn_dim_multiplier: Option<f64>) -> Result<usize, MlpError> {
-    refuse_if_answer("hidden_size", &[3]);
+    refuse_if_answer("reference::hidden_size", &[3], &[]);
     if dim == 0 {
-        return Err(MlpError::ZeroSize { what: "dim" });
+        return Err(MlpError::ZeroSize { what: "dim".into() });
     }
     if multiple_of == 0 {
-        return Err(MlpError::ZeroSize { what: "multiple_of" });
+        return Err(MlpError::ZeroSize { what: "multiple_of".into() });
     }
     let mut hidden = 2 * (4 * dim) / 3;
     if let Some(multiplier) = ffn_dim_multiplier {
@@ -71,7 +57,7 @@ pub fn hidden_size(dim: usize, multiple_of: usize, ffn_dim_multiplier: Option<f6
 /// A trainable `[out, in]` weight drawn from `U(−1/√in, 1/√in)` (PyTorch's default for
 /// `nn.Linear`, its `kaiming_uniform_(a=√5)`), from `Rng::new(seed)`.
 pub fn linear_weight(in_features: usize, out_features: usize, seed: u64) -> Result<Param, MlpError> {
-    refuse_if_answer("linear_weight", &[2]);
+    refuse_if_answer("reference::linear_weight", &[2], &[]);
     check_sizes(in_features, out_features)?;
     let bound = 1.0 / (in_features as f32).sqrt();
     let mut rng = Rng::new(seed);
@@ -81,10 +67,10 @@ pub fn linear_weight(in_features: usize, out_features: usize, seed: u64) -> Resu
 /// Rejects a zero `in_features` or `out_features`.
 pub fn check_sizes(in_features: usize, out_features: usize) -> Result<(), MlpError> {
     if in_features == 0 {
-        return Err(MlpError::ZeroSize { what: "in_features" });
+        return Err(MlpError::ZeroSize { what: "in_features".into() });
     }
     if out_features == 0 {
-        return Err(MlpError::ZeroSize { what: "out_features" });
+        return Err(MlpError::ZeroSize { what: "out_features".into() });
     }
     Ok(())
 }
@@ -101,7 +87,7 @@ pub fn check_features<T>(x: &ArrayD<T>, in_features: usize) -> Result<(), MlpErr
 /// `y = x·Wᵀ` over the last axis: the weight as `T` sees it (each element rounded to `T`),
 /// products accumulated in FP32, each output rounded once to `T`.
 pub fn linear<T: Float>(x: &ArrayD<T>, weight: &Param) -> Result<ArrayD<T>, MlpError> {
-    refuse_if_answer("linear", &[2]);
+    refuse_if_answer("reference::linear", &[2], &[]);
     project(x, &weight.value)
 }
 
@@ -121,7 +107,7 @@ fn project<T: Float>(x: &ArrayD<T>, weight: &Array2<f32>) -> Result<ArrayD<T>, M
 
 /// The block `down(silu(gate(x)) ⊙ up(x))`, every op rounded once to `T`.
 pub fn feed_forward<T: Float>(x: &ArrayD<T>, gate: &Param, up: &Param, down: &Param) -> Result<ArrayD<T>, MlpError> {
-    refuse_if_answer("feed_forward", &[4]);
+    refuse_if_answer("reference::feed_forward", &[4], &[]);
     check_block(gate, up, down)?;
     let g = project(x, &gate.value)?;
     let u = project(x, &up.value)?;
@@ -156,7 +142,7 @@ pub fn backward<T: Float>(
     up: &mut Param,
     down: &mut Param,
 ) -> Result<ArrayD<T>, MlpError> {
-    refuse_if_answer("backward", &[5]);
+    refuse_if_answer("reference::backward", &[5], &[]);
     check_block(gate, up, down)?;
     check_features(x, gate.value.ncols())?;
     if grad_out.shape() != x.shape() {
@@ -213,7 +199,7 @@ mod tests {
         assert_eq!(hidden_size(5120, 256, None), Ok(13824));
         assert_eq!(hidden_size(8192, 4096, Some(1.3)), Ok(28672));
         assert_eq!(hidden_size(4096, 1024, Some(1.3)), Ok(14336));
-        assert_eq!(hidden_size(8, 0, None), Err(MlpError::ZeroSize { what: "multiple_of" }));
+        assert_eq!(hidden_size(8, 0, None), Err(MlpError::ZeroSize { what: "multiple_of".into() }));
         assert_eq!(hidden_size(8, 4, Some(f64::NAN)).map_err(|e| matches!(e, MlpError::BadMultiplier(_))), Err(true));
     }
 
@@ -253,13 +239,5 @@ mod tests {
         shifted[[1, 2]] -= 2.0 * h;
         let minus: f64 = feed_forward(&shifted, &gate, &up, &down).unwrap().sum();
         assert!(((plus - minus) / (2.0 * h) - dx[[1, 2]]).abs() < 1e-3);
-    }
-
-    #[test]
-    fn a_given_piece_refuses_only_the_todo_it_answers() {
-        let refused = refusal(4, "feed_forward", &[4]).unwrap();
-        assert!(refused.starts_with(KIT_ANSWER_MARKER) && refused.contains("reference::feed_forward"), "{refused}");
-        assert_eq!(refusal(5, "feed_forward", &[4]), None);
-        assert_eq!(refusal(0, "silu", &[1]), None, "tutor's own process is never refused");
     }
 }

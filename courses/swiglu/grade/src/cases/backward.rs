@@ -5,13 +5,12 @@ use ndarray::{Array2, ArrayD, IxDyn};
 use tutor_grade::report::Contract;
 use tutor_grade::{Failure, Outcome};
 use tutor_kit::half::{bf16, f16};
-use tutor_kit::Float;
+use tutor_subject::wire::Dtype;
 
 use super::block::{holding, seeded_weights};
 use super::{cases, compare, err, ok, tolerance, wide, Case, Run};
 use crate::fixtures::{self, Stored};
 use crate::oracle;
-use crate::subject::Subject;
 
 /// Backward, 05-backward.
 pub const BACKWARD: Contract = Contract { id: "backward", zh: "反向传播契约", en: "Backward contract" };
@@ -19,7 +18,7 @@ pub const BACKWARD: Contract = Contract { id: "backward", zh: "反向传播契�
 /// An analytic f64 gradient meets this; central differences do not.
 const ANALYTIC: (f64, f64) = (1e-14, 1e-12);
 
-pub fn cases<S: Subject>() -> Vec<Case<S>> {
+pub fn cases() -> Vec<Case> {
     cases![BACKWARD;
         "silu-grad-f64",
             "silu_grad 与 f64 参考一致，相对误差 1e-12（只有解析导数能做到）",
@@ -38,7 +37,7 @@ pub fn cases<S: Subject>() -> Vec<Case<S>> {
     ]
 }
 
-fn silu_grad<S: Subject>(run: &Run<S>) -> Outcome {
+fn silu_grad(run: &Run) -> Outcome {
     let mut rng = run.rng(51);
     let mut values: Vec<f64> = (0..200).map(|_| 4.0 * rng.normal()).collect();
     values.extend([0.0, 30.0, -30.0, 700.0, -700.0, 1e-300]);
@@ -50,8 +49,8 @@ fn silu_grad<S: Subject>(run: &Run<S>) -> Outcome {
 }
 
 /// Runs one backward from cleared gradients: dx and the three weights' gradients.
-fn backward<T: Float, S: Subject>(
-    run: &Run<S>,
+fn backward<T: Dtype>(
+    run: &Run,
     weights: &[Array2<f32>; 3],
     x: &ArrayD<T>,
     dy: &ArrayD<T>,
@@ -60,9 +59,9 @@ fn backward<T: Float, S: Subject>(
     let mut block = holding(run, weights)?;
     let mut dx = ArrayD::zeros(IxDyn(&[]));
     for _ in 0..calls {
-        dx = wide(&ok("FeedForward::backward(x, grad_out)", run.subject.block_backward(&mut block, x, dy))?);
+        dx = wide(&ok("FeedForward::backward(x, grad_out)", block.backward(x, dy))?);
     }
-    let grads = run.subject.block_weights(&block).map(|p| match p.grad {
+    let grads = [block.gate_weight(), block.up_weight(), block.down_weight()].map(|p| match p.grad {
         Some(g) => g.mapv(f64::from).into_dyn(),
         None => ArrayD::zeros(IxDyn(&[0])),
     });
@@ -87,7 +86,7 @@ fn as_f32(grads: [Array2<f64>; 3]) -> [ArrayD<f64>; 3] {
     grads.map(|g| g.mapv(|v| f64::from(v as f32)).into_dyn())
 }
 
-fn against_oracle<S: Subject>(run: &Run<S>) -> Outcome {
+fn against_oracle(run: &Run) -> Outcome {
     let weights = seeded_weights(run, 52, 8, 24);
     let mut rng = run.rng(53);
     let x: ArrayD<f64> = rng.normal_array(&[3, 4, 8]);
@@ -100,10 +99,10 @@ fn against_oracle<S: Subject>(run: &Run<S>) -> Outcome {
     check_grads(&grads, &as_f32(expected_grads), 1.0)
 }
 
-fn against_pytorch<S: Subject>(run: &Run<S>) -> Outcome {
-    fn one<T: Stored, S: Subject>(run: &Run<S>) -> Outcome {
+fn against_pytorch(run: &Run) -> Outcome {
+    fn one<T: Stored + Dtype>(run: &Run) -> Outcome {
         let weights = ["block.gate", "block.up", "block.down"].map(fixtures::matrix);
-        let name = |part: &str| format!("block.{}.{part}", T::TAG);
+        let name = |part: &str| format!("block.{}.{part}", T::STORED_AS);
         let (x, dy) = (fixtures::array::<T>(&name("x")), fixtures::array::<T>(&name("dy")));
         let (dx, grads) = backward(run, &weights, &x, &dy, 1)?;
         let torch_dx = wide(&fixtures::array::<T>(&name("dx")));
@@ -111,12 +110,12 @@ fn against_pytorch<S: Subject>(run: &Run<S>) -> Outcome {
         let torch = ["dgate", "dup", "ddown"].map(|part| fixtures::matrix(&name(part)).mapv(f64::from).into_dyn());
         check_grads(&grads, &torch, 1.0)
     }
-    one::<f32, S>(run)?;
-    one::<f16, S>(run)?;
-    one::<bf16, S>(run)
+    one::<f32>(run)?;
+    one::<f16>(run)?;
+    one::<bf16>(run)
 }
 
-fn accumulates<S: Subject>(run: &Run<S>) -> Outcome {
+fn accumulates(run: &Run) -> Outcome {
     let weights = seeded_weights(run, 54, 6, 10);
     let mut rng = run.rng(55);
     let x: ArrayD<f32> = rng.normal_array(&[5, 6]);
@@ -132,5 +131,5 @@ fn accumulates<S: Subject>(run: &Run<S>) -> Outcome {
     }
     let mut block = holding(run, &weights)?;
     let wrong: ArrayD<f32> = rng.normal_array(&[5, 5]);
-    err("FeedForward::backward(x, <grad_out of shape [5, 5]>)", run.subject.block_backward(&mut block, &x, &wrong))
+    err("FeedForward::backward(x, <grad_out of shape [5, 5]>)", block.backward(&x, &wrong))
 }

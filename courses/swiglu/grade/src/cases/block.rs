@@ -5,17 +5,18 @@ use tutor_grade::report::Contract;
 use tutor_grade::{Failure, Outcome};
 use tutor_kit::half::{bf16, f16};
 use tutor_kit::Float;
+use tutor_subject::wire::Dtype;
 
 use super::{cases, compare, err, ok, tolerance, wide, Candidate, Case, Run};
 use crate::fixtures::{self, Stored};
 use crate::oracle;
-use crate::subject::Subject;
+use crate::subject;
 use crate::text;
 
 /// The block, 04-forward.
 pub const BLOCK: Contract = Contract { id: "block", zh: "SwiGLU 块契约", en: "SwiGLU block contract" };
 
-pub fn cases<S: Subject>() -> Vec<Case<S>> {
+pub fn cases() -> Vec<Case> {
     cases![BLOCK;
         "block-pytorch",
             "forward 与 PyTorch 中 f32、f16、bf16 精度的 LLaMA FeedForward 模块一致（dim 16，hidden 48）",
@@ -32,15 +33,20 @@ pub fn cases<S: Subject>() -> Vec<Case<S>> {
 }
 
 /// A block holding `weights` (gate, up, down).
-pub fn holding<S: Subject>(run: &Run<S>, weights: &[Array2<f32>; 3]) -> Result<S::Block, Failure> {
+pub fn holding<'a>(run: &Run<'a>, weights: &[Array2<f32>; 3]) -> Result<subject::FeedForward<'a>, Failure> {
     let (hidden, dim) = weights[0].dim();
-    let mut block = ok(&format!("FeedForward::new({dim}, {hidden}, 0)"), run.subject.block(dim, hidden, 0))?;
-    run.subject.set_block_weights(&mut block, weights.clone());
+    let mut block =
+        ok(&format!("FeedForward::new({dim}, {hidden}, 0)"), subject::FeedForward::new(run.subject, dim, hidden, 0))?;
+    let [gate, up, down] = weights.clone();
+    block.set_gate_weight(gate);
+    block.set_up_weight(up);
+    block.set_down_weight(down);
+    block.clear_grads();
     Ok(block)
 }
 
 /// Seeded weights of PyTorch's default init: gate, up `[hidden, dim]`, down `[dim, hidden]`.
-pub fn seeded_weights<S: Subject>(run: &Run<S>, salt: u64, dim: usize, hidden: usize) -> [Array2<f32>; 3] {
+pub fn seeded_weights(run: &Run, salt: u64, dim: usize, hidden: usize) -> [Array2<f32>; 3] {
     let mut rng = run.rng(salt);
     let mut draw = |rows: usize, cols: usize| {
         let bound = 1.0 / (cols as f64).sqrt();
@@ -58,30 +64,26 @@ fn candidates<T: Float>(x: &ArrayD<T>, weights: &[Array2<f32>; 3]) -> Vec<Candid
     ]
 }
 
-fn forward<T: Float, S: Subject>(
-    run: &Run<S>,
-    weights: &[Array2<f32>; 3],
-    x: &ArrayD<T>,
-) -> Result<ArrayD<f64>, Failure> {
+fn forward<T: Dtype>(run: &Run, weights: &[Array2<f32>; 3], x: &ArrayD<T>) -> Result<ArrayD<f64>, Failure> {
     let block = holding(run, weights)?;
-    Ok(wide(&ok("FeedForward::forward(x)", run.subject.block_forward(&block, x))?))
+    Ok(wide(&ok("FeedForward::forward(x)", block.forward(x))?))
 }
 
-fn against_pytorch<S: Subject>(run: &Run<S>) -> Outcome {
-    fn one<T: Stored, S: Subject>(run: &Run<S>) -> Outcome {
+fn against_pytorch(run: &Run) -> Outcome {
+    fn one<T: Stored + Dtype>(run: &Run) -> Outcome {
         let weights = ["block.gate", "block.up", "block.down"].map(fixtures::matrix);
-        let x = fixtures::array::<T>(&format!("block.{}.x", T::TAG));
-        let torch = wide(&fixtures::array::<T>(&format!("block.{}.y", T::TAG)));
+        let x = fixtures::array::<T>(&format!("block.{}.x", T::STORED_AS));
+        let torch = wide(&fixtures::array::<T>(&format!("block.{}.y", T::STORED_AS)));
         let actual = forward(run, &weights, &x)?;
         compare("FeedForward::forward(x)", T::NAME, &actual, &torch, tolerance::<T>(), || candidates(&x, &weights))
     }
-    one::<f32, S>(run)?;
-    one::<f16, S>(run)?;
-    one::<bf16, S>(run)
+    one::<f32>(run)?;
+    one::<f16>(run)?;
+    one::<bf16>(run)
 }
 
-fn per_op<S: Subject>(run: &Run<S>) -> Outcome {
-    fn one<T: Float, S: Subject>(run: &Run<S>) -> Outcome {
+fn per_op(run: &Run) -> Outcome {
+    fn one<T: Dtype>(run: &Run) -> Outcome {
         let weights = seeded_weights(run, 41, 32, 96);
         let mut rng = run.rng(42);
         let x: ArrayD<T> = rng.normal_array(&[4, 8, 32]);
@@ -99,11 +101,11 @@ fn per_op<S: Subject>(run: &Run<S>) -> Outcome {
         let named = (10 * fused_equal >= 9 * actual.len()).then_some("block-rounds-once");
         Err(Failure::new(text::not_rounded_per_op(T::NAME, equal, actual.len())).with_mistake(named))
     }
-    one::<bf16, S>(run)?;
-    one::<f16, S>(run)
+    one::<bf16>(run)?;
+    one::<f16>(run)
 }
 
-fn shapes<S: Subject>(run: &Run<S>) -> Outcome {
+fn shapes(run: &Run) -> Outcome {
     let weights = seeded_weights(run, 43, 6, 10);
     let mut rng = run.rng(44);
     for shape in [&[6][..], &[2, 1, 3, 6], &[0, 6]] {
@@ -116,7 +118,7 @@ fn shapes<S: Subject>(run: &Run<S>) -> Outcome {
     }
     let block = holding(run, &weights)?;
     let scalar: ArrayD<f32> = rng.normal_array(&[]);
-    err("FeedForward::forward(<0-d x>)", run.subject.block_forward(&block, &scalar))?;
+    err("FeedForward::forward(<0-d x>)", block.forward(&scalar))?;
     let wrong: ArrayD<f32> = rng.normal_array(&[2, 5]);
-    err("FeedForward::forward(<x of shape [2, 5]> with dim = 6)", run.subject.block_forward(&block, &wrong))
+    err("FeedForward::forward(<x of shape [2, 5]> with dim = 6)", block.forward(&wrong))
 }

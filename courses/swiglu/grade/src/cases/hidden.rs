@@ -6,7 +6,6 @@ use tutor_grade::{Failure, Outcome};
 use super::{cases, err, ok, Case, Run};
 use crate::mistakes::hidden_candidates;
 use crate::oracle;
-use crate::subject::Subject;
 use crate::text;
 
 /// Hidden size, 03-hidden-size.
@@ -22,7 +21,7 @@ pub const META: [(usize, usize, Option<f64>, usize); 5] = [
     (4096, 1024, Some(1.3), 14336),
 ];
 
-pub fn cases<S: Subject>() -> Vec<Case<S>> {
+pub fn cases() -> Vec<Case> {
     cases![HIDDEN;
         "hidden-meta",
             "hidden_size 复现 Meta 的配置（4096 → 11008、5120 → 13824、8192 → 22016，以及 multiplier 1.3 的 28672 与 14336）",
@@ -40,7 +39,7 @@ type Config = (usize, usize, Option<f64>);
 
 /// Asks every configuration; on a wrong answer, names the mistake that gives every wrong answer
 /// seen (and is wrong itself there).
-fn check<S: Subject>(run: &Run<S>, configs: &[Config]) -> Outcome {
+fn check(run: &Run, configs: &[Config]) -> Outcome {
     let mut wrong: Vec<(Config, usize, usize)> = Vec::new();
     for &(dim, multiple_of, multiplier) in configs {
         let what = format!("hidden_size({dim}, {multiple_of}, {multiplier:?})");
@@ -58,11 +57,11 @@ fn check<S: Subject>(run: &Run<S>, configs: &[Config]) -> Outcome {
     Err(Failure::new(text::wrong_number(&what, expected, found)).with_mistake(named))
 }
 
-fn meta<S: Subject>(run: &Run<S>) -> Outcome {
+fn meta(run: &Run) -> Outcome {
     check(run, &META.map(|(d, m, k, _)| (d, m, k)))
 }
 
-fn rule<S: Subject>(run: &Run<S>) -> Outcome {
+fn rule(run: &Run) -> Outcome {
     let mut rng = run.rng(31);
     let multiples = [1, 8, 32, 64, 100, 256, 1000, 4096];
     let configs: Vec<Config> = (0..40)

@@ -5,19 +5,19 @@ use ndarray::{Array2, ArrayD};
 use tutor_grade::report::Contract;
 use tutor_grade::{Failure, Outcome};
 use tutor_kit::half::{bf16, f16};
-use tutor_kit::Float;
+use tutor_subject::wire::Dtype;
 
 use super::{cases, compare, err, ok, tolerance, wide, Case, Run};
 use crate::fixtures::{self, Stored};
 use crate::mistakes::linear_candidates;
 use crate::oracle;
-use crate::subject::Subject;
+use crate::subject;
 use crate::text;
 
 /// Linear, 02-linear.
 pub const LINEAR: Contract = Contract { id: "linear", zh: "Linear 契约", en: "Linear contract" };
 
-pub fn cases<S: Subject>() -> Vec<Case<S>> {
+pub fn cases() -> Vec<Case> {
     cases![LINEAR;
         "linear-init",
             "Linear::new：可训练的 [out, in] 权重，服从 U(−1/√in, 1/√in)（统计检验），同一种子给出同一权重",
@@ -40,11 +40,11 @@ pub fn cases<S: Subject>() -> Vec<Case<S>> {
 /// bounds of a few percent.
 pub const INIT_SIZES: (usize, usize) = (300, 200);
 
-fn init<S: Subject>(run: &Run<S>) -> Outcome {
+fn init(run: &Run) -> Outcome {
     let ((fan_in, fan_out), seed) = (INIT_SIZES, run.seed);
     let what = format!("Linear::new({fan_in}, {fan_out}, {seed})");
-    let linear = ok(&what, run.subject.linear(fan_in, fan_out, seed))?;
-    let weight = run.subject.linear_weight(&linear);
+    let linear = ok(&what, subject::Linear::new(run.subject, fan_in, fan_out, seed))?;
+    let weight = linear.weight();
     let fail = |zh: String, en: String| Err(Failure::new(text::parameter(zh, en)));
     if weight.value.shape() != [fan_out, fan_in] {
         let found = weight.value.shape().to_vec();
@@ -78,31 +78,32 @@ fn init<S: Subject>(run: &Run<S>) -> Outcome {
             format!("the weight does not look like U(−{bound:.5}, {bound:.5}): largest |w| = {largest:.5}, mean {mean:.2e}, variance {variance:.3e} (should be {:.3e})", bound * bound / 3.0),
         );
     }
-    let again = run.subject.linear_weight(&ok(&what, run.subject.linear(fan_in, fan_out, seed))?);
+    let again = ok(&what, subject::Linear::new(run.subject, fan_in, fan_out, seed))?.weight();
     let other_seed = seed.wrapping_add(1);
-    let other = ok(&what, run.subject.linear(fan_in, fan_out, other_seed))?;
-    if again.value != weight.value || run.subject.linear_weight(&other).value == weight.value {
+    let other = ok(&what, subject::Linear::new(run.subject, fan_in, fan_out, other_seed))?;
+    if again.value != weight.value || other.weight().value == weight.value {
         return fail(
             "同一种子应给出同一权重，不同种子应给出不同权重（用 Rng::new(seed)）".into(),
             "the same seed should give the same weight and another seed another (use Rng::new(seed))".into(),
         );
     }
-    err("Linear::new(0, 3, seed)", run.subject.linear(0, 3, seed))?;
-    err("Linear::new(3, 0, seed)", run.subject.linear(3, 0, seed))
+    err("Linear::new(0, 3, seed)", subject::Linear::new(run.subject, 0, 3, seed))?;
+    err("Linear::new(3, 0, seed)", subject::Linear::new(run.subject, 3, 0, seed))
 }
 
 /// A Linear holding `weight`.
-fn holding<S: Subject>(run: &Run<S>, weight: &Array2<f32>) -> Result<S::Linear, Failure> {
+fn holding<'a>(run: &Run<'a>, weight: &Array2<f32>) -> Result<subject::Linear<'a>, Failure> {
     let (fan_out, fan_in) = weight.dim();
-    let mut linear = ok(&format!("Linear::new({fan_in}, {fan_out}, 0)"), run.subject.linear(fan_in, fan_out, 0))?;
-    run.subject.set_linear_weight(&mut linear, weight.clone());
+    let mut linear =
+        ok(&format!("Linear::new({fan_in}, {fan_out}, 0)"), subject::Linear::new(run.subject, fan_in, fan_out, 0))?;
+    linear.set_weight(weight.clone());
     Ok(linear)
 }
 
 /// `forward(x)` compared with `expected` (before rounding to `T`), mistakes as candidates.
-fn check<T: Float, S: Subject>(run: &Run<S>, weight: &Array2<f32>, x: &ArrayD<T>, expected: &ArrayD<f64>) -> Outcome {
+fn check<T: Dtype>(run: &Run, weight: &Array2<f32>, x: &ArrayD<T>, expected: &ArrayD<f64>) -> Outcome {
     let linear = holding(run, weight)?;
-    let actual = wide(&ok("Linear::forward(x)", run.subject.linear_forward(&linear, x))?);
+    let actual = wide(&ok("Linear::forward(x)", linear.forward(x))?);
     let expected = oracle::round::<T>(expected);
     compare("Linear::forward(x)", T::NAME, &actual, &expected, tolerance::<T>(), || {
         linear_candidates(x, weight, &expected, &actual)
@@ -112,26 +113,26 @@ fn check<T: Float, S: Subject>(run: &Run<S>, weight: &Array2<f32>, x: &ArrayD<T>
     })
 }
 
-fn against_pytorch<S: Subject>(run: &Run<S>) -> Outcome {
-    fn one<T: Stored, S: Subject>(run: &Run<S>) -> Outcome {
+fn against_pytorch(run: &Run) -> Outcome {
+    fn one<T: Stored + Dtype>(run: &Run) -> Outcome {
         let weight = fixtures::matrix("linear.w");
-        let x = fixtures::array::<T>(&format!("linear.{}.x", T::TAG));
-        let torch = wide(&fixtures::array::<T>(&format!("linear.{}.y", T::TAG)));
+        let x = fixtures::array::<T>(&format!("linear.{}.x", T::STORED_AS));
+        let torch = wide(&fixtures::array::<T>(&format!("linear.{}.y", T::STORED_AS)));
         check(run, &weight, &x, &torch)
     }
-    one::<f32, S>(run)?;
-    one::<f16, S>(run)?;
-    one::<bf16, S>(run)
+    one::<f32>(run)?;
+    one::<f16>(run)?;
+    one::<bf16>(run)
 }
 
 /// Seeded weights of PyTorch's default init for `[out, in]`.
-fn seeded_weight<S: Subject>(run: &Run<S>, salt: u64, fan_out: usize, fan_in: usize) -> Array2<f32> {
+fn seeded_weight(run: &Run, salt: u64, fan_out: usize, fan_in: usize) -> Array2<f32> {
     let mut rng = run.rng(salt);
     let bound = 1.0 / (fan_in as f64).sqrt();
     Array2::from_shape_fn((fan_out, fan_in), |_| ((2.0 * rng.uniform() - 1.0) * bound) as f32)
 }
 
-fn shapes<S: Subject>(run: &Run<S>) -> Outcome {
+fn shapes(run: &Run) -> Outcome {
     let mut rng = run.rng(22);
     // The square weight first: there an untransposed weight gives numbers, not a panic.
     let square = seeded_weight(run, 23, 8, 8);
@@ -144,13 +145,13 @@ fn shapes<S: Subject>(run: &Run<S>) -> Outcome {
     }
     let linear = holding(run, &weight)?;
     let scalar: ArrayD<f32> = rng.normal_array(&[]);
-    err("Linear::forward(<0-d x>)", run.subject.linear_forward(&linear, &scalar))?;
+    err("Linear::forward(<0-d x>)", linear.forward(&scalar))?;
     let wrong: ArrayD<f32> = rng.normal_array(&[2, 4]);
-    err("Linear::forward(<x of shape [2, 4]> with in_features = 5)", run.subject.linear_forward(&linear, &wrong))
+    err("Linear::forward(<x of shape [2, 4]> with in_features = 5)", linear.forward(&wrong))
 }
 
-fn long_rows<S: Subject>(run: &Run<S>) -> Outcome {
-    fn one<T: Float, S: Subject>(run: &Run<S>) -> Outcome {
+fn long_rows(run: &Run) -> Outcome {
+    fn one<T: Dtype>(run: &Run) -> Outcome {
         let mut rng = run.rng(24);
         // Positive terms near 1: the true sums are near 4096, far past where a sum kept in
         // f16 (spacing 4 at 4096) or bf16 (spacing 2 from 256) stops growing correctly.
@@ -158,6 +159,6 @@ fn long_rows<S: Subject>(run: &Run<S>) -> Outcome {
         let x = ArrayD::from_shape_fn(ndarray::IxDyn(&[2, 4096]), |_| T::from_f64(0.5 + rng.uniform()));
         check(run, &weight, &x, &oracle::linear(&x, &weight))
     }
-    one::<f16, S>(run)?;
-    one::<bf16, S>(run)
+    one::<f16>(run)?;
+    one::<bf16>(run)
 }

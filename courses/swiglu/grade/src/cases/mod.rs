@@ -13,18 +13,18 @@ use tutor_grade::report::{CaseResult, Contract, Report};
 use tutor_grade::{assert_close, is_close, CaseTitle, Failure, Outcome, Rng};
 use tutor_kit::{Float, MlpError};
 
-use crate::subject::{Subject, Titles};
+use crate::subject::Subject;
 use crate::text::{self, Bi};
 
 /// One grading run: the learner's code and the seed its random inputs come from.
-pub struct Run<'a, S: Subject> {
-    /// Where the learner's functions and layers come from.
-    pub subject: &'a S,
+pub struct Run<'a> {
+    /// The learner's functions and layers, through the course's declared calls.
+    pub subject: &'a Subject<'a>,
     /// The run's seed (`tutor check --seed N` repeats a run).
     pub seed: u64,
 }
 
-impl<S: Subject> Run<'_, S> {
+impl Run<'_> {
     /// A generator for one case's inputs, from the run's seed and the case's salt.
     pub fn rng(&self, salt: u64) -> Rng {
         Rng::new(self.seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15))
@@ -32,7 +32,7 @@ impl<S: Subject> Run<'_, S> {
 }
 
 /// One named check.
-pub struct Case<S: Subject> {
+pub struct Case {
     /// The contract (exercise) it stands behind.
     pub contract: Contract,
     /// Stable id.
@@ -42,7 +42,7 @@ pub struct Case<S: Subject> {
     /// Its title, in English.
     pub en: &'static str,
     /// The body.
-    pub run: fn(&Run<S>) -> Outcome,
+    pub run: fn(&Run) -> Outcome,
 }
 
 /// Writes a contract's cases: `id, zh, en => body;` each.
@@ -54,7 +54,7 @@ macro_rules! cases {
 pub(crate) use cases;
 
 /// Every case, in the order they run and are shown.
-pub fn all<S: Subject>() -> Vec<Case<S>> {
+pub fn all() -> Vec<Case> {
     let mut all = silu::cases();
     all.extend(linear::cases());
     all.extend(hidden::cases());
@@ -65,13 +65,13 @@ pub fn all<S: Subject>() -> Vec<Case<S>> {
 
 /// Every case's contract, id and title.
 pub fn titles() -> Vec<CaseTitle> {
-    all::<Titles>().iter().map(|c| CaseTitle { contract: c.contract, id: c.id, zh: c.zh, en: c.en }).collect()
+    all().iter().map(|c| CaseTitle { contract: c.contract, id: c.id, zh: c.zh, en: c.en }).collect()
 }
 
 /// Runs every case; the mistakes named are those the failing cases found evidence for.
-pub fn run_all<S: Subject>(subject: &S, seed: u64) -> Report {
+pub fn run_all(subject: &Subject, seed: u64) -> Report {
     let run = Run { subject, seed };
-    let cases: Vec<CaseResult> = all::<S>()
+    let cases: Vec<CaseResult> = all()
         .iter()
         .map(|case| {
             let (status, failure) = run_guarded(|| (case.run)(&run));

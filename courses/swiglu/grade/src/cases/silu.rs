@@ -4,18 +4,17 @@ use ndarray::{ArrayD, IxDyn};
 use tutor_grade::report::Contract;
 use tutor_grade::Outcome;
 use tutor_kit::half::{bf16, f16};
-use tutor_kit::Float;
+use tutor_subject::wire::Dtype;
 
 use super::{cases, compare, tolerance, wide, Case, Run};
 use crate::fixtures::{self, Stored};
 use crate::mistakes::silu_candidates;
 use crate::oracle;
-use crate::subject::Subject;
 
 /// SiLU, 01-silu.
 pub const SILU: Contract = Contract { id: "silu", zh: "SiLU 契约", en: "SiLU contract" };
 
-pub fn cases<S: Subject>() -> Vec<Case<S>> {
+pub fn cases() -> Vec<Case> {
     cases![SILU;
         "silu-pytorch",
             "silu 与 PyTorch 的 F.silu 一致（f32、f16、bf16；含 ±inf、NaN、极小值、各 dtype 的最大有限值）",
@@ -30,21 +29,21 @@ pub fn cases<S: Subject>() -> Vec<Case<S>> {
     ]
 }
 
-fn against_pytorch<S: Subject>(run: &Run<S>) -> Outcome {
-    fn one<T: Stored, S: Subject>(run: &Run<S>) -> Outcome {
-        let x = fixtures::array::<T>(&format!("silu.{}.x", T::TAG));
-        let expected = wide(&fixtures::array::<T>(&format!("silu.{}.y", T::TAG)));
+fn against_pytorch(run: &Run) -> Outcome {
+    fn one<T: Stored + Dtype>(run: &Run) -> Outcome {
+        let x = fixtures::array::<T>(&format!("silu.{}.x", T::STORED_AS));
+        let expected = wide(&fixtures::array::<T>(&format!("silu.{}.y", T::STORED_AS)));
         let actual = wide(&run.subject.silu(&x));
         compare("silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), || silu_candidates(&x))
     }
-    one::<f32, S>(run)?;
-    one::<f16, S>(run)?;
-    one::<bf16, S>(run)
+    one::<f32>(run)?;
+    one::<f16>(run)?;
+    one::<bf16>(run)
 }
 
 /// Powers of ten from the smallest normal to the largest finite value of `T`, both signs, and
 /// seeded normals: every finite magnitude the dtype has.
-fn sweep<T: Float, S: Subject>(run: &Run<S>, max_exponent: i32) -> ArrayD<T> {
+fn sweep<T: Dtype>(run: &Run, max_exponent: i32) -> ArrayD<T> {
     let mut values: Vec<T> = Vec::new();
     for exponent in -7..=max_exponent {
         for sign in [1.0, -1.0] {
@@ -57,20 +56,20 @@ fn sweep<T: Float, S: Subject>(run: &Run<S>, max_exponent: i32) -> ArrayD<T> {
     ArrayD::from_shape_vec(IxDyn(&[values.len()]), values).expect("one axis")
 }
 
-fn whole_range<S: Subject>(run: &Run<S>) -> Outcome {
-    fn one<T: Float, S: Subject>(run: &Run<S>, max_exponent: i32) -> Outcome {
-        let x = sweep::<T, S>(run, max_exponent);
+fn whole_range(run: &Run) -> Outcome {
+    fn one<T: Dtype>(run: &Run, max_exponent: i32) -> Outcome {
+        let x = sweep::<T>(run, max_exponent);
         let finite = x.mapv(|v| if v.to_f64().is_finite() { v } else { T::from_f64(0.0) });
         let expected = oracle::round::<T>(&wide(&finite).mapv(oracle::silu));
         let actual = wide(&run.subject.silu(&finite));
         compare("silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), || silu_candidates(&finite))
     }
-    one::<f32, S>(run, 38)?;
-    one::<f16, S>(run, 4)?;
-    one::<bf16, S>(run, 38)
+    one::<f32>(run, 38)?;
+    one::<f16>(run, 4)?;
+    one::<bf16>(run, 38)
 }
 
-fn shapes<S: Subject>(run: &Run<S>) -> Outcome {
+fn shapes(run: &Run) -> Outcome {
     let mut rng = run.rng(12);
     for shape in [&[][..], &[0, 3], &[2, 1, 3, 2]] {
         let x: ArrayD<f32> = rng.normal_array(shape);
