@@ -27,11 +27,7 @@ pub fn silu_grad<T: Float>(x: &ArrayD<T>) -> ArrayD<f64> {
 
 /// LLaMA's FFN width for a model of width `dim` (Meta's `FeedForward`).
 /// 模型宽度为 `dim` 时 LLaMA 的 FFN 宽度（Meta 的 `FeedForward`）。
-pub fn hidden_size(
-    dim: usize,
-    multiple_of: usize,
-    ffn_dim_multiplier: Option<f64>,
-) -> Result<usize, MlpError> {
+pub fn hidden_size(dim: usize, multiple_of: usize, ffn_dim_multiplier: Option<f64>) -> Result<usize, MlpError> {
     // Exercise 03 writes it; here the kit provides it.
     // 由练习 03 编写；这里由 kit 提供。
     reference::hidden_size(dim, multiple_of, ffn_dim_multiplier)
@@ -47,11 +43,7 @@ pub struct Linear {
 impl Linear {
     /// A trainable weight, each element drawn from `U(−1/√in, 1/√in)` with `Rng::new(seed)`.
     /// 可训练的权重，每个元素用 `Rng::new(seed)` 从 `U(−1/√in, 1/√in)` 中抽取。
-    pub fn new(
-        in_features: usize,
-        out_features: usize,
-        seed: u64,
-    ) -> Result<Linear, MlpError> {
+    pub fn new(in_features: usize, out_features: usize, seed: u64) -> Result<Linear, MlpError> {
         // ==========================================
         // TODO 2a: the weight / TODO 2a：权重
         // ==========================================
@@ -64,7 +56,8 @@ impl Linear {
         //                        // 形状 [out_features, in_features]，每个元素
         //                        // 取 rng.uniform(-bound, bound)
         // Ok(Linear { weight: ??? })  // trainable / 可训练
-        todo!("TODO 2 is not done yet / TODO 2 尚未完成")
+        // Needs / 需要：use ndarray::Array2; use tutor_kit::Rng;
+        todo!("TODO 2 is not done yet / TODO 2 尚未完成: Linear::new({in_features}, {out_features}, {seed})")
     }
 
     /// `y = x·Wᵀ` over the last axis: `[..., in]` → `[..., out]`, the weight rounded to `T`,
@@ -83,7 +76,7 @@ impl Linear {
         // for every row of x along the last axis, for every output j:
         //     y[..., j] = T::from_f32(Σ_k x[..., k] · w[j, k])  // sum in f32
         // 对 x 沿最后一维的每一行、每个输出 j：求和在 f32 中进行
-        todo!("TODO 2 is not done yet / TODO 2 尚未完成")
+        todo!("TODO 2 is not done yet / TODO 2 尚未完成: Linear::forward, x of shape {:?}", x.shape())
     }
 }
 
@@ -123,19 +116,9 @@ impl FeedForward {
     /// ACCUMULATES (+=) the three weights' gradients into their `grad`.
     /// `sum(forward(x) ⊙ grad_out)` 的梯度，在 f64 中计算：返回 dx（只舍入一次回到 `T`），
     /// 并把三个权重的梯度累加（+=）到各自的 `grad`。
-    pub fn backward<T: Float>(
-        &mut self,
-        x: &ArrayD<T>,
-        grad_out: &ArrayD<T>,
-    ) -> Result<ArrayD<T>, MlpError> {
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, MlpError> {
         // Exercise 05 writes it; here the kit provides it.
         // 由练习 05 编写；这里由 kit 提供。
-        reference::backward(
-            x,
-            grad_out,
-            &mut self.gate.weight,
-            &mut self.up.weight,
-            &mut self.down.weight,
-        )
+        reference::backward(x, grad_out, &mut self.gate.weight, &mut self.up.weight, &mut self.down.weight)
     }
 }

@@ -27,11 +27,7 @@ pub fn silu_grad<T: Float>(x: &ArrayD<T>) -> ArrayD<f64> {
 
 /// LLaMA's FFN width for a model of width `dim` (Meta's `FeedForward`).
 /// 模型宽度为 `dim` 时 LLaMA 的 FFN 宽度（Meta 的 `FeedForward`）。
-pub fn hidden_size(
-    dim: usize,
-    multiple_of: usize,
-    ffn_dim_multiplier: Option<f64>,
-) -> Result<usize, MlpError> {
+pub fn hidden_size(dim: usize, multiple_of: usize, ffn_dim_multiplier: Option<f64>) -> Result<usize, MlpError> {
     // ==========================================
     // TODO 3: LLaMA's FFN width / TODO 3：LLaMA 的 FFN 宽度
     // ==========================================
@@ -46,7 +42,7 @@ pub fn hidden_size(
     // }
     // Ok(???)                // UP to a multiple of multiple_of
     //                        // 向上取到 multiple_of 的倍数
-    todo!("TODO 3 is not done yet / TODO 3 尚未完成")
+    todo!("TODO 3 is not done yet / TODO 3 尚未完成: hidden_size({dim}, {multiple_of}, {ffn_dim_multiplier:?})")
 }
 
 /// A bias-free linear map with PyTorch's layout: weight `[out_features, in_features]`.
@@ -59,11 +55,7 @@ pub struct Linear {
 impl Linear {
     /// A trainable weight, each element drawn from `U(−1/√in, 1/√in)` with `Rng::new(seed)`.
     /// 可训练的权重，每个元素用 `Rng::new(seed)` 从 `U(−1/√in, 1/√in)` 中抽取。
-    pub fn new(
-        in_features: usize,
-        out_features: usize,
-        seed: u64,
-    ) -> Result<Linear, MlpError> {
+    pub fn new(in_features: usize, out_features: usize, seed: u64) -> Result<Linear, MlpError> {
         // Exercise 02 writes it; here the kit provides it.
         // 由练习 02 编写；这里由 kit 提供。
         Ok(Linear { weight: reference::linear_weight(in_features, out_features, seed)? })
@@ -116,19 +108,9 @@ impl FeedForward {
     /// ACCUMULATES (+=) the three weights' gradients into their `grad`.
     /// `sum(forward(x) ⊙ grad_out)` 的梯度，在 f64 中计算：返回 dx（只舍入一次回到 `T`），
     /// 并把三个权重的梯度累加（+=）到各自的 `grad`。
-    pub fn backward<T: Float>(
-        &mut self,
-        x: &ArrayD<T>,
-        grad_out: &ArrayD<T>,
-    ) -> Result<ArrayD<T>, MlpError> {
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, MlpError> {
         // Exercise 05 writes it; here the kit provides it.
         // 由练习 05 编写；这里由 kit 提供。
-        reference::backward(
-            x,
-            grad_out,
-            &mut self.gate.weight,
-            &mut self.up.weight,
-            &mut self.down.weight,
-        )
+        reference::backward(x, grad_out, &mut self.gate.weight, &mut self.up.weight, &mut self.down.weight)
     }
 }

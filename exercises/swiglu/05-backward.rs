@@ -29,16 +29,12 @@ pub fn silu_grad<T: Float>(x: &ArrayD<T>) -> ArrayD<f64> {
     //     ???                 // d/dx [x·σ(x)]: both terms of the product rule
     //                         // 对 x·σ(x) 求导：乘积法则的两项都要有
     // })
-    todo!("TODO 5 is not done yet / TODO 5 尚未完成")
+    todo!("TODO 5 is not done yet / TODO 5 尚未完成: silu_grad, x of shape {:?}", x.shape())
 }
 
 /// LLaMA's FFN width for a model of width `dim` (Meta's `FeedForward`).
 /// 模型宽度为 `dim` 时 LLaMA 的 FFN 宽度（Meta 的 `FeedForward`）。
-pub fn hidden_size(
-    dim: usize,
-    multiple_of: usize,
-    ffn_dim_multiplier: Option<f64>,
-) -> Result<usize, MlpError> {
+pub fn hidden_size(dim: usize, multiple_of: usize, ffn_dim_multiplier: Option<f64>) -> Result<usize, MlpError> {
     // Exercise 03 writes it; here the kit provides it.
     // 由练习 03 编写；这里由 kit 提供。
     reference::hidden_size(dim, multiple_of, ffn_dim_multiplier)
@@ -54,11 +50,7 @@ pub struct Linear {
 impl Linear {
     /// A trainable weight, each element drawn from `U(−1/√in, 1/√in)` with `Rng::new(seed)`.
     /// 可训练的权重，每个元素用 `Rng::new(seed)` 从 `U(−1/√in, 1/√in)` 中抽取。
-    pub fn new(
-        in_features: usize,
-        out_features: usize,
-        seed: u64,
-    ) -> Result<Linear, MlpError> {
+    pub fn new(in_features: usize, out_features: usize, seed: u64) -> Result<Linear, MlpError> {
         // Exercise 02 writes it; here the kit provides it.
         // 由练习 02 编写；这里由 kit 提供。
         Ok(Linear { weight: reference::linear_weight(in_features, out_features, seed)? })
@@ -111,11 +103,7 @@ impl FeedForward {
     /// ACCUMULATES (+=) the three weights' gradients into their `grad`.
     /// `sum(forward(x) ⊙ grad_out)` 的梯度，在 f64 中计算：返回 dx（只舍入一次回到 `T`），
     /// 并把三个权重的梯度累加（+=）到各自的 `grad`。
-    pub fn backward<T: Float>(
-        &mut self,
-        x: &ArrayD<T>,
-        grad_out: &ArrayD<T>,
-    ) -> Result<ArrayD<T>, MlpError> {
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, MlpError> {
         // ==========================================
         // TODO 5b: backward by hand, in f64 / TODO 5b：在 f64 中手写反向传播
         // ==========================================
@@ -133,6 +121,8 @@ impl FeedForward {
         // ACCUMULATE each weight's gradient (as f32): Param::accumulate_grad
         // 累加（不是覆盖）每个权重的梯度（转成 f32）：Param::accumulate_grad
         // dx rounded once to T, in x's shape / dx 只舍入一次回 T，形状与 x 相同
-        todo!("TODO 5 is not done yet / TODO 5 尚未完成")
+        // Needs / 需要：use ndarray::{Array2, Ix2};
+        let shapes = (x.shape(), grad_out.shape());
+        todo!("TODO 5 is not done yet / TODO 5 尚未完成: backward, x and grad_out of shapes {shapes:?}")
     }
 }

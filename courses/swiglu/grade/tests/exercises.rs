@@ -10,7 +10,7 @@ macro_rules! files {
     ($($module:ident, $path:literal;)*) => {
         $(
             #[path = $path]
-            #[allow(dead_code, unused_variables)]
+            #[allow(dead_code)]
             mod $module;
         )*
     };
