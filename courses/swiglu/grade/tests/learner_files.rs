@@ -1,6 +1,9 @@
-//! Every wrong file in tests/mistakes/swiglu fails and is named as its own mistake, and nothing
-//! else; every alternate in tests/alternates/swiglu passes. Graded in process through the
-//! same client as `tutor check` (the built binary takes over when the generic protocol lands).
+//! The learner files of the SwiGLU course, graded in process through the same client as
+//! `tutor check` (an `InProcess` channel to the kit's `graded_server!`): every solution passes,
+//! every stub is "not done" in its own exercise and passes the others (their pieces are the
+//! kit's), every wrong file in tests/mistakes/swiglu is named as its own mistake and nothing
+//! else, every alternate in tests/alternates/swiglu passes, and an silu_grad by central
+//! differences fails the analytic check.
 
 use swiglu_grade::COURSE;
 use tutor_grade::report::{Report, Status};
@@ -17,6 +20,16 @@ macro_rules! files {
 }
 
 files! {
+    solution_01, "../../../../solutions/swiglu/01-silu.rs";
+    solution_02, "../../../../solutions/swiglu/02-linear.rs";
+    solution_03, "../../../../solutions/swiglu/03-hidden-size.rs";
+    solution_04, "../../../../solutions/swiglu/04-forward.rs";
+    solution_05, "../../../../solutions/swiglu/05-backward.rs";
+    stub_01, "../../../../exercises/swiglu/01-silu.rs";
+    stub_02, "../../../../exercises/swiglu/02-linear.rs";
+    stub_03, "../../../../exercises/swiglu/03-hidden-size.rs";
+    stub_04, "../../../../exercises/swiglu/04-forward.rs";
+    stub_05, "../../../../exercises/swiglu/05-backward.rs";
     mistake_backward_gate_up_swapped, "../../../../tests/mistakes/swiglu/backward-gate-up-swapped.rs";
     mistake_backward_grads_overwritten, "../../../../tests/mistakes/swiglu/backward-grads-overwritten.rs";
     mistake_backward_silu_grad_missing_term, "../../../../tests/mistakes/swiglu/backward-silu-grad-missing-term.rs";
@@ -39,7 +52,8 @@ files! {
     alternate_silu_sigmoid_branches, "../../../../tests/alternates/swiglu/silu-sigmoid-branches.rs";
 }
 
-/// Asserts with the default panic hook back (the quiet one would swallow the message).
+/// Asserts with the default panic hook back (the quiet one, needed while cases run, would
+/// swallow the message).
 fn check(condition: bool, message: impl FnOnce() -> String) {
     if !condition {
         drop(std::panic::take_hook());
@@ -55,10 +69,60 @@ macro_rules! grade {
 }
 
 fn failures(report: &Report) -> Vec<String> {
-    let failed = report.cases.iter().filter(|c| c.status != Status::Passed);
-    failed
-        .map(|c| format!("{} [{:?}] {:?}: {:?}", c.id, c.status, c.mistake, c.message.as_ref().map(|m| &m.en)))
+    report
+        .cases
+        .iter()
+        .filter(|c| c.status != Status::Passed)
+        .map(|c| format!("{} [{:?}]: {:?}", c.id, c.status, c.message.as_ref().map(|m| m.en.clone())))
         .collect()
+}
+
+fn failing_contracts(report: &Report) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> =
+        report.cases.iter().filter(|c| c.status != Status::Passed).map(|c| c.contract.id).collect();
+    out.dedup();
+    out
+}
+
+#[test]
+fn every_solution_passes_every_case_on_several_seeds() {
+    tutor_grade::outcome::install_quiet_panic_hook();
+    // Seeds differ from run to run in `tutor check`: a solution must pass on every one.
+    for seed in (0..24).chain([0xDEAD_BEEF, u64::MAX]) {
+        let reports = [
+            grade!(solution_01, seed),
+            grade!(solution_02, seed),
+            grade!(solution_03, seed),
+            grade!(solution_04, seed),
+            grade!(solution_05, seed),
+        ];
+        for (i, report) in reports.iter().enumerate() {
+            check(report.all_passed(), || format!("solution {} seed {seed}: {:#?}", i + 1, failures(report)));
+        }
+    }
+}
+
+#[test]
+fn every_stub_fails_its_own_exercise_only_and_as_not_done() {
+    tutor_grade::outcome::install_quiet_panic_hook();
+    let reports = [
+        ("silu", grade!(stub_01, 7)),
+        ("linear", grade!(stub_02, 7)),
+        ("hidden-size", grade!(stub_03, 7)),
+        ("block", grade!(stub_04, 7)),
+        ("backward", grade!(stub_05, 7)),
+    ];
+    for (contract, report) in &reports {
+        // A layer built from a Linear (the block) waits for 02's TODO too; nothing else fails.
+        let failing = failing_contracts(report);
+        let expected_failing =
+            if *contract == "linear" { vec!["linear", "block", "backward"] } else { vec![*contract] };
+        check(failing == expected_failing, || format!("{contract}: {:#?}", failures(report)));
+        check(report.cases.iter().all(|c| c.status != Status::Failed), || format!("{:#?}", failures(report)));
+        let own = report.cases.iter().filter(|c| c.contract.id == *contract);
+        check(own.clone().all(|c| c.status == Status::NotDone), || format!("{:#?}", failures(report)));
+        check(report.mistakes.is_empty(), || format!("a stub names no mistake: {:?}", report.mistakes));
+    }
 }
 
 #[test]
@@ -107,4 +171,27 @@ fn every_alternate_passes_on_several_seeds() {
             check(report.all_passed(), || format!("{name} seed {seed}: {:#?}", failures(report)));
         }
     }
+}
+
+/// silu_grad by central differences of silu in f64, the rest the reference solution's.
+mod central_differences {
+    pub use super::solution_05::{hidden_size, silu, FeedForward, Linear};
+    use tutor_kit::ndarray::ArrayD;
+    use tutor_kit::Float;
+
+    pub fn silu_grad<T: Float>(x: &ArrayD<T>) -> ArrayD<f64> {
+        let silu = |v: f64| v / (1.0 + (-v).exp());
+        x.mapv(|v| {
+            let (v, h) = (v.to_f64(), 1e-5);
+            (silu(v + h) - silu(v - h)) / (2.0 * h)
+        })
+    }
+}
+
+#[test]
+fn central_differences_fail_the_analytic_check() {
+    tutor_grade::outcome::install_quiet_panic_hook();
+    let report = grade!(central_differences, 3);
+    let case = report.cases.iter().find(|c| c.id == "silu-grad-f64").expect("the case");
+    check(case.status == Status::Failed, || format!("{:?}", case.message));
 }
