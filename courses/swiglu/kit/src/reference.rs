@@ -107,7 +107,9 @@ fn project<T: Float>(x: &ArrayD<T>, weight: &Array2<f32>) -> Result<ArrayD<T>, M
 
 /// The block `down(silu(gate(x)) ⊙ up(x))`, every op rounded once to `T`.
 pub fn feed_forward<T: Float>(x: &ArrayD<T>, gate: &Param, up: &Param, down: &Param) -> Result<ArrayD<T>, MlpError> {
-    refuse_if_answer("reference::feed_forward", &[4], &[]);
+    // While silu (TODO 1) or a Linear (TODO 2) is graded, the block could answer for it: a column
+    // of ones appended to x makes `up` a constant, and `silu(gate)` or `gate` comes out.
+    refuse_if_answer("reference::feed_forward", &[4], &[1, 2]);
     check_block(gate, up, down)?;
     let g = project(x, &gate.value)?;
     let u = project(x, &up.value)?;
@@ -142,7 +144,9 @@ pub fn backward<T: Float>(
     up: &mut Param,
     down: &mut Param,
 ) -> Result<ArrayD<T>, MlpError> {
-    refuse_if_answer("reference::backward", &[5], &[]);
+    // Its `down` gradient is `grad_outᵀ · (silu(g) ⊙ u)`: with a one-hot grad_out, the block's
+    // product row, from which silu (TODO 1), a Linear (TODO 2) or the forward (TODO 4) follow.
+    refuse_if_answer("reference::backward", &[5], &[1, 2, 4]);
     check_block(gate, up, down)?;
     check_features(x, gate.value.ncols())?;
     if grad_out.shape() != x.shape() {
