@@ -57,7 +57,15 @@ fn main() {
         }
         code.push_str("        ],\n    },\n");
     }
-    code.push_str("];\n\n/// The core subject crate every kit builds on, by its path in the repository.\npub static SUBJECT_FILES: &[EmbeddedFile] = &[\n");
+    code.push_str("];\n\n");
+    for id in &ids {
+        let _ = writeln!(
+            code,
+            "/// The grading crate of the course `{id}` (its kit is its `tutor_kit`).\npub use ::{};",
+            id.replace('-', "_")
+        );
+    }
+    code.push_str("\n/// The core subject crate every kit builds on, by its path in the repository.\npub static SUBJECT_FILES: &[EmbeddedFile] = &[\n");
     let subject = root.join("crates/subject");
     let mut subject_files = vec![subject.join("Cargo.toml")];
     subject_files.extend(files_below(&subject.join("src")));

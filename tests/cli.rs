@@ -3,6 +3,8 @@
 
 mod common;
 
+use tutor_courses::rmsnorm as rmsnorm_grade;
+
 use common::Course;
 
 #[test]
@@ -63,7 +65,8 @@ fn a_learner_session_from_stub_to_solution() {
         .shows("--> exercises/rmsnorm/02-norm.rs:");
 
     // The random inputs: printed, and the same seed repeats a run exactly.
-    let wrong = std::fs::read_to_string(common::repo().join("tests/mistakes/running-sum-across-rows.rs")).unwrap();
+    let wrong =
+        std::fs::read_to_string(common::repo().join("tests/mistakes/rmsnorm/running-sum-across-rows.rs")).unwrap();
     course.write_exercise("02-norm", &wrong);
     let first = course.tutor(&["check", "02", "--seed", "42", "--verbose"]);
     first.expect(1).shows("--seed 42");

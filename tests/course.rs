@@ -1,12 +1,11 @@
-//! The course itself, graded in process: every solution passes (with any seed), every stub fails
-//! on its own TODO and nothing else. Stubs and solutions are listed from their folders, and the
-//! TODO of each from the catalogue.
+//! Every registered course, graded in process through the same calls as `tutor check`: every
+//! solution passes (with any seed), every stub fails on its own TODO and nothing else. Stubs and
+//! solutions are listed from their folders, and the TODO of each from its course's catalogue.
 
 mod common;
 
-use common::fixtures::{SOLUTIONS, SOLUTIONS_BUILD, STUBS, STUBS_BUILD};
-use rmsnorm_grade::report::{Report, Status};
-use rmsnorm_grade::{run_all, Run};
+use common::fixtures::{Fixture, SOLUTIONS, STUBS};
+use tutor_grade::report::{Report, Status};
 
 /// Seeds the random inputs are drawn from: a solution must pass with any of them.
 const SEEDS: [u64; 4] = [0, 1, 424_242, 999_999];
@@ -21,14 +20,26 @@ fn describe(report: &Report) -> String {
         .join("\n")
 }
 
+/// The files of `table` for `course`, and the course's exercises: one file each.
+fn of_course(table: &'static [Fixture], course: &str) -> (Vec<&'static Fixture>, Vec<(String, i64)>) {
+    let files: Vec<_> = table.iter().filter(|f| f.course == course).collect();
+    let exercises = common::exercises_of(course);
+    let names: Vec<&str> = files.iter().map(|f| f.name).collect();
+    let ids: Vec<&str> = exercises.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(names, ids, "{course}: one file per exercise");
+    (files, exercises)
+}
+
 #[test]
 fn every_solution_passes_every_case_with_any_seed() {
-    assert_eq!(SOLUTIONS.len(), common::exercises().len(), "one solution per exercise");
-    for (solution, build) in SOLUTIONS.iter().zip(SOLUTIONS_BUILD) {
-        for seed in SEEDS {
-            let report = run_all(&Run::new(build, seed));
-            assert_eq!(report.cases.len(), rmsnorm_grade::all_cases().len());
-            assert!(report.all_passed(), "{} with seed {seed}, failures:\n{}", solution.name, describe(&report));
+    for course in common::courses() {
+        let (solutions, _) = of_course(SOLUTIONS, &course);
+        for solution in solutions {
+            for seed in SEEDS {
+                let report = solution.grade(seed);
+                assert_eq!(report.cases.len(), solution.registered().grading.cases().len());
+                assert!(report.all_passed(), "{} with seed {seed}, failures:\n{}", solution.key(), describe(&report));
+            }
         }
     }
 }
@@ -36,24 +47,25 @@ fn every_solution_passes_every_case_with_any_seed() {
 /// A stub must fail, and every case it fails must fail on its own TODO's not-done marker.
 #[test]
 fn every_stub_fails_only_on_its_own_todo() {
-    let exercises = common::exercises();
-    assert_eq!(STUBS.len(), exercises.len(), "one stub per exercise");
-    for (stub, build) in STUBS.iter().zip(STUBS_BUILD) {
-        let (_, todo) = exercises.iter().find(|(id, _)| *id == stub.name).expect("a catalogued stub");
-        let report = run_all(&Run::new(build, 7));
-        let failing: Vec<_> = report.cases.iter().filter(|c| c.status != Status::Passed).collect();
-        assert!(!failing.is_empty(), "the stub of TODO {todo} passed every case");
-        for case in failing {
-            assert_eq!(
-                case.status,
-                Status::NotDone,
-                "{} {} failed for another reason:\n{}",
-                stub.name,
-                case.id,
-                describe(&report)
-            );
-            let message = &case.message.as_ref().expect("a failure has a message").en;
-            assert!(message.contains(&format!("TODO {todo} is not done yet")), "{}: {message}", case.id);
+    for course in common::courses() {
+        let (stubs, exercises) = of_course(STUBS, &course);
+        for stub in stubs {
+            let (_, todo) = exercises.iter().find(|(id, _)| *id == stub.name).expect("a catalogued stub");
+            let report = stub.grade(7);
+            let failing: Vec<_> = report.cases.iter().filter(|c| c.status != Status::Passed).collect();
+            assert!(!failing.is_empty(), "{}: the stub of TODO {todo} passed every case", stub.key());
+            for case in failing {
+                assert_eq!(
+                    case.status,
+                    Status::NotDone,
+                    "{} {} failed for another reason:\n{}",
+                    stub.key(),
+                    case.id,
+                    describe(&report)
+                );
+                let message = &case.message.as_ref().expect("a failure has a message").en;
+                assert!(message.contains(&format!("TODO {todo} is not done yet")), "{}: {message}", case.id);
+            }
         }
     }
 }

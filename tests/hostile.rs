@@ -70,10 +70,11 @@ fn make_fifo(path: &Path) {
 /// Checks one hostile file as its headers say, and asserts its verdict.
 fn check_hostile(course: &Course, fixture: &Fixture) {
     let exercise = fixture.header("exercise").unwrap_or_else(|| panic!("{}: no `//! exercise:` line", fixture.name));
-    course.write_exercise(exercise, &fill(fixture.source, course));
+    course.write_exercise_of(fixture.course, exercise, &fill(fixture.source, course));
     // Every case in full: what a hostile file does to a case later than the first failure is
     // part of what is checked.
-    let mut args = vec!["check", exercise, "--verbose"];
+    let key = format!("{}/{exercise}", fixture.course);
+    let mut args = vec!["check", key.as_str(), "--verbose"];
     args.extend(headers(fixture.source, "args").iter().flat_map(|a| a.split_whitespace()));
     let started = Instant::now();
     let run = course.tutor(&args);
@@ -140,7 +141,8 @@ fn attacks_on_the_build_are_stopped_whether_cargo_or_rustc_alone_compiles() {
     lay_out_targets(&course);
     let record = course.root.join(".tutor/builds/ex-rmsnorm-02-norm.json");
     for name in COMPILE_TIME {
-        let fixture = HOSTILE.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("tests/hostile/{name}.rs"));
+        let fixture =
+            HOSTILE.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("tests/hostile/<course>/{name}.rs"));
         // By cargo: no record of an earlier build.
         let _ = std::fs::remove_dir_all(course.root.join(".tutor/builds"));
         check_hostile(&course, fixture);
@@ -154,8 +156,10 @@ fn attacks_on_the_build_are_stopped_whether_cargo_or_rustc_alone_compiles() {
 #[test]
 fn descriptors_tutor_inherited_never_reach_the_graded_program() {
     let course = Course::new("inherited");
-    let writer =
-        HOSTILE.iter().find(|f| f.name == "inherited-descriptor").expect("tests/hostile/inherited-descriptor.rs");
+    let writer = HOSTILE
+        .iter()
+        .find(|f| f.name == "inherited-descriptor")
+        .expect("tests/hostile/rmsnorm/inherited-descriptor.rs");
     course.write_exercise("02-norm", writer.source);
     let leak = course.root.join("leak.txt");
     std::fs::write(&leak, "").unwrap();
@@ -240,7 +244,7 @@ fn a_killed_tutor_takes_its_build_with_it_and_the_next_check_works() {
     let course = Course::new("killed");
     course.write_exercise("02-norm", &Course::solution("02-norm"));
     course.tutor(&["check", "02"]).expect(0);
-    let endless = HOSTILE.iter().find(|f| f.name == "const-loop").expect("tests/hostile/const-loop.rs");
+    let endless = HOSTILE.iter().find(|f| f.name == "const-loop").expect("tests/hostile/rmsnorm/const-loop.rs");
     // Built by rustc alone (only the file changed since the last build), then by cargo (tutor's
     // record of the last build gone).
     for by_cargo in [false, true] {
@@ -290,7 +294,7 @@ fn a_check_waiting_for_cargos_lock_says_so() {
 #[test]
 fn ctrl_c_during_a_check_takes_the_graded_program_with_it() {
     let course = Course::new("interrupted");
-    let endless = HOSTILE.iter().find(|f| f.name == "endless-loop").expect("tests/hostile/endless-loop.rs");
+    let endless = HOSTILE.iter().find(|f| f.name == "endless-loop").expect("tests/hostile/rmsnorm/endless-loop.rs");
     course.write_exercise("02-norm", endless.source);
     let mut tutor = spawn_quietly(&course, &["check", "02-norm", "--timeout", "120"]);
     let tutor_pid = tutor.id() as i32;

@@ -3,6 +3,8 @@
 
 mod common;
 
+use tutor_courses::rmsnorm as rmsnorm_grade;
+
 use common::Course;
 use serde_json::Value;
 
@@ -40,7 +42,7 @@ fn every_report_is_valid_against_its_schema() {
     assert!(passed["exercises"][0]["seed"].is_u64());
 
     // A failure with a named mistake, and the seed that repeats it.
-    let wrong = std::fs::read_to_string(common::repo().join("tests/mistakes/layernorm.rs")).unwrap();
+    let wrong = std::fs::read_to_string(common::repo().join("tests/mistakes/rmsnorm/layernorm.rs")).unwrap();
     course.write_exercise("02-norm", &wrong);
     let failed = document(&course, &["check", "02", "--format", "json", "--seed", "5"], 1);
     assert_eq!(failed["status"], "fail");

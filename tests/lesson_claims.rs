@@ -12,11 +12,12 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use half::{bf16, f16};
 use ndarray::{ArrayD, Axis, IxDyn};
+use rmsnorm_grade::all_cases;
 use rmsnorm_grade::checks::Rng;
 use rmsnorm_grade::mistakes::{self, HalfBits};
 use rmsnorm_grade::report::{CaseResult, Status};
-use rmsnorm_grade::{all_cases, run_all, Run};
-use tutor_kit::{reference, Build, Float, Param};
+use rmsnorm_grade::tutor_kit::{reference, Float, Param};
+use tutor_courses::rmsnorm as rmsnorm_grade;
 
 // ---------------------------------------------------------------------------------------------
 // The texts
@@ -620,28 +621,17 @@ fn the_rms_after_normalisation_is_only_about_1() {
     );
 }
 
-#[path = "mistakes/frozen-weight.rs"]
-// Learner files, wrong on purpose: no lints.
-#[allow(dead_code, unused_imports, clippy::all)]
-mod frozen_weight;
-tutor_kit::graded_subject!(FrozenWeight, frozen_weight::RMSNorm);
-
-#[path = "mistakes/double-rounding.rs"]
-// Learner files, wrong on purpose: no lints.
-#[allow(dead_code, unused_imports, clippy::all)]
-mod double_rounding;
-tutor_kit::graded_subject!(DoubleRounding, double_rounding::RMSNorm);
-
-/// Grades a subject in-process; returns its failing cases.
-fn failing(subject: Build) -> Vec<CaseResult> {
-    let report = run_all(&Run::new(&subject, 2024));
+/// Grades a wrong solution of `tests/mistakes/rmsnorm/` in process; returns its failing cases.
+fn failing(name: &str) -> Vec<CaseResult> {
+    let fixture = common::fixtures::MISTAKES.iter().find(|f| f.course == "rmsnorm" && f.name == name);
+    let report = fixture.unwrap_or_else(|| panic!("tests/mistakes/rmsnorm/{name}.rs")).grade(2024);
     assert!(report.cases.iter().all(|c| c.status != Status::NotDone));
     report.cases.into_iter().filter(|c| c.status == Status::Failed).collect()
 }
 
 #[test]
 fn a_frozen_weight_fails_seven_cases_and_the_explanation_names_them() {
-    let failed = failing(FrozenWeight::build);
+    let failed = failing("frozen-weight");
     let ids: Vec<&str> = failed.iter().map(|c| c.id.as_str()).collect();
     assert!(failed.iter().all(|c| c.mistake.as_deref() == Some("frozen-weight")), "{ids:?}");
     let count = ids.len().to_string();
@@ -744,7 +734,7 @@ fn rounding_twice_puts_about_a_quarter_of_the_outputs_one_ulp_off() {
 
 #[test]
 fn the_rounds_once_cases_look_at_4096_outputs_and_the_message_counts_them() {
-    let failed = failing(DoubleRounding::build);
+    let failed = failing("double-rounding");
     let rounding: Vec<&CaseResult> = failed.iter().filter(|c| c.id.ends_with("-rounds-once")).collect();
     assert_eq!(rounding.len(), 2, "{:?}", failed.iter().map(|c| &c.id).collect::<Vec<_>>());
     for case in rounding {
@@ -1054,9 +1044,8 @@ fn printed(v: f64) -> String {
 fn the_readme_walk_through_shows_the_numbers_a_check_prints() {
     // The README shows `tutor check 02-norm --seed 7` on the eps-outside-the-root mistake: the
     // same run, in process, must give the numbers it prints for its first failing case.
-    let fixture = common::fixtures::MISTAKES.iter().position(|f| f.name == "eps-outside-sqrt").expect("the fixture");
-    let build = common::fixtures::MISTAKES_BUILD[fixture];
-    let report = rmsnorm_grade::run_all(&rmsnorm_grade::Run::new(&build, 7));
+    let fixture = common::fixtures::MISTAKES.iter().find(|f| f.name == "eps-outside-sqrt").expect("the fixture");
+    let report = fixture.grade(7);
     let first = report.cases.iter().find(|c| c.status == rmsnorm_grade::report::Status::Failed).expect("a failure");
     let m = first.mismatch.as_ref().expect("the numbers");
     let at = |index: &[usize]| format!("({})", index.iter().map(usize::to_string).collect::<Vec<_>>().join(", "));

@@ -7,6 +7,7 @@ use half::{bf16, f16};
 use swiglu_grade::cases::linear::INIT_SIZES;
 use swiglu_grade::mistakes::hidden_candidates;
 use swiglu_grade::{fixtures, oracle};
+use tutor_courses::swiglu as swiglu_grade;
 
 const LESSONS: [(&str, &str); 6] = [
     ("00-overview", include_str!("../lessons/swiglu/00-overview.md")),

@@ -9,6 +9,8 @@
 
 mod common;
 
+use tutor_courses::rmsnorm as rmsnorm_grade;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, SystemTime};
@@ -116,7 +118,7 @@ fn solution_with(line: &str) -> String {
 }
 
 fn mistake(name: &str) -> String {
-    std::fs::read_to_string(common::repo().join("tests/mistakes").join(format!("{name}.rs"))).unwrap()
+    std::fs::read_to_string(common::repo().join("tests/mistakes/rmsnorm").join(format!("{name}.rs"))).unwrap()
 }
 
 #[test]
@@ -375,7 +377,7 @@ fn a_compile_stopped_halfway_leaves_no_program_to_reuse() {
     counted.check(&["check", "02"]).0.expect(1).shows("pulls other files into the build");
 
     // Another text whose compile never ends, stopped by killing tutor.
-    let endless = std::fs::read_to_string(common::repo().join("tests/hostile/const-loop.rs")).unwrap();
+    let endless = std::fs::read_to_string(common::repo().join("tests/hostile/rmsnorm/const-loop.rs")).unwrap();
     course.write_exercise("02-norm", &endless);
     let (compiled_before, builds_before) = (counted.compiled(), counted.builds());
     // In the environment of the checks around it, so that rustc alone compiles it.

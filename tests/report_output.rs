@@ -5,6 +5,8 @@
 
 mod common;
 
+use tutor_courses::rmsnorm as rmsnorm_grade;
+
 use common::fixtures::MISTAKES;
 use common::{Course, Run};
 use unicode_width::UnicodeWidthStr;

@@ -1,42 +1,44 @@
-//! Every wrong solution in `tests/mistakes/`, graded in-process: each must fail at least one case
+//! Every wrong solution in `tests/mistakes/<course>/`, graded in-process: each must fail at least one case
 //! as a real failure (not "not done", not a pass), and no failing case may name a mistake other
 //! than the one its file declares in its `//! mistake:` line (`unnamed` declares that no name
 //! fits). Prints the figures: caught, named, misnamed.
 
 mod common;
 
-use common::fixtures::{MISTAKES, MISTAKES_BUILD};
-use rmsnorm_grade::report::Status;
-use rmsnorm_grade::{run_all, Run};
+use common::fixtures::MISTAKES;
+use tutor_grade::report::Status;
 
 #[test]
 fn every_wrong_solution_is_caught_and_never_misnamed() {
-    rmsnorm_grade::checks::install_quiet_panic_hook();
+    tutor_grade::outcome::install_quiet_panic_hook();
     let mut caught = 0;
     let mut named = 0;
     let mut misnamed = 0;
     let mut problems = Vec::new();
-    for (fixture, build) in MISTAKES.iter().zip(MISTAKES_BUILD) {
-        let declared = fixture.header("mistake").unwrap_or_else(|| panic!("{}: no `//! mistake:` line", fixture.name));
-        if declared != "unnamed" && rmsnorm_grade::mistakes::find(declared).is_none() {
-            problems.push(format!("{}: declares an unknown mistake {declared}", fixture.name));
+    for fixture in MISTAKES {
+        let declared = fixture.header("mistake").unwrap_or_else(|| panic!("{}: no `//! mistake:` line", fixture.key()));
+        let known = fixture.registered().grading.mistakes();
+        if declared != "unnamed" && !known.iter().any(|m| m.id == declared) {
+            problems.push(format!("{}: declares an unknown mistake {declared}", fixture.key()));
             continue;
         }
         // Other seeds: a name must not depend on the random inputs. (With seeds 4 and 13, a
         // comparison a wrong solution passed once counted as evidence for another mistake.)
-        let report = run_all(&Run::new(build, 12_345));
+        let report = fixture.grade(12_345);
         for seed in [7, 4, 13] {
-            let again = run_all(&Run::new(build, seed));
+            let again = fixture.grade(seed);
             if report.mistakes != again.mistakes {
                 problems.push(format!(
                     "{}: named {:?} with seed 12345, {:?} with seed {seed}",
-                    fixture.name, report.mistakes, again.mistakes
+                    fixture.key(),
+                    report.mistakes,
+                    again.mistakes
                 ));
             }
         }
         let failed: Vec<_> = report.cases.iter().filter(|c| c.status == Status::Failed).collect();
         if failed.is_empty() || report.cases.iter().any(|c| c.status == Status::NotDone) {
-            problems.push(format!("{}: not caught", fixture.name));
+            problems.push(format!("{}: not caught", fixture.key()));
             continue;
         }
         caught += 1;
@@ -46,7 +48,7 @@ fn every_wrong_solution_is_caught_and_never_misnamed() {
             .iter()
             .any(|c| c.message.as_ref().is_some_and(|m| m.en.contains("correctly rounded FP32 result (by up to")));
         if about_rounding && !["double-rounding", "rounds-toward-zero"].contains(&declared) {
-            problems.push(format!("{}: told about rounding, but its mistake is {declared}", fixture.name));
+            problems.push(format!("{}: told about rounding, but its mistake is {declared}", fixture.key()));
         }
         // What the learner is told: the report's named mistakes, and any case's own name.
         let mut names: Vec<&str> = report.mistakes.iter().map(String::as_str).collect();
@@ -54,11 +56,11 @@ fn every_wrong_solution_is_caught_and_never_misnamed() {
         let wrong: Vec<&&str> = names.iter().filter(|&&m| m != declared).collect();
         if !wrong.is_empty() {
             misnamed += 1;
-            problems.push(format!("{}: declared {declared}, named {wrong:?}", fixture.name));
+            problems.push(format!("{}: declared {declared}, named {wrong:?}", fixture.key()));
         } else if names.contains(&declared) {
             named += 1;
         } else if declared != "unnamed" {
-            problems.push(format!("{}: {declared} is never named (names: {:?})", fixture.name, report.mistakes));
+            problems.push(format!("{}: {declared} is never named (names: {:?})", fixture.key(), report.mistakes));
         }
     }
     let total = MISTAKES.len();

@@ -133,7 +133,12 @@ impl Course {
     }
 
     pub fn write_exercise(&self, id: &str, contents: &str) {
-        std::fs::write(self.root.join("exercises/rmsnorm").join(format!("{id}.rs")), contents).unwrap();
+        self.write_exercise_of("rmsnorm", id, contents)
+    }
+
+    /// Writes the learner's file of exercise `id` of `course`.
+    pub fn write_exercise_of(&self, course: &str, id: &str, contents: &str) {
+        std::fs::write(self.root.join("exercises").join(course).join(format!("{id}.rs")), contents).unwrap();
     }
 
     pub fn solution(id: &str) -> String {

@@ -4,6 +4,7 @@
 
 use crate::fault::Channel;
 use crate::report::{Contract, Report};
+use crate::run::{self, Case, Run};
 use crate::text::Bi;
 
 /// One case as the course lists it: its contract, id and title.
@@ -51,16 +52,30 @@ pub struct ImportNote {
     pub import: &'static str,
 }
 
-/// A course's grading code, registered in `courses/Cargo.toml` (see the README).
+/// A course's grading code, registered in `courses/Cargo.toml` (see the README). A course lists
+/// its cases and mistakes; the case runner ([`run::grade`]) grades and names by evidence.
 pub trait Course: Sync {
-    /// Every case, in the order it runs and is shown.
-    fn cases(&self) -> Vec<CaseTitle>;
-
-    /// Grades the program behind `channel`, with random inputs drawn from `seed`.
-    fn grade(&self, channel: &dyn Channel, seed: u64) -> Report;
+    /// Every case with its body, in the order it runs and is shown.
+    fn checks(&self) -> Vec<Case>;
 
     /// Every mistake the course can name.
     fn mistakes(&self) -> &'static [Mistake];
+
+    /// The mistake a property of the learner's code shows, when no case and no observation named
+    /// one (the course's diagnoses by property; none by default).
+    fn by_property(&self, _run: &Run) -> Option<&'static str> {
+        None
+    }
+
+    /// Every case's contract, id and title, in order.
+    fn cases(&self) -> Vec<CaseTitle> {
+        self.checks().iter().map(Case::title).collect()
+    }
+
+    /// Grades the program behind `channel`, with random inputs drawn from `seed`.
+    fn grade(&self, channel: &dyn Channel, seed: u64) -> Report {
+        run::grade(&self.checks(), self.mistakes(), &Run::new(channel, seed), |run| self.by_property(run))
+    }
 
     /// Notes for the names an exercise file forgets to import.
     fn import_notes(&self) -> &'static [ImportNote] {

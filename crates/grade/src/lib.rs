@@ -12,17 +12,21 @@ pub mod client;
 pub mod compare;
 pub mod course;
 pub mod data;
+pub mod evidence;
 pub mod fault;
 pub mod outcome;
 pub mod report;
+pub mod run;
 pub mod text;
 
 pub use client::{Handle, InProcess};
 pub use compare::{assert_close, is_close, unravel};
 pub use course::{CaseTitle, Course, ImportNote, Mistake};
 pub use data::Rng;
+pub use evidence::{candidate, Candidate, Observation};
 pub use fault::{call_decoded, Channel, Ending, Fault};
-pub use outcome::{run_guarded, Failure, Outcome};
+pub use outcome::{refused, returned, run_guarded, Failure, Outcome};
+pub use run::{Case, Run};
 
 /// Re-exported for the code [`client!`] writes.
 pub use tutor_subject;

@@ -5,7 +5,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use tutor_subject::panics;
-use tutor_subject::text::KIT_ANSWER_MARKER;
+use tutor_subject::text::{Explain, KIT_ANSWER_MARKER};
 
 use crate::fault::Fault;
 use crate::report::{Mismatch, Status};
@@ -37,6 +37,20 @@ impl Failure {
 
 /// The result of one case's body.
 pub type Outcome = Result<(), Failure>;
+
+/// A call's result, an `Err` turned into a failure that quotes it: `returned(&code("norm(x)"),
+/// layer.norm(&x))?`.
+pub fn returned<V, E: Explain>(what: &Bi, result: Result<V, E>) -> Result<V, Failure> {
+    result.map_err(|e| Failure::new(text::returned_error(what, &e.explain())))
+}
+
+/// Ok when a call returned `Err` (bad input must be refused), a failure naming it otherwise.
+pub fn refused<V, E>(what: &Bi, result: Result<V, E>) -> Outcome {
+    match result {
+        Ok(_) => Err(Failure::new(text::expected_error(what))),
+        Err(_) => Ok(()),
+    }
+}
 
 /// Runs a case's body, turning a panic or a [`Fault`] into a failure (or into "not done" for a
 /// TODO marker).

@@ -70,6 +70,16 @@ pub fn code(name: &str) -> Bi {
     Bi::new(name, name)
 }
 
+/// A call returned `Err` where an answer was expected.
+pub fn returned_error(what: &Bi, error: &Bi) -> Bi {
+    Bi::new(format!("{} 返回了错误：{}", what.zh, error.zh), format!("{} returned an error: {}", what.en, error.en))
+}
+
+/// A call returned `Ok` where an `Err` was expected.
+pub fn expected_error(what: &Bi) -> Bi {
+    Bi::new(format!("{} 应返回 Err，却返回了 Ok", what.zh), format!("{} should return Err but returned Ok", what.en))
+}
+
 /// A comparison against the reference failed.
 pub fn differs(what: &Bi) -> Bi {
     Bi::new(format!("{} 与参考结果不一致", what.zh), format!("{} differs from the reference", what.en))

@@ -92,13 +92,6 @@ pub trait Server {
     fn answer(&mut self, request: &[u8]) -> Result<Vec<u8>, WireError>;
 }
 
-/// A request loop written as a closure (a course's own, before it declares its calls).
-impl<F: FnMut(&[u8]) -> Result<Vec<u8>, String>> Server for F {
-    fn answer(&mut self, request: &[u8]) -> Result<Vec<u8>, WireError> {
-        self(request).map_err(WireError)
-    }
-}
-
 /// Answers one request as an [`Envelope`]: the server's reply, its refusal, or the panic of the
 /// learner's code it ran (caught here, so the caller carries on).
 pub fn respond(server: &mut dyn Server, request: &[u8]) -> Envelope {

@@ -16,6 +16,19 @@ impl Bi {
     }
 }
 
+/// A value that says what it means in both languages: a course's error type implements it (its
+/// `text()`), so that tutor's common failure texts can quote any course's errors.
+pub trait Explain {
+    /// What it means, in each language.
+    fn explain(&self) -> Bi;
+}
+
+impl Explain for crate::GradShapeMismatch {
+    fn explain(&self) -> Bi {
+        self.text()
+    }
+}
+
 /// The marker every stub's `todo!` carries; the grader recognises "not done yet" by it.
 pub const NOT_DONE_EN: &str = "is not done yet";
 /// The Chinese half of the not-done marker.

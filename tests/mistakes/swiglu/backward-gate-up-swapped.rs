@@ -1,6 +1,7 @@
 //! A wrong file for 05-backward: gate's and up's gradients swapped.
 //! 错误文件（05-backward）：gate 与 up 的梯度对调。
 //! mistake: backward-gate-up-swapped
+//! exercise: 05-backward
 
 use ndarray::{Array2, ArrayD, Ix2};
 use tutor_kit::{reference, Float, MlpError, Param};
@@ -25,11 +26,7 @@ pub fn silu_grad<T: Float>(x: &ArrayD<T>) -> ArrayD<f64> {
 
 /// LLaMA's FFN width for a model of width `dim` (Meta's `FeedForward`).
 /// 模型宽度为 `dim` 时 LLaMA 的 FFN 宽度（Meta 的 `FeedForward`）。
-pub fn hidden_size(
-    dim: usize,
-    multiple_of: usize,
-    ffn_dim_multiplier: Option<f64>,
-) -> Result<usize, MlpError> {
+pub fn hidden_size(dim: usize, multiple_of: usize, ffn_dim_multiplier: Option<f64>) -> Result<usize, MlpError> {
     // Exercise 03 writes it; here the kit provides it.
     // 由练习 03 编写；这里由 kit 提供。
     reference::hidden_size(dim, multiple_of, ffn_dim_multiplier)
@@ -45,11 +42,7 @@ pub struct Linear {
 impl Linear {
     /// A trainable weight, each element drawn from `U(−1/√in, 1/√in)` with `Rng::new(seed)`.
     /// 可训练的权重，每个元素用 `Rng::new(seed)` 从 `U(−1/√in, 1/√in)` 中抽取。
-    pub fn new(
-        in_features: usize,
-        out_features: usize,
-        seed: u64,
-    ) -> Result<Linear, MlpError> {
+    pub fn new(in_features: usize, out_features: usize, seed: u64) -> Result<Linear, MlpError> {
         // Exercise 02 writes it; here the kit provides it.
         // 由练习 02 编写；这里由 kit 提供。
         Ok(Linear { weight: reference::linear_weight(in_features, out_features, seed)? })
@@ -102,11 +95,7 @@ impl FeedForward {
     /// ACCUMULATES (+=) the three weights' gradients into their `grad`.
     /// `sum(forward(x) ⊙ grad_out)` 的梯度，在 f64 中计算：返回 dx（只舍入一次回到 `T`），
     /// 并把三个权重的梯度累加（+=）到各自的 `grad`。
-    pub fn backward<T: Float>(
-        &mut self,
-        x: &ArrayD<T>,
-        grad_out: &ArrayD<T>,
-    ) -> Result<ArrayD<T>, MlpError> {
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, MlpError> {
         let dim = self.gate.weight.value.ncols();
         reference::check_features(x, dim)?;
         if grad_out.shape() != x.shape() {
@@ -126,9 +115,7 @@ impl FeedForward {
         let d_product = upstream.dot(&w_down);
         let d_w_down = upstream.t().dot(&(&a * &u));
         let d_u = &d_product * &a;
-        let slope = silu_grad(&g.clone().into_dyn())
-            .into_dimensionality::<Ix2>()
-            .map_err(|_| MlpError::NoAxis)?;
+        let slope = silu_grad(&g.clone().into_dyn()).into_dimensionality::<Ix2>().map_err(|_| MlpError::NoAxis)?;
         let d_g = &d_product * &u * &slope;
         let d_x = d_g.dot(&w_gate) + d_u.dot(&w_up);
         self.gate.weight.accumulate_grad(&d_u.t().dot(&x64).mapv(|v| v as f32))?;
@@ -138,7 +125,6 @@ impl FeedForward {
         ArrayD::from_shape_vec(x.shape(), values).map_err(|_| MlpError::NoAxis)
     }
 }
-
 
 /// `a` as f64 rows `[n, width]`. / 把 `a` 转成 f64 的行 `[n, width]`。
 fn rows_f64<T: Float>(a: &ArrayD<T>, width: usize) -> Result<Array2<f64>, MlpError> {

@@ -1,6 +1,7 @@
 //! A wrong file for 04-forward: SiLU on up, gate as the multiplier.
 //! 错误文件（04-forward）：SiLU 作用在 up 上，gate 成了乘数。
 //! mistake: block-gate-up-swapped
+//! exercise: 04-forward
 
 use ndarray::{ArrayD, Zip};
 use tutor_kit::{reference, Float, MlpError, Param};

@@ -1,6 +1,7 @@
 //! A wrong file for 04-forward: the fused path: everything in FP32, one rounding at the end.
 //! 错误文件（04-forward）：融合路径：全部在 FP32 中，最后舍入一次。
 //! mistake: block-rounds-once
+//! exercise: 04-forward
 
 use ndarray::{ArrayD, Zip};
 use tutor_kit::{reference, Float, MlpError, Param};

@@ -1,6 +1,7 @@
 //! A wrong file for 03-hidden-size: the multiplier applied after rounding.
 //! 错误文件（03-hidden-size）：在取整之后才乘 multiplier。
 //! mistake: hidden-multiplier-after-rounding
+//! exercise: 03-hidden-size
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, MlpError, Param};

@@ -1,6 +1,7 @@
 //! A wrong file for 03-hidden-size: the 2/3 forgotten.
 //! 错误文件（03-hidden-size）：漏了 2/3。
 //! mistake: hidden-no-two-thirds
+//! exercise: 03-hidden-size
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, MlpError, Param};

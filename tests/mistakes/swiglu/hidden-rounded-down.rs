@@ -1,6 +1,7 @@
 //! A wrong file for 03-hidden-size: rounded down to the multiple.
 //! 错误文件（03-hidden-size）：向下取到倍数。
 //! mistake: hidden-rounded-down
+//! exercise: 03-hidden-size
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, MlpError, Param};

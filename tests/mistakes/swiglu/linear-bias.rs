@@ -1,6 +1,7 @@
 //! A wrong file for 02-linear: a bias, as nn.Linear has by default (LLaMA's projections have none).
 //! 错误文件（02-linear）：加了偏置（nn.Linear 默认有，LLaMA 的投影没有）。
 //! mistake: linear-bias
+//! exercise: 02-linear
 
 use ndarray::{Array1, Array2, ArrayD, Axis};
 use tutor_kit::{reference, Float, MlpError, Param, Rng};

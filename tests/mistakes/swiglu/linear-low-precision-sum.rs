@@ -1,6 +1,7 @@
 //! A wrong file for 02-linear: products and their sum kept in T.
 //! 错误文件（02-linear）：乘积与求和都留在 T 中。
 //! mistake: linear-low-precision-sum
+//! exercise: 02-linear
 
 use ndarray::{Array2, ArrayD, Axis};
 use tutor_kit::{reference, Float, MlpError, Param, Rng};

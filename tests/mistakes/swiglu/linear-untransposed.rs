@@ -1,6 +1,7 @@
 //! A wrong file for 02-linear: W's columns used as its rows: x·W, which panics or is wrong unless W is square.
 //! 错误文件（02-linear）：把 W 的列当作行：算成 x·W，非方阵时 panic 或出错。
 //! mistake: linear-untransposed
+//! exercise: 02-linear
 
 use ndarray::{Array2, ArrayD, Axis};
 use tutor_kit::{reference, Float, MlpError, Param, Rng};

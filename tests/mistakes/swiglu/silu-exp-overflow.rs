@@ -1,6 +1,7 @@
 //! A wrong file for 01-silu: x·eˣ/(1 + eˣ), which is inf/inf = NaN once eˣ overflows.
 //! 错误文件（01-silu）：x·eˣ/(1 + eˣ)，eˣ 溢出后得到 inf/inf = NaN。
 //! mistake: silu-exp-overflow
+//! exercise: 01-silu
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, MlpError, Param};

@@ -1,6 +1,7 @@
 //! A wrong file for 01-silu: GELU (tanh form) in place of SiLU.
 //! 错误文件（01-silu）：用 GELU（tanh 形式）代替 SiLU。
 //! mistake: silu-is-gelu
+//! exercise: 01-silu
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, MlpError, Param};

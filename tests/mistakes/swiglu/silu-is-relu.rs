@@ -1,6 +1,7 @@
 //! A wrong file for 01-silu: ReLU in place of SiLU.
 //! 错误文件（01-silu）：用 ReLU 代替 SiLU。
 //! mistake: silu-is-relu
+//! exercise: 01-silu
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, MlpError, Param};

@@ -11,9 +11,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use ndarray::{ArrayD, IxDyn};
 use tutor_grade::Fault;
-use tutor_kit::{reference, Layer, NormError};
+use tutor_kit::{reference, NormError};
 
-use crate::checks::{is_close, Run};
+use crate::checks::{is_close, Build, Run};
 
 /// The function a probe calls.
 #[derive(Clone, Copy)]
@@ -44,8 +44,7 @@ impl Called {
 fn call(run: &Run, function: Function, x: &ArrayD<f32>) -> Called {
     let hidden = *x.shape().last().unwrap_or(&1);
     let called = catch_unwind(AssertUnwindSafe(|| -> Result<ArrayD<f64>, NormError> {
-        let layer = run.subject.build(hidden, 1e-6)?;
-        let layer: &dyn Layer = &*layer;
+        let layer = run.new_layer(hidden, 1e-6)?;
         match function {
             Function::Norm => layer.norm(x).map(|y| y.mapv(f64::from)),
             Function::Forward => layer.forward(x).map(|y| y.mapv(f64::from)),

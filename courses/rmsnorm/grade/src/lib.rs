@@ -1,24 +1,26 @@
 //! The RMSNorm course's grading code, on the trusted side of tutor. It draws the inputs, calls the
-//! learner's code through a [`Subject`], computes references, compares, names mistakes and
-//! decides every verdict. It runs only in tutor's own process (or a test's), never next to
-//! learner code: a graded program can return wrong numbers, but it cannot return a verdict.
+//! learner's code through the course's declared calls ([`subject`]), computes references,
+//! compares, names mistakes and decides every verdict. It runs only in tutor's own process (or a
+//! test's), never next to learner code: a graded program can return wrong numbers, but it cannot
+//! return a verdict.
 //!
 //! tutor knows it through [`COURSE`], registered in `courses/Cargo.toml`.
 
 pub mod checks;
 mod diagnose;
-pub mod evidence;
 pub mod mistakes;
 pub mod oracle;
-pub mod remote;
-pub mod subject;
 pub mod text;
 
 pub use checks::{all_cases, run_all, Run};
-pub use subject::{Fault, Subject};
-pub use tutor_grade::report;
+pub use tutor_grade::{evidence, report, Fault};
+/// The course's kit, for tests that compile learner files in (`tutor_kit::graded_server!`).
+pub use tutor_kit;
 
-use tutor_grade::{CaseTitle, Channel, Course, ImportNote, Mistake};
+use tutor_grade::{Case, Course, ImportNote, Mistake};
+
+// The learner's code as the checks call it: `subject::RMSNorm::new(&subject, …)`, `layer.norm(&x)`.
+tutor_kit::protocol!(tutor_grade::client!(pub mod subject));
 
 /// The RMSNorm course, as tutor's registry knows it.
 pub struct RmsNorm;
@@ -27,16 +29,16 @@ pub struct RmsNorm;
 pub static COURSE: RmsNorm = RmsNorm;
 
 impl Course for RmsNorm {
-    fn cases(&self) -> Vec<CaseTitle> {
-        checks::titles()
-    }
-
-    fn grade(&self, channel: &dyn Channel, seed: u64) -> report::Report {
-        run_all(&Run::new(&remote::Remote(channel), seed))
+    fn checks(&self) -> Vec<Case> {
+        all_cases()
     }
 
     fn mistakes(&self) -> &'static [Mistake] {
         mistakes::ALL
+    }
+
+    fn by_property(&self, run: &Run) -> Option<&'static str> {
+        diagnose::by_property(run)
     }
 
     fn import_notes(&self) -> &'static [ImportNote] {

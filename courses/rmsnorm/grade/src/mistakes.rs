@@ -85,19 +85,7 @@ pub fn find(id: &str) -> Option<&'static Mistake> {
     ALL.iter().find(|m| m.id == id)
 }
 
-/// A wrong answer: which mistake, which way of writing it, and what it produces.
-pub struct Candidate<V> {
-    /// The mistake's id.
-    pub mistake: &'static str,
-    /// One way of writing it (a mistake may be written several ways that differ in numbers).
-    pub variant: &'static str,
-    /// Its output on the input at hand.
-    pub output: ArrayD<V>,
-}
-
-fn candidate<V>(mistake: &'static str, variant: &'static str, output: ArrayD<V>) -> Candidate<V> {
-    Candidate { mistake, variant, output }
-}
+pub use tutor_grade::evidence::{candidate, Candidate};
 
 /// What `norm(x)` gives under each statistics mistake that can be computed.
 pub fn wrong_norms<T: Float>(x: &ArrayD<T>, eps: f32) -> Vec<Candidate<f32>> {

@@ -13,14 +13,6 @@ fn shape(s: &[usize]) -> String {
     format!("{s:?}")
 }
 
-pub(crate) fn new_failed(what: &Bi, error: &Bi) -> Bi {
-    Bi::new(format!("{} 返回了错误：{}", what.zh, error.zh), format!("{} returned an error: {}", what.en, error.en))
-}
-
-pub(crate) fn expected_error(what: &Bi) -> Bi {
-    Bi::new(format!("{} 应返回 Err，却返回了 Ok", what.zh), format!("{} should return Err but returned Ok", what.en))
-}
-
 /// A call on an input whose last axis is not `hidden`, for example `norm(x)` on `[2, 5]`.
 pub(crate) fn call_on_wrong_width(call: &str, shape: &[usize], hidden: usize) -> Bi {
     Bi::new(

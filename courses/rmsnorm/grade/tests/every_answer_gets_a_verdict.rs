@@ -1,21 +1,21 @@
 //! Whatever a learner's code returns, grading ends in a verdict and tutor's own side never
-//! panics. A fake subject answers every call with a generated mix of right answers, right answers
+//! panics. A fake learner file answers every call with a generated mix of right answers, right answers
 //! spoiled (NaN, infinities, a value moved), arrays of any rank, length and shape (a rank lower,
 //! flattened, empty, 0-d, an axis more), errors, and weights of any length with gradients of any
 //! shape; every case, every observation of the known mistakes and every diagnosis runs on it, for
 //! many seeds. A panic hook counts every panic, caught or not: the fake never panics itself, so
 //! any panic is the grading code's.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use half::{bf16, f16};
 use ndarray::{Array1, ArrayD, IxDyn};
 use rmsnorm_grade::checks::Rng;
 use rmsnorm_grade::report::Status;
-use rmsnorm_grade::{run_all, Run, Subject};
-use tutor_kit::{reference, Float, Layer, NormError, Param};
+use rmsnorm_grade::{run_all, Run};
+use tutor_grade::InProcess;
+use tutor_kit::{reference, Float, NormError, Param};
 
 static PANICS: AtomicUsize = AtomicUsize::new(0);
 static FIRST_PANIC: Mutex<Option<String>> = Mutex::new(None);
@@ -24,7 +24,12 @@ static FIRST_PANIC: Mutex<Option<String>> = Mutex::new(None);
 struct Fake {
     rng: RefCell<Rng>,
     /// Chance that a call returns the reference answer (otherwise something generated).
-    right: f64,
+    right: Cell<f64>,
+}
+
+thread_local! {
+    /// The fake learner file's generator, reset for each run.
+    static FAKE: Fake = Fake { rng: RefCell::new(Rng::new(1)), right: Cell::new(0.5) };
 }
 
 impl Fake {
@@ -77,7 +82,7 @@ impl Fake {
 
     /// The right answer (often spoiled a little), something generated, or an error.
     fn answer<T: Float>(&self, input: &[usize], right: Option<ArrayD<T>>) -> Result<ArrayD<T>, NormError> {
-        if let Some(mut right) = right.filter(|_| self.chance(self.right)) {
+        if let Some(mut right) = right.filter(|_| self.chance(self.right.get())) {
             if self.chance(0.3) && !right.is_empty() {
                 let i = self.below(right.len());
                 if let Some(v) = right.iter_mut().nth(i) {
@@ -104,103 +109,51 @@ impl Fake {
     }
 }
 
-impl Subject for Fake {
-    fn build(&self, hidden_size: usize, eps: f32) -> Result<Box<dyn Layer + '_>, NormError> {
-        if self.chance(0.05) {
-            return Err(NormError::ZeroHiddenSize);
-        }
-        let weight = reference::scale_parameter(hidden_size.max(1));
-        Ok(Box::new(FakeLayer { fake: self, eps, weight }))
-    }
-}
+/// A learner's file whose every answer comes from the generator: what a learner's code can do
+/// (build odd weights, keep another eps, answer anything, replace its weight in `backward`).
+mod fake {
+    use super::*;
 
-/// A layer whose every answer comes from the generator.
-struct FakeLayer<'a> {
-    fake: &'a Fake,
-    eps: f32,
-    weight: Param,
-}
-
-impl FakeLayer<'_> {
-    fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError> {
-        self.fake.answer(x.shape(), reference::rms_normalize(x, self.eps).ok())
+    pub struct RMSNorm {
+        pub eps: f32,
+        pub weight: Param,
     }
 
-    fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
-        self.fake.answer(x.shape(), reference::forward(x, self.eps, &self.weight).ok())
-    }
+    impl RMSNorm {
+        pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {
+            FAKE.with(|fake| {
+                if fake.chance(0.05) {
+                    return Err(NormError::ZeroHiddenSize);
+                }
+                let weight = if fake.chance(0.8) {
+                    reference::scale_parameter(hidden_size.max(1))
+                } else {
+                    fake.param(hidden_size)
+                };
+                let eps = if fake.chance(0.8) { eps } else { fake.value() };
+                Ok(RMSNorm { eps, weight })
+            })
+        }
 
-    fn backward<T: Float>(&mut self, x: &ArrayD<T>, g: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
-        // A fresh gradient: the kit's own accumulation refuses one of another length.
-        let mut scratch = Param::trainable(self.weight.value.clone());
-        let right = reference::backward(x, g, self.eps, &mut scratch).ok();
-        self.weight.grad = scratch.grad;
-        if self.fake.chance(0.2) {
-            self.weight = self.fake.param(self.weight.len());
+        pub fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError> {
+            FAKE.with(|fake| fake.answer(x.shape(), reference::rms_normalize(x, self.eps).ok()))
         }
-        self.fake.answer(x.shape(), right)
-    }
-}
 
-impl Layer for FakeLayer<'_> {
-    fn norm_f32(&self, x: &ArrayD<f32>) -> Result<ArrayD<f32>, NormError> {
-        self.norm(x)
-    }
-    fn norm_f64(&self, x: &ArrayD<f64>) -> Result<ArrayD<f32>, NormError> {
-        self.norm(x)
-    }
-    fn norm_f16(&self, x: &ArrayD<f16>) -> Result<ArrayD<f32>, NormError> {
-        self.norm(x)
-    }
-    fn norm_bf16(&self, x: &ArrayD<bf16>) -> Result<ArrayD<f32>, NormError> {
-        self.norm(x)
-    }
-    fn forward_f32(&self, x: &ArrayD<f32>) -> Result<ArrayD<f32>, NormError> {
-        self.forward(x)
-    }
-    fn forward_f64(&self, x: &ArrayD<f64>) -> Result<ArrayD<f64>, NormError> {
-        self.forward(x)
-    }
-    fn forward_f16(&self, x: &ArrayD<f16>) -> Result<ArrayD<f16>, NormError> {
-        self.forward(x)
-    }
-    fn forward_bf16(&self, x: &ArrayD<bf16>) -> Result<ArrayD<bf16>, NormError> {
-        self.forward(x)
-    }
-    fn backward_f32(&mut self, x: &ArrayD<f32>, g: &ArrayD<f32>) -> Result<ArrayD<f32>, NormError> {
-        self.backward(x, g)
-    }
-    fn backward_f64(&mut self, x: &ArrayD<f64>, g: &ArrayD<f64>) -> Result<ArrayD<f64>, NormError> {
-        self.backward(x, g)
-    }
-    fn backward_f16(&mut self, x: &ArrayD<f16>, g: &ArrayD<f16>) -> Result<ArrayD<f16>, NormError> {
-        self.backward(x, g)
-    }
-    fn backward_bf16(&mut self, x: &ArrayD<bf16>, g: &ArrayD<bf16>) -> Result<ArrayD<bf16>, NormError> {
-        self.backward(x, g)
-    }
-    fn eps(&self) -> f32 {
-        if self.fake.chance(0.8) {
-            self.eps
-        } else {
-            self.fake.value()
+        pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+            FAKE.with(|fake| fake.answer(x.shape(), reference::forward(x, self.eps, &self.weight).ok()))
         }
-    }
-    fn weight(&self) -> Param {
-        if self.fake.chance(0.7) {
-            self.weight.clone()
-        } else {
-            self.fake.param(self.weight.len())
-        }
-    }
-    fn set_weight(&mut self, value: Array1<f32>) {
-        if self.fake.chance(0.8) {
-            self.weight.value = value;
-        }
-    }
-    fn clear_grad(&mut self) {
-        if self.fake.chance(0.8) {
-            self.weight.grad = None;
+
+        pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, g: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+            FAKE.with(|fake| {
+                // A fresh gradient: the kit's own accumulation refuses one of another length.
+                let mut scratch = Param::trainable(self.weight.value.clone());
+                let right = reference::backward(x, g, self.eps, &mut scratch).ok();
+                self.weight.grad = scratch.grad;
+                if fake.chance(0.2) {
+                    self.weight = fake.param(self.weight.len());
+                }
+                fake.answer(x.shape(), right)
+            })
         }
     }
 }
@@ -218,8 +171,12 @@ fn any_answer_of_any_shape_gets_a_verdict_and_never_panics_the_grader() {
     for seed in 0..runs {
         // From mostly garbage to mostly right, so that later steps of each case are reached too.
         let right = [0.0, 0.5, 0.9, 0.97][seed as usize % 4];
-        let fake = Fake { rng: RefCell::new(Rng::new(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) + 1)), right };
-        let report = run_all(&Run::new(&fake, seed));
+        FAKE.with(|fake| {
+            *fake.rng.borrow_mut() = Rng::new(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) + 1);
+            fake.right.set(right);
+        });
+        let channel = InProcess::new(tutor_kit::graded_server!(fake));
+        let report = run_all(&Run::new(&channel, seed));
         if report.cases.iter().any(|c| c.status == Status::Failed) {
             failed_runs += 1;
         }

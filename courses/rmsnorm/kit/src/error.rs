@@ -4,19 +4,34 @@ use std::fmt;
 
 use crate::text;
 
-/// Why an `RMSNorm` could not be built or could not run on an input.
-#[derive(Debug, Clone, PartialEq)]
-pub enum NormError {
-    /// `hidden_size` was 0.
-    ZeroHiddenSize,
-    /// `eps` was negative, NaN or infinite.
-    BadEps(f32),
-    /// The input has no axis at all (a 0-d array), so there is no feature axis to normalise.
-    NoAxis,
-    /// The input's last axis does not have `hidden_size` elements.
-    HiddenSizeMismatch { expected: usize, found: usize },
-    /// Two arrays that must have one shape (input and upstream gradient) do not.
-    ShapeMismatch { expected: Vec<usize>, found: Vec<usize> },
+tutor_subject::wire_enum! {
+    /// Why an `RMSNorm` could not be built or could not run on an input.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum NormError {
+        /// `hidden_size` was 0.
+        ZeroHiddenSize = 0,
+        /// `eps` was negative, NaN or infinite.
+        BadEps(f32) = 1,
+        /// The input has no axis at all (a 0-d array), so there is no feature axis to normalise.
+        NoAxis = 2,
+        /// The input's last axis does not have `hidden_size` elements.
+        HiddenSizeMismatch { expected: usize, found: usize } = 3,
+        /// Two arrays that must have one shape (input and upstream gradient, a weight and its
+        /// gradient) do not.
+        ShapeMismatch { expected: Vec<usize>, found: Vec<usize> } = 4,
+    }
+}
+
+impl From<tutor_subject::GradShapeMismatch> for NormError {
+    fn from(e: tutor_subject::GradShapeMismatch) -> Self {
+        NormError::ShapeMismatch { expected: e.expected, found: e.found }
+    }
+}
+
+impl tutor_subject::text::Explain for NormError {
+    fn explain(&self) -> text::Bi {
+        self.text()
+    }
 }
 
 impl NormError {

@@ -5,61 +5,13 @@
 //! oracle). Inside a graded program, the piece that answers the exercise's own TODO refuses to
 //! run: calling the kit's answer is not an answer (see [`KIT_ANSWER_MARKER`]).
 
-use std::sync::atomic::{AtomicU32, Ordering};
-
 use ndarray::{Array1, ArrayD, Axis};
 
 use crate::{Float, NormError, Param};
 
 pub use tutor_subject::text::KIT_ANSWER_MARKER;
 
-/// The request being answered now, as the method it calls (see [`Serving`]).
-static SERVING: AtomicU32 = AtomicU32::new(Serving::None as u32);
-
-/// The method a request calls, for [`serving`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Serving {
-    None = 0,
-    New = 1,
-    Norm = 2,
-    Forward = 3,
-    Backward = 4,
-}
-
-impl Serving {
-    /// The request that grades TODO `todo` directly (`new` for 1, `norm` for 2, …).
-    fn grading(todo: u32) -> Serving {
-        match todo {
-            1 => Serving::New,
-            2 => Serving::Norm,
-            3 => Serving::Forward,
-            4 => Serving::Backward,
-            _ => Serving::None,
-        }
-    }
-}
-
-/// Marks the request being answered (the request loop's business only).
-pub(crate) fn serving(request: Serving) {
-    SERVING.store(request as u32, Ordering::SeqCst);
-}
-
-/// Refuses to run `function` when it answers the TODO under test (`always`), or when it could
-/// compute the answer and the request grading that TODO is being served (`while_graded`: the
-/// weight gradient of `backward` is the normalised row, for instance).
-fn refuse_if_answer(function: &str, always: &[u32], while_graded: &[u32]) {
-    let todo = tutor_subject::serve::todo_under_test();
-    let graded_now = SERVING.load(Ordering::SeqCst) == Serving::grading(todo) as u32;
-    if let Some(refusal) = refusal(todo, function, always, if graded_now { while_graded } else { &[] }) {
-        panic!("{refusal}");
-    }
-}
-
-/// The panic message when `function` runs while `todo` is graded, or `None`.
-fn refusal(todo: u32, function: &str, always: &[u32], now: &[u32]) -> Option<String> {
-    (todo != 0 && (always.contains(&todo) || now.contains(&todo)))
-        .then(|| format!("{KIT_ANSWER_MARKER} reference::{function} (TODO {todo})"))
-}
+use tutor_subject::serve::refuse_if_answer;
 
 /// Rejects a zero `hidden_size` and an `eps` that is negative, NaN or infinite.
 pub fn check_config(hidden_size: usize, eps: f32) -> Result<(), NormError> {
@@ -84,7 +36,7 @@ pub fn check_input<T>(x: &ArrayD<T>, hidden_size: usize) -> Result<(), NormError
 /// The per-feature scale γ: trainable, shape `[hidden_size]`, all ones (so a fresh layer only
 /// normalises).
 pub fn scale_parameter(hidden_size: usize) -> Param {
-    refuse_if_answer("scale_parameter", &[1], &[]);
+    refuse_if_answer("reference::scale_parameter", &[1], &[]);
     Param::trainable(Array1::ones(hidden_size))
 }
 
@@ -92,7 +44,7 @@ pub fn scale_parameter(hidden_size: usize) -> Param {
 ///
 /// Every row (lane along the last axis) is one token's hidden vector; rows never mix.
 pub fn rms_normalize<T: Float>(x: &ArrayD<T>, eps: f32) -> Result<ArrayD<f32>, NormError> {
-    normalize(x, eps, "rms_normalize")
+    normalize(x, eps, "reference::rms_normalize")
 }
 
 // The refusals sit in the functions that compute, not only in the public names: a private
@@ -111,7 +63,7 @@ fn normalize<T: Float>(x: &ArrayD<T>, eps: f32, called_as: &str) -> Result<Array
 
 /// `normalized ⊙ weight` in FP32, then rounded once to `T`.
 pub fn scale_and_cast<T: Float>(normalized: &ArrayD<f32>, weight: &Param) -> Result<ArrayD<T>, NormError> {
-    scale(normalized, weight, "scale_and_cast")
+    scale(normalized, weight, "reference::scale_and_cast")
 }
 
 fn scale<T: Float>(normalized: &ArrayD<f32>, weight: &Param, called_as: &str) -> Result<ArrayD<T>, NormError> {
@@ -128,9 +80,9 @@ fn scale<T: Float>(normalized: &ArrayD<f32>, weight: &Param, called_as: &str) ->
 /// The whole forward pass: normalise in FP32, scale, round once to the input's type. With a
 /// weight of ones and f32 input it is also `norm`, so it answers TODO 2 as well as TODO 3.
 pub fn forward<T: Float>(x: &ArrayD<T>, eps: f32, weight: &Param) -> Result<ArrayD<T>, NormError> {
-    refuse_if_answer("forward", &[2, 3], &[2, 3]);
+    refuse_if_answer("reference::forward", &[2, 3], &[2, 3]);
     check_input(x, weight.len())?;
-    scale(&normalize(x, eps, "forward")?, weight, "forward")
+    scale(&normalize(x, eps, "reference::forward")?, weight, "reference::forward")
 }
 
 /// Gradient of `sum(forward(x) ⊙ grad_out)`: returns `dx` (in `T`) and accumulates `dweight`
@@ -144,7 +96,7 @@ pub fn backward<T: Float>(
     eps: f32,
     weight: &mut Param,
 ) -> Result<ArrayD<T>, NormError> {
-    refuse_if_answer("backward", &[4], &[2, 3]);
+    refuse_if_answer("reference::backward", &[4], &[2, 3]);
     check_input(x, weight.len())?;
     if x.shape() != grad_out.shape() {
         return Err(NormError::ShapeMismatch { expected: x.shape().to_vec(), found: grad_out.shape().to_vec() });
@@ -215,17 +167,5 @@ mod tests {
         let mut w = scale_parameter(5);
         let g = ArrayD::<f32>::zeros(IxDyn(&[3, 5]));
         assert!(matches!(backward(&wrong, &g, 1e-6, &mut w), Err(NormError::ShapeMismatch { .. })));
-    }
-
-    #[test]
-    fn a_given_piece_refuses_only_the_todo_it_answers() {
-        let refused = refusal(2, "rms_normalize", &[2], &[]).unwrap();
-        assert!(refused.starts_with(KIT_ANSWER_MARKER) && refused.contains("reference::rms_normalize"), "{refused}");
-        assert_eq!(refusal(3, "rms_normalize", &[2], &[]), None, "a given piece of another TODO runs");
-        assert_eq!(refusal(0, "rms_normalize", &[2], &[2]), None, "tutor's own process is never refused");
-        assert!(refusal(2, "forward", &[2, 3], &[]).is_some());
-        // backward is given in 02, but not while norm itself is being graded.
-        assert_eq!(refusal(2, "backward", &[4], &[]), None);
-        assert!(refusal(2, "backward", &[4], &[2, 3]).is_some());
     }
 }

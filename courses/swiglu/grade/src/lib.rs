@@ -10,9 +10,10 @@ pub mod mistakes;
 pub mod oracle;
 pub mod text;
 
-pub use cases::{run_all, titles};
+use tutor_grade::{Case, Course, ImportNote, Mistake};
 
-use tutor_grade::{report, CaseTitle, Channel, Course, ImportNote, Mistake};
+/// The course's kit, for tests that compile learner files in (`tutor_kit::graded_server!`).
+pub use tutor_kit;
 
 tutor_kit::protocol!(tutor_grade::client!(pub mod subject));
 
@@ -23,12 +24,8 @@ pub struct SwiGlu;
 pub static COURSE: SwiGlu = SwiGlu;
 
 impl Course for SwiGlu {
-    fn cases(&self) -> Vec<CaseTitle> {
-        titles()
-    }
-
-    fn grade(&self, channel: &dyn Channel, seed: u64) -> report::Report {
-        run_all(&subject::Subject::new(channel), seed)
+    fn checks(&self) -> Vec<Case> {
+        cases::all()
     }
 
     fn mistakes(&self) -> &'static [Mistake] {

@@ -3,9 +3,11 @@
 
 use half::{bf16, f16};
 use ndarray::{Array1, ArrayD, IxDyn};
-use tutor_kit::{reference, Element, Layer, Param};
+use tutor_kit::{reference, Element, Param};
 
-use super::{assert_close, call, cases, Case, Failure, Outcome, Run};
+use crate::subject::RMSNorm;
+
+use super::{assert_close, call, cases, Build, Case, Failure, Outcome, Run};
 use crate::evidence::Observation;
 use crate::mistakes::{self, HalfBits};
 use crate::{oracle, text};
@@ -54,7 +56,7 @@ fn weighted<'a>(
     eps: f32,
     salt: u64,
     exact_in: Option<fn(f32) -> f32>,
-) -> Result<(Box<dyn Layer + 'a>, Param), Failure> {
+) -> Result<(RMSNorm<'a>, Param), Failure> {
     let mut norm = run.build(hidden, eps)?;
     let mut weights = run.rng(salt).weights(hidden);
     if let Some(round) = exact_in {
@@ -73,7 +75,7 @@ fn weighted<'a>(
 /// recording what the output says about known mistakes.
 fn forward_matches<T: Element + HalfBits>(
     run: &Run,
-    norm: &dyn Layer,
+    norm: &RMSNorm,
     weight: &Param,
     x: &ArrayD<T>,
     eps: f32,
@@ -94,7 +96,7 @@ fn seeded_forward<T: Element + HalfBits>(run: &Run, shape: &[usize], salt: u64, 
     let hidden = *shape.last().expect("test shapes have a last axis");
     let (norm, weight) = weighted(run, hidden, 1e-6, salt, None)?;
     let x: ArrayD<T> = run.rng(salt + 100).normal_array(shape);
-    forward_matches(run, &*norm, &weight, &x, 1e-6, tolerance)
+    forward_matches(run, &norm, &weight, &x, 1e-6, tolerance)
 }
 
 /// Tolerances of `torch.testing.assert_close` for the dtype (f16 stricter, as the tutorial's).
@@ -210,7 +212,7 @@ fn edge_inputs(run: &Run) -> Vec<ArrayD<f32>> {
 fn forward_edge_inputs(run: &Run) -> Outcome {
     let (norm, weight) = weighted(run, 4, 1e-6, 18, None)?;
     for x in edge_inputs(run) {
-        forward_matches(run, &*norm, &weight, &x, 1e-6, F32)?;
+        forward_matches(run, &norm, &weight, &x, 1e-6, F32)?;
     }
     let wrong_width = ArrayD::<f32>::zeros(IxDyn(&[2, 5]));
     if norm.forward(&wrong_width).is_ok() {
@@ -225,7 +227,7 @@ fn backward_edge_inputs(run: &Run) -> Outcome {
         let (mut norm, weight) = weighted(run, 4, 1e-6, 18, None)?;
         norm.clear_grad();
         let dx = call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
-        compare_gradients(run, &*norm, &weight, (&x, &grad_out), &dx, 1e-6, (1e-5, 1e-4))?;
+        compare_gradients(run, &norm, &weight, (&x, &grad_out), &dx, 1e-6, (1e-5, 1e-4))?;
     }
     let (mut norm, _) = weighted(run, 4, 1e-6, 18, None)?;
     let wrong_width = ArrayD::<f32>::zeros(IxDyn(&[2, 5]));
@@ -242,7 +244,7 @@ fn backward_edge_inputs(run: &Run) -> Outcome {
 /// dx and the weight's gradient (accumulated from a cleared state) against the f64 oracle.
 fn compare_gradients<T: Element>(
     run: &Run,
-    norm: &dyn Layer,
+    norm: &RMSNorm,
     weight: &Param,
     (x, grad_out): (&ArrayD<T>, &ArrayD<T>),
     dx: &ArrayD<T>,
@@ -285,7 +287,7 @@ fn backward_matches_oracle<T: Element>(run: &Run, shape: &[usize], salt: u64, to
     let x: ArrayD<T> = rng.normal_array(shape);
     let grad_out: ArrayD<T> = rng.normal_array(shape);
     let dx = call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
-    compare_gradients(run, &*norm, &weight, (&x, &grad_out), &dx, 1e-5, tolerance)
+    compare_gradients(run, &norm, &weight, (&x, &grad_out), &dx, 1e-5, tolerance)
 }
 
 fn backward_matches_f64(run: &Run) -> Outcome {
@@ -308,7 +310,7 @@ fn forward_gradient_check(run: &Run) -> Outcome {
     let mut rng = run.rng(231);
     let x: ArrayD<f64> = rng.normal_array(&shape);
     let grad_out: ArrayD<f64> = rng.normal_array(&shape);
-    let loss = |norm: &dyn Layer, x: &ArrayD<f64>| -> Result<f64, Failure> {
+    let loss = |norm: &RMSNorm, x: &ArrayD<f64>| -> Result<f64, Failure> {
         let y = call(&text::code("forward(x)"), norm.forward(x))?;
         super::shape::same_as_input("forward(x)", y.shape(), x.shape())?;
         Ok((y * &grad_out).sum())
@@ -320,7 +322,7 @@ fn forward_gradient_check(run: &Run) -> Outcome {
         let mut minus = x.clone();
         plus.as_slice_mut().expect("standard layout")[i] += H;
         minus.as_slice_mut().expect("standard layout")[i] -= H;
-        *slot = (loss(&*norm, &plus)? - loss(&*norm, &minus)?) / (2.0 * H);
+        *slot = (loss(&norm, &plus)? - loss(&norm, &minus)?) / (2.0 * H);
     }
     let mut dw_numeric = ArrayD::zeros(vec![4]);
     for (j, slot) in dw_numeric.iter_mut().enumerate() {
@@ -330,10 +332,10 @@ fn forward_gradient_check(run: &Run) -> Outcome {
         let mut changed: Array1<f32> = weight.value.clone();
         changed[j] = w_up;
         norm.set_weight(changed.clone());
-        let up = loss(&*norm, &x)?;
+        let up = loss(&norm, &x)?;
         changed[j] = w_down;
         norm.set_weight(changed);
-        let down = loss(&*norm, &x)?;
+        let down = loss(&norm, &x)?;
         norm.set_weight(weight.value.clone());
         *slot = (up - down) / f64::from(w_up - w_down);
     }

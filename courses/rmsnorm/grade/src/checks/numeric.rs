@@ -7,7 +7,7 @@ use half::f16;
 use ndarray::{ArrayD, IxDyn};
 use tutor_kit::{reference, Element};
 
-use super::{assert_close, cases, Case, Failure, Outcome, Run};
+use super::{assert_close, cases, Build, Case, Failure, Outcome, Run};
 use crate::evidence::Observation;
 use crate::{mistakes, text};
 use tutor_grade::data::tensor;

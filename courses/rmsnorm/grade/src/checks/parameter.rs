@@ -2,7 +2,7 @@
 
 use ndarray::{ArrayD, IxDyn};
 
-use super::{call, cases, Case, Failure, Outcome, Run};
+use super::{call, cases, Build, Case, Failure, Outcome, Run};
 use crate::text;
 
 pub fn cases() -> Vec<Case> {
@@ -65,7 +65,7 @@ pub(super) fn eps_changed(asked: f32, kept: f32) -> Failure {
 
 fn rejects_bad_config(run: &Run) -> Outcome {
     for (hidden, eps) in [(0, 1e-6), (4, -1e-6), (4, f32::NAN), (4, f32::INFINITY)] {
-        if run.subject.build(hidden, eps).is_ok() {
+        if run.new_layer(hidden, eps).is_ok() {
             return Err(Failure::new(text::expected_error(&text::code(&format!("RMSNorm::new({hidden}, {eps:e})")))));
         }
     }

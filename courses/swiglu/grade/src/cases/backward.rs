@@ -3,12 +3,12 @@
 
 use ndarray::{Array2, ArrayD, IxDyn};
 use tutor_grade::report::Contract;
-use tutor_grade::{Failure, Outcome};
+use tutor_grade::{Case, Failure, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
 use tutor_subject::wire::Dtype;
 
 use super::block::{holding, seeded_weights};
-use super::{cases, compare, err, ok, tolerance, wide, Case, Run};
+use super::{compare, err, learner, ok, tolerance, wide};
 use crate::fixtures::{self, Stored};
 use crate::oracle;
 
@@ -19,7 +19,7 @@ pub const BACKWARD: Contract = Contract { id: "backward", zh: "反向传播契�
 const ANALYTIC: (f64, f64) = (1e-14, 1e-12);
 
 pub fn cases() -> Vec<Case> {
-    cases![BACKWARD;
+    tutor_grade::cases![BACKWARD;
         "silu-grad-f64",
             "silu_grad 与 f64 参考一致，相对误差 1e-12（只有解析导数能做到）",
             "silu_grad matches an f64 reference to 1e-12 relative (only an analytic derivative does)" => silu_grad;
@@ -43,7 +43,7 @@ fn silu_grad(run: &Run) -> Outcome {
     values.extend([0.0, 30.0, -30.0, 700.0, -700.0, 1e-300]);
     let x = ArrayD::from_shape_vec(IxDyn(&[values.len()]), values).expect("one axis");
     let expected = x.mapv(oracle::silu_grad);
-    let actual = run.subject.silu_grad(&x);
+    let actual = learner(run).silu_grad(&x);
     let missing = || vec![("backward-silu-grad-missing-term", x.mapv(oracle::sigmoid))];
     compare("silu_grad(x)", "float64", &actual, &expected, ANALYTIC, missing)
 }

@@ -2,12 +2,12 @@
 
 use ndarray::{Array2, ArrayD};
 use tutor_grade::report::Contract;
-use tutor_grade::{Failure, Outcome};
+use tutor_grade::{Case, Failure, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
 use tutor_kit::Float;
 use tutor_subject::wire::Dtype;
 
-use super::{cases, compare, err, ok, tolerance, wide, Candidate, Case, Run};
+use super::{compare, err, learner, ok, tolerance, wide, Candidate};
 use crate::fixtures::{self, Stored};
 use crate::oracle;
 use crate::subject;
@@ -17,7 +17,7 @@ use crate::text;
 pub const BLOCK: Contract = Contract { id: "block", zh: "SwiGLU 块契约", en: "SwiGLU block contract" };
 
 pub fn cases() -> Vec<Case> {
-    cases![BLOCK;
+    tutor_grade::cases![BLOCK;
         "block-pytorch",
             "forward 与 PyTorch 中 f32、f16、bf16 精度的 LLaMA FeedForward 模块一致（dim 16，hidden 48）",
             "forward matches PyTorch's LLaMA FeedForward module in f32, f16 and bf16 (dim 16, hidden 48)"
@@ -33,10 +33,10 @@ pub fn cases() -> Vec<Case> {
 }
 
 /// A block holding `weights` (gate, up, down).
-pub fn holding<'a>(run: &Run<'a>, weights: &[Array2<f32>; 3]) -> Result<subject::FeedForward<'a>, Failure> {
+pub fn holding<'c>(run: &Run<'c>, weights: &[Array2<f32>; 3]) -> Result<subject::FeedForward<'c>, Failure> {
     let (hidden, dim) = weights[0].dim();
     let mut block =
-        ok(&format!("FeedForward::new({dim}, {hidden}, 0)"), subject::FeedForward::new(run.subject, dim, hidden, 0))?;
+        ok(&format!("FeedForward::new({dim}, {hidden}, 0)"), subject::FeedForward::new(&learner(run), dim, hidden, 0))?;
     let [gate, up, down] = weights.clone();
     block.set_gate_weight(gate);
     block.set_up_weight(up);

@@ -1,9 +1,9 @@
 //! Contract of 03-hidden-size: Meta's FFN width rule.
 
 use tutor_grade::report::Contract;
-use tutor_grade::{Failure, Outcome};
+use tutor_grade::{Case, Failure, Outcome, Run};
 
-use super::{cases, err, ok, Case, Run};
+use super::{err, learner, ok};
 use crate::mistakes::hidden_candidates;
 use crate::oracle;
 use crate::text;
@@ -22,7 +22,7 @@ pub const META: [(usize, usize, Option<f64>, usize); 5] = [
 ];
 
 pub fn cases() -> Vec<Case> {
-    cases![HIDDEN;
+    tutor_grade::cases![HIDDEN;
         "hidden-meta",
             "hidden_size 复现 Meta 的配置（4096 → 11008、5120 → 13824、8192 → 22016，以及 multiplier 1.3 的 28672 与 14336）",
             "hidden_size reproduces Meta's configurations (4096 → 11008, 5120 → 13824, 8192 → 22016, and 28672 and 14336 with multiplier 1.3)"
@@ -43,7 +43,7 @@ fn check(run: &Run, configs: &[Config]) -> Outcome {
     let mut wrong: Vec<(Config, usize, usize)> = Vec::new();
     for &(dim, multiple_of, multiplier) in configs {
         let what = format!("hidden_size({dim}, {multiple_of}, {multiplier:?})");
-        let found = ok(&what, run.subject.hidden_size(dim, multiple_of, multiplier))?;
+        let found = ok(&what, learner(run).hidden_size(dim, multiple_of, multiplier))?;
         let expected = oracle::hidden_size(dim, multiple_of, multiplier);
         if found != expected {
             wrong.push(((dim, multiple_of, multiplier), expected, found));
@@ -73,10 +73,10 @@ fn rule(run: &Run) -> Outcome {
         })
         .collect();
     check(run, &configs)?;
-    err("hidden_size(0, 256, None)", run.subject.hidden_size(0, 256, None))?;
-    err("hidden_size(4096, 0, None)", run.subject.hidden_size(4096, 0, None))?;
+    err("hidden_size(0, 256, None)", learner(run).hidden_size(0, 256, None))?;
+    err("hidden_size(4096, 0, None)", learner(run).hidden_size(4096, 0, None))?;
     for bad in [0.0, -1.3, f64::NAN, f64::INFINITY] {
-        err(&format!("hidden_size(4096, 256, Some({bad}))"), run.subject.hidden_size(4096, 256, Some(bad)))?;
+        err(&format!("hidden_size(4096, 256, Some({bad}))"), learner(run).hidden_size(4096, 256, Some(bad)))?;
     }
     Ok(())
 }

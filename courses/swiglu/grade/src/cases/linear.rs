@@ -3,11 +3,11 @@
 
 use ndarray::{Array2, ArrayD};
 use tutor_grade::report::Contract;
-use tutor_grade::{Failure, Outcome};
+use tutor_grade::{Case, Failure, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
 use tutor_subject::wire::Dtype;
 
-use super::{cases, compare, err, ok, tolerance, wide, Case, Run};
+use super::{compare, err, learner, ok, tolerance, wide};
 use crate::fixtures::{self, Stored};
 use crate::mistakes::linear_candidates;
 use crate::oracle;
@@ -18,7 +18,7 @@ use crate::text;
 pub const LINEAR: Contract = Contract { id: "linear", zh: "Linear 契约", en: "Linear contract" };
 
 pub fn cases() -> Vec<Case> {
-    cases![LINEAR;
+    tutor_grade::cases![LINEAR;
         "linear-init",
             "Linear::new：可训练的 [out, in] 权重，服从 U(−1/√in, 1/√in)（统计检验），同一种子给出同一权重",
             "Linear::new: a trainable [out, in] weight from U(−1/√in, 1/√in) (checked statistically), same seed, same weight"
@@ -43,7 +43,7 @@ pub const INIT_SIZES: (usize, usize) = (300, 200);
 fn init(run: &Run) -> Outcome {
     let ((fan_in, fan_out), seed) = (INIT_SIZES, run.seed);
     let what = format!("Linear::new({fan_in}, {fan_out}, {seed})");
-    let linear = ok(&what, subject::Linear::new(run.subject, fan_in, fan_out, seed))?;
+    let linear = ok(&what, subject::Linear::new(&learner(run), fan_in, fan_out, seed))?;
     let weight = linear.weight();
     let fail = |zh: String, en: String| Err(Failure::new(text::parameter(zh, en)));
     if weight.value.shape() != [fan_out, fan_in] {
@@ -78,24 +78,24 @@ fn init(run: &Run) -> Outcome {
             format!("the weight does not look like U(−{bound:.5}, {bound:.5}): largest |w| = {largest:.5}, mean {mean:.2e}, variance {variance:.3e} (should be {:.3e})", bound * bound / 3.0),
         );
     }
-    let again = ok(&what, subject::Linear::new(run.subject, fan_in, fan_out, seed))?.weight();
+    let again = ok(&what, subject::Linear::new(&learner(run), fan_in, fan_out, seed))?.weight();
     let other_seed = seed.wrapping_add(1);
-    let other = ok(&what, subject::Linear::new(run.subject, fan_in, fan_out, other_seed))?;
+    let other = ok(&what, subject::Linear::new(&learner(run), fan_in, fan_out, other_seed))?;
     if again.value != weight.value || other.weight().value == weight.value {
         return fail(
             "同一种子应给出同一权重，不同种子应给出不同权重（用 Rng::new(seed)）".into(),
             "the same seed should give the same weight and another seed another (use Rng::new(seed))".into(),
         );
     }
-    err("Linear::new(0, 3, seed)", subject::Linear::new(run.subject, 0, 3, seed))?;
-    err("Linear::new(3, 0, seed)", subject::Linear::new(run.subject, 3, 0, seed))
+    err("Linear::new(0, 3, seed)", subject::Linear::new(&learner(run), 0, 3, seed))?;
+    err("Linear::new(3, 0, seed)", subject::Linear::new(&learner(run), 3, 0, seed))
 }
 
 /// A Linear holding `weight`.
-fn holding<'a>(run: &Run<'a>, weight: &Array2<f32>) -> Result<subject::Linear<'a>, Failure> {
+fn holding<'c>(run: &Run<'c>, weight: &Array2<f32>) -> Result<subject::Linear<'c>, Failure> {
     let (fan_out, fan_in) = weight.dim();
     let mut linear =
-        ok(&format!("Linear::new({fan_in}, {fan_out}, 0)"), subject::Linear::new(run.subject, fan_in, fan_out, 0))?;
+        ok(&format!("Linear::new({fan_in}, {fan_out}, 0)"), subject::Linear::new(&learner(run), fan_in, fan_out, 0))?;
     linear.set_weight(weight.clone());
     Ok(linear)
 }

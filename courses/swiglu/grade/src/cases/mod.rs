@@ -1,5 +1,5 @@
-//! The graded contracts, one per exercise, and the run that executes them. Every case runs in
-//! isolation: a `todo!()`, a panic or an `Err` fails that case only.
+//! The graded contracts, one per exercise (tutor_grade's case runner runs them, each in
+//! isolation), and what they share: tolerances, comparison with named candidates, calls.
 
 mod backward;
 mod block;
@@ -8,50 +8,11 @@ pub mod linear;
 mod silu;
 
 use ndarray::ArrayD;
-use tutor_grade::outcome::run_guarded;
-use tutor_grade::report::{CaseResult, Contract, Report};
-use tutor_grade::{assert_close, is_close, CaseTitle, Failure, Outcome, Rng};
+use tutor_grade::{assert_close, is_close, Case, Failure, Outcome, Run};
 use tutor_kit::{Float, MlpError};
 
 use crate::subject::Subject;
-use crate::text::{self, Bi};
-
-/// One grading run: the learner's code and the seed its random inputs come from.
-pub struct Run<'a> {
-    /// The learner's functions and layers, through the course's declared calls.
-    pub subject: &'a Subject<'a>,
-    /// The run's seed (`tutor check --seed N` repeats a run).
-    pub seed: u64,
-}
-
-impl Run<'_> {
-    /// A generator for one case's inputs, from the run's seed and the case's salt.
-    pub fn rng(&self, salt: u64) -> Rng {
-        Rng::new(self.seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15))
-    }
-}
-
-/// One named check.
-pub struct Case {
-    /// The contract (exercise) it stands behind.
-    pub contract: Contract,
-    /// Stable id.
-    pub id: &'static str,
-    /// Its title, in Chinese.
-    pub zh: &'static str,
-    /// Its title, in English.
-    pub en: &'static str,
-    /// The body.
-    pub run: fn(&Run) -> Outcome,
-}
-
-/// Writes a contract's cases: `id, zh, en => body;` each.
-macro_rules! cases {
-    ($contract:expr; $($id:literal, $zh:literal, $en:literal => $run:expr;)*) => {
-        vec![$(crate::cases::Case { contract: $contract, id: $id, zh: $zh, en: $en, run: $run }),*]
-    };
-}
-pub(crate) use cases;
+use crate::text;
 
 /// Every case, in the order they run and are shown.
 pub fn all() -> Vec<Case> {
@@ -63,40 +24,9 @@ pub fn all() -> Vec<Case> {
     all
 }
 
-/// Every case's contract, id and title.
-pub fn titles() -> Vec<CaseTitle> {
-    all().iter().map(|c| CaseTitle { contract: c.contract, id: c.id, zh: c.zh, en: c.en }).collect()
-}
-
-/// Runs every case; the mistakes named are those the failing cases found evidence for.
-pub fn run_all(subject: &Subject, seed: u64) -> Report {
-    let run = Run { subject, seed };
-    let cases: Vec<CaseResult> = all()
-        .iter()
-        .map(|case| {
-            let (status, failure) = run_guarded(|| (case.run)(&run));
-            let (message, mismatch, mistake) = match failure {
-                Some(f) => (Some(f.message), f.mismatch.map(|m| *m), f.mistake),
-                None => (None, None, None),
-            };
-            CaseResult {
-                contract: case.contract,
-                id: case.id.to_string(),
-                title: Bi::new(case.zh, case.en),
-                status,
-                message,
-                mismatch,
-                mistake,
-            }
-        })
-        .collect();
-    let mut mistakes: Vec<String> = Vec::new();
-    for name in cases.iter().filter_map(|c| c.mistake.clone()) {
-        if !mistakes.contains(&name) {
-            mistakes.push(name);
-        }
-    }
-    Report { cases, seed, mistakes, known_mistakes: crate::mistakes::ALL }
+/// The learner's code behind the run's channel, through the course's declared calls.
+pub fn learner<'c>(run: &Run<'c>) -> Subject<'c> {
+    Subject::new(run.channel)
 }
 
 /// `torch.testing.assert_close`'s default tolerances (atol, rtol) for `T`.

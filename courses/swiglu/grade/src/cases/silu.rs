@@ -2,11 +2,11 @@
 
 use ndarray::{ArrayD, IxDyn};
 use tutor_grade::report::Contract;
-use tutor_grade::Outcome;
+use tutor_grade::{Case, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
 use tutor_subject::wire::Dtype;
 
-use super::{cases, compare, tolerance, wide, Case, Run};
+use super::{compare, learner, tolerance, wide};
 use crate::fixtures::{self, Stored};
 use crate::mistakes::silu_candidates;
 use crate::oracle;
@@ -15,7 +15,7 @@ use crate::oracle;
 pub const SILU: Contract = Contract { id: "silu", zh: "SiLU 契约", en: "SiLU contract" };
 
 pub fn cases() -> Vec<Case> {
-    cases![SILU;
+    tutor_grade::cases![SILU;
         "silu-pytorch",
             "silu 与 PyTorch 的 F.silu 一致（f32、f16、bf16；含 ±inf、NaN、极小值、各 dtype 的最大有限值）",
             "silu matches PyTorch's F.silu (f32, f16, bf16; ±inf, NaN, tiny values, each dtype's largest finite values)"
@@ -33,7 +33,7 @@ fn against_pytorch(run: &Run) -> Outcome {
     fn one<T: Stored + Dtype>(run: &Run) -> Outcome {
         let x = fixtures::array::<T>(&format!("silu.{}.x", T::STORED_AS));
         let expected = wide(&fixtures::array::<T>(&format!("silu.{}.y", T::STORED_AS)));
-        let actual = wide(&run.subject.silu(&x));
+        let actual = wide(&learner(run).silu(&x));
         compare("silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), || silu_candidates(&x))
     }
     one::<f32>(run)?;
@@ -61,7 +61,7 @@ fn whole_range(run: &Run) -> Outcome {
         let x = sweep::<T>(run, max_exponent);
         let finite = x.mapv(|v| if v.to_f64().is_finite() { v } else { T::from_f64(0.0) });
         let expected = oracle::round::<T>(&wide(&finite).mapv(oracle::silu));
-        let actual = wide(&run.subject.silu(&finite));
+        let actual = wide(&learner(run).silu(&finite));
         compare("silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), || silu_candidates(&finite))
     }
     one::<f32>(run, 38)?;
@@ -74,7 +74,7 @@ fn shapes(run: &Run) -> Outcome {
     for shape in [&[][..], &[0, 3], &[2, 1, 3, 2]] {
         let x: ArrayD<f32> = rng.normal_array(shape);
         let expected = wide(&x).mapv(oracle::silu);
-        let actual = wide(&run.subject.silu(&x));
+        let actual = wide(&learner(run).silu(&x));
         compare("silu(x)", "float32", &actual, &expected, tolerance::<f32>(), Vec::new)?;
     }
     Ok(())

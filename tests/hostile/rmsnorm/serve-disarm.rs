@@ -7,7 +7,7 @@
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};
-// CHEAT 07 (silent variant of 05, for every TODO): `tutor_kit::serve::serve` is pub and starts by
+// CHEAT 07 (silent variant of 05, for every TODO): `tutor_subject::serve::serve` is pub and starts by
 // `set_todo_under_test(todo)`. Calling it with todo 0 and a bad protocol variable turns the
 // kit's refusal off; stderr is closed meanwhile so its usage line is not shown ("What your code printed").
 extern "C" { fn dup(fd: i32) -> i32; fn dup2(a: i32, b: i32) -> i32; fn close(fd: i32) -> i32; }
@@ -17,8 +17,12 @@ fn disarm() {
         let saved = std::env::var("TUTOR_PROTOCOL_FDS").ok();
         std::env::set_var("TUTOR_PROTOCOL_FDS", "x");
         let e = dup(2); close(2);
-        fn nobuild(_: usize, _: f32) -> Result<Box<dyn tutor_kit::Layer>, NormError> { Err(NormError::ZeroHiddenSize) }
-        let _ = tutor_kit::serve::serve(nobuild, 0);
+        use tutor_kit::__tutor_subject::{serve, wire::WireError};
+        struct Nothing;
+        impl serve::Server for Nothing {
+            fn answer(&mut self, _: &[u8]) -> Result<Vec<u8>, WireError> { Err(WireError(String::new())) }
+        }
+        let _ = serve::serve(0, Nothing);
         dup2(e, 2); close(e);
         if let Some(s) = saved { std::env::set_var("TUTOR_PROTOCOL_FDS", s); }
     });

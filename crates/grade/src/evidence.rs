@@ -13,10 +13,26 @@
 use std::collections::BTreeMap;
 
 use ndarray::ArrayD;
-use tutor_kit::Float;
+use tutor_subject::Float;
 
-use crate::checks::is_close;
-use crate::mistakes::Candidate;
+use crate::compare::is_close;
+
+/// A wrong answer a course can compute: which mistake, which way of writing it, and what it
+/// produces on the input at hand.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate<V> {
+    /// The mistake's id.
+    pub mistake: &'static str,
+    /// One way of writing it (a mistake may be written several ways that differ in numbers).
+    pub variant: &'static str,
+    /// Its output on the input at hand.
+    pub output: ArrayD<V>,
+}
+
+/// A [`Candidate`].
+pub fn candidate<V>(mistake: &'static str, variant: &'static str, output: ArrayD<V>) -> Candidate<V> {
+    Candidate { mistake, variant, output }
+}
 
 /// One candidate on one comparison.
 #[derive(Debug, Clone, PartialEq)]

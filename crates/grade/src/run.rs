@@ -1,0 +1,238 @@
+//! The case runner every course grades with: a course lists its cases (and its mistakes), and
+//! [`grade`] runs each in isolation (a `todo!()`, a panic, an error or a dead graded program fails
+//! that case with its message, and the others still run), then names the mistakes the failures
+//! show, on evidence only (see [`crate::evidence`]).
+
+use std::cell::{Cell, RefCell};
+use std::panic::AssertUnwindSafe;
+
+use crate::course::{CaseTitle, Mistake};
+use crate::data::Rng;
+use crate::evidence::{self, Observation};
+use crate::fault::Channel;
+use crate::outcome::{run_guarded, Outcome};
+use crate::report::{CaseResult, Contract, Report, Status};
+use crate::text::Bi;
+
+/// One grading run: the learner's code behind a channel, the seed its random inputs are drawn
+/// from, and what the comparisons observed about known mistakes.
+pub struct Run<'c> {
+    /// The graded program (or, in tests, an exercise compiled in: [`crate::InProcess`]).
+    pub channel: &'c dyn Channel,
+    /// The run's seed: random inputs differ from run to run, so no answer can be memorised, and
+    /// `tutor check --seed N` repeats a run exactly.
+    pub seed: u64,
+    observations: RefCell<Vec<Deferred<'c>>>,
+    case: Cell<&'static str>,
+}
+
+/// What a comparison says about the known mistakes, worked out only when some case failed: a
+/// run where every case passes names nothing, and computing every mistake's output on every
+/// input would be most of tutor's own share of a passing check.
+type Deferred<'c> = Box<dyn FnOnce() -> Vec<Observation> + 'c>;
+
+impl<'c> Run<'c> {
+    /// A run of the learner's code behind `channel`, with random inputs from `seed`.
+    pub fn new(channel: &'c dyn Channel, seed: u64) -> Run<'c> {
+        Run { channel, seed, observations: RefCell::new(Vec::new()), case: Cell::new("") }
+    }
+
+    /// The id of the case running now.
+    pub fn case(&self) -> &'static str {
+        self.case.get()
+    }
+
+    /// Records what a comparison says about the known mistakes, to be worked out only if some
+    /// case fails: `observations` holds its own copies of what it compares.
+    pub fn observe(&self, observations: impl FnOnce() -> Vec<Observation> + 'c) {
+        self.observations.borrow_mut().push(Box::new(observations));
+    }
+
+    /// Works out every observation recorded. One that panics (tutor's bug, never the learner's:
+    /// no code of theirs runs here) is no evidence.
+    fn observations(&self) -> Vec<Observation> {
+        let deferred = self.observations.take();
+        let worked_out = deferred.into_iter().map(|work| std::panic::catch_unwind(AssertUnwindSafe(work)));
+        worked_out.flat_map(Result::unwrap_or_default).collect()
+    }
+
+    /// A generator for one case's random inputs, from the run's seed and the case's own salt, so
+    /// that one case's inputs do not depend on how many numbers another one drew.
+    pub fn rng(&self, salt: u64) -> Rng {
+        Rng::new(self.seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    }
+}
+
+/// One named check, with its title.
+#[derive(Clone, Copy)]
+pub struct Case {
+    /// The contract it belongs to.
+    pub contract: Contract,
+    /// Stable id, carried in reports.
+    pub id: &'static str,
+    /// What it checks, in Chinese.
+    pub zh: &'static str,
+    /// What it checks, in English.
+    pub en: &'static str,
+    /// The body.
+    pub run: fn(&Run) -> Outcome,
+}
+
+impl Case {
+    /// Its contract, id and title, as the CLI lists it.
+    pub fn title(&self) -> CaseTitle {
+        CaseTitle { contract: self.contract, id: self.id, zh: self.zh, en: self.en }
+    }
+}
+
+/// A contract's list of cases: `cases! { CONTRACT; "id", "中文", "English" => body; … }`.
+#[macro_export]
+macro_rules! cases {
+    ($contract:expr; $($id:literal, $zh:literal, $en:literal => $run:expr;)*) => {
+        ::std::vec![$($crate::run::Case { contract: $contract, id: $id, zh: $zh, en: $en, run: $run }),*]
+    };
+}
+
+/// Runs one case, turning a panic or a fault into a failure (or into "not done" for a TODO
+/// marker).
+pub fn run_case(case: &Case, run: &Run) -> CaseResult {
+    run.case.set(case.id);
+    let (status, failure) = run_guarded(|| (case.run)(run));
+    let (message, mismatch, mistake) = match failure {
+        Some(f) => (Some(f.message), f.mismatch.map(|m| *m), f.mistake),
+        None => (None, None, None),
+    };
+    CaseResult {
+        contract: case.contract,
+        id: case.id.to_string(),
+        title: Bi::new(case.zh, case.en),
+        status,
+        message,
+        mismatch,
+        mistake,
+    }
+}
+
+/// Runs every case on the learner's code, then names the mistakes the failures show:
+/// the cases' direct findings first; then, only if there are none, what the observations across
+/// all cases support; then, only when nothing else did, what `by_property` finds (a course's
+/// diagnoses from what the answer is, run on the learner's code after the cases).
+pub fn grade(
+    cases: &[Case],
+    known_mistakes: &'static [Mistake],
+    run: &Run,
+    by_property: impl FnOnce(&Run) -> Option<&'static str>,
+) -> Report {
+    let mut report = Report {
+        cases: cases.iter().map(|case| run_case(case, run)).collect(),
+        seed: run.seed,
+        mistakes: Vec::new(),
+        known_mistakes,
+    };
+    if report.all_passed() {
+        return report;
+    }
+    let mut names: Vec<String> = Vec::new();
+    for direct in report.cases.iter().filter_map(|case| case.mistake.as_ref()) {
+        if !names.contains(direct) {
+            names.push(direct.clone());
+        }
+    }
+    // A direct finding (a clamped eps, a zero weight) also moves the numbers: it explains them,
+    // and inferring more from them would name a consequence.
+    let observed = if names.is_empty() { evidence::named(&run.observations()) } else { Default::default() };
+    for (mistake, cases) in &observed {
+        for case in report.cases.iter_mut().filter(|c| c.status == Status::Failed && cases.contains(&c.id.as_str())) {
+            case.mistake.get_or_insert_with(|| mistake.to_string());
+        }
+        if !names.iter().any(|n| n == mistake) {
+            names.push(mistake.to_string());
+        }
+    }
+    let failed = report.cases.iter().any(|c| c.status == Status::Failed);
+    if names.is_empty() && failed {
+        if let Some(property) = by_property(run) {
+            names.push(property.to_string());
+        }
+    }
+    report.mistakes = names;
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::Sighting;
+    use crate::outcome::Failure;
+
+    const C: Contract = Contract { id: "c", zh: "契约", en: "contract" };
+    static KNOWN: &[Mistake] = &[];
+
+    /// A channel nothing calls.
+    struct Silent;
+
+    impl Channel for Silent {
+        fn call(&self, _: Option<u64>, _: &[u8]) -> (Vec<u8>, u64) {
+            unreachable!("the cases here call nothing")
+        }
+        fn discard(&self) {}
+    }
+
+    fn passes(_: &Run) -> Outcome {
+        Ok(())
+    }
+
+    fn fails_observing(run: &Run) -> Outcome {
+        let case = run.case();
+        run.observe(move || {
+            vec![Observation {
+                case,
+                learner_wrong: true,
+                sightings: vec![Sighting { mistake: "seen", variant: "v", matches: true, wrong: true }],
+            }]
+        });
+        Err(Failure::new(Bi::new("错", "wrong")))
+    }
+
+    fn fails_directly(_: &Run) -> Outcome {
+        Err(Failure::new(Bi::new("错", "wrong")).with_mistake(Some("direct")))
+    }
+
+    fn panics(_: &Run) -> Outcome {
+        panic!("TODO 3 is not done yet / TODO 3 尚未完成")
+    }
+
+    #[test]
+    fn every_case_runs_and_mistakes_are_named_on_evidence_then_by_property() {
+        crate::outcome::install_quiet_panic_hook();
+        let run = Run::new(&Silent, 7);
+        let cases = cases! { C;
+            "a", "甲", "a" => passes;
+            "b", "乙", "b" => fails_observing;
+            "c", "丙", "c" => panics;
+        };
+        let report = grade(&cases, KNOWN, &run, |_| Some("property"));
+        let statuses: Vec<_> = report.cases.iter().map(|c| c.status).collect();
+        assert_eq!(statuses, vec![Status::Passed, Status::Failed, Status::NotDone]);
+        assert_eq!(report.mistakes, vec!["seen".to_string()], "evidence comes before a property");
+        assert_eq!(report.cases[1].mistake.as_deref(), Some("seen"));
+
+        let direct = cases! { C; "b", "乙", "b" => fails_observing; "d", "丁", "d" => fails_directly; };
+        let report = grade(&direct, KNOWN, &Run::new(&Silent, 7), |_| Some("property"));
+        assert_eq!(report.mistakes, vec!["direct".to_string()], "a direct finding explains the numbers");
+
+        let plain = cases! { C; "e", "戊", "e" => |_| Err(Failure::new(Bi::new("错", "wrong"))); };
+        let report = grade(&plain, KNOWN, &Run::new(&Silent, 7), |_| Some("property"));
+        assert_eq!(report.mistakes, vec!["property".to_string()]);
+        let report = grade(&cases[..1], KNOWN, &Run::new(&Silent, 7), |_| panic!("never asked on a pass"));
+        assert!(report.all_passed() && report.mistakes.is_empty());
+    }
+
+    #[test]
+    fn each_case_draws_from_its_own_stream() {
+        let run = Run::new(&Silent, 42);
+        assert_eq!(run.rng(1).uniform(), run.rng(1).uniform());
+        assert_ne!(run.rng(1).uniform(), run.rng(2).uniform());
+        assert_ne!(Run::new(&Silent, 43).rng(1).uniform(), run.rng(1).uniform());
+    }
+}
