@@ -464,7 +464,10 @@ fn dev_new_writes_a_course_and_registers_it_without_overwriting() {
         .contains("#[path = \"../../../exercises/demo/01-scale.rs\"]"));
     let kit: toml::Table = toml::from_str(&checkout.read("courses/demo/kit/Cargo.toml")).expect("the kit's manifest");
     assert_eq!(kit["package"]["name"].as_str(), Some("demo_kit"));
-    assert!(checkout.read("courses/demo/kit/src/lib.rs").contains("macro_rules! graded_main"));
+    // The calls are declared on the generic protocol: no encoding, loop or caller of its own.
+    let kit = checkout.read("courses/demo/kit/src/lib.rs");
+    assert!(kit.contains("tutor_subject::course_protocol!") && !kit.contains("fn encode"), "{kit}");
+    assert!(checkout.read("courses/demo/grade/src/lib.rs").contains("tutor_grade::client!"));
     let grade: toml::Table =
         toml::from_str(&checkout.read("courses/demo/grade/Cargo.toml")).expect("the grade manifest");
     assert_eq!(grade["package"]["name"].as_str(), Some("demo_grade"));

@@ -116,12 +116,7 @@ macro_rules! __serve_calls {
     ) => {
         if $tag == $n {
             $crate::__with_dtype!([$($g)?] $r {
-                $(let mut $a = <<$t as $crate::wire::Arg<'_>>::Owned as $crate::wire::Decode>::decode(&mut $r)?;)*
-                $r.end()?;
-                $(let $a: $t = $crate::wire::Arg::lend(&mut $a);)*
-                let serving = $crate::serve::Serving::start($crate::__or_zero!($($todo)?));
-                let out $(: $ret)? = $exercise::$name($($a),*);
-                drop(serving);
+                let out $(: $ret)? = $crate::__call!($r [$($todo)?] [$($a: $t),*] $exercise::$name($($a),*));
                 $crate::wire::Encode::encode(&out, &mut $w);
                 return ::std::result::Result::Ok($w.0);
             })
@@ -134,12 +129,8 @@ macro_rules! __serve_calls {
         $($rest:tt)*
     ) => {
         if $tag == $n {
-            $(let mut $a = <<$t as $crate::wire::Arg<'_>>::Owned as $crate::wire::Decode>::decode(&mut $r)?;)*
-            $r.end()?;
-            $(let $a: $t = $crate::wire::Arg::lend(&mut $a);)*
-            let serving = $crate::serve::Serving::start($crate::__or_zero!($($todo)?));
-            let built: ::std::result::Result<$exercise::$ty, $e> = $exercise::$ty::$ctor($($a),*);
-            drop(serving);
+            let built: ::std::result::Result<$exercise::$ty, $e> =
+                $crate::__call!($r [$($todo)?] [$($a: $t),*] $exercise::$ty::$ctor($($a),*));
             let out: ::std::result::Result<u32, $e> = built.map(|value| $crate::serve::keep(&mut $handles.$ty, value));
             $crate::wire::Encode::encode(&out, &mut $w);
             return ::std::result::Result::Ok($w.0);
@@ -152,12 +143,7 @@ macro_rules! __serve_calls {
         $($rest:tt)*
     ) => {
         if $tag == $n {
-            $(let mut $a = <<$t as $crate::wire::Arg<'_>>::Owned as $crate::wire::Decode>::decode(&mut $r)?;)*
-            $r.end()?;
-            $(let $a: $t = $crate::wire::Arg::lend(&mut $a);)*
-            let serving = $crate::serve::Serving::start($crate::__or_zero!($($todo)?));
-            let built: $exercise::$ty = $exercise::$ty::$ctor($($a),*);
-            drop(serving);
+            let built: $exercise::$ty = $crate::__call!($r [$($todo)?] [$($a: $t),*] $exercise::$ty::$ctor($($a),*));
             let out: u32 = $crate::serve::keep(&mut $handles.$ty, built);
             $crate::wire::Encode::encode(&out, &mut $w);
             return ::std::result::Result::Ok($w.0);
@@ -172,13 +158,10 @@ macro_rules! __serve_calls {
         if $tag == $n {
             let id: u32 = $crate::wire::Decode::decode(&mut $r)?;
             $crate::__with_dtype!([$($g)?] $r {
-                $(let mut $a = <<$t as $crate::wire::Arg<'_>>::Owned as $crate::wire::Decode>::decode(&mut $r)?;)*
-                $r.end()?;
-                $(let $a: $t = $crate::wire::Arg::lend(&mut $a);)*
-                let handle = $crate::serve::handle(&mut $handles.$ty, id, stringify!($ty))?;
-                let serving = $crate::serve::Serving::start($crate::__or_zero!($($todo)?));
-                let out $(: $ret)? = $exercise::$ty::$method(handle, $($a),*);
-                drop(serving);
+                let out $(: $ret)? = $crate::__call!($r [$($todo)?] [$($a: $t),*] $exercise::$ty::$method(
+                    $crate::serve::handle(&mut $handles.$ty, id, stringify!($ty))?,
+                    $($a),*
+                ));
                 $crate::wire::Encode::encode(&out, &mut $w);
                 return ::std::result::Result::Ok($w.0);
             })
@@ -230,6 +213,22 @@ macro_rules! __serve_calls {
         }
         $crate::__serve_calls! { [$exercise] $handles $r $w $tag; $($rest)* }
     };
+}
+
+/// Decodes a call's arguments (the rest of the request), then runs `$call` on them, marked as
+/// grading `$todo` while it runs.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __call {
+    ($r:ident [$($todo:literal)?] [$($a:ident : $t:ty),*] $call:expr) => {{
+        $(let mut $a = <<$t as $crate::wire::Arg<'_>>::Owned as $crate::wire::Decode>::decode(&mut $r)?;)*
+        $r.end()?;
+        $(let $a: $t = $crate::wire::Arg::lend(&mut $a);)*
+        let serving = $crate::serve::Serving::start($crate::__or_zero!($($todo)?));
+        let out = $call;
+        drop(serving);
+        out
+    }};
 }
 
 /// Runs `$body` with `$g` standing for the element type the request names (the next byte), or
