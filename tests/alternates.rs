@@ -13,7 +13,9 @@ fn every_alternate_passes_with_any_seed() {
     assert!(ALTERNATES.len() >= 12, "at least 12 alternates");
     let mut failures = Vec::new();
     for fixture in ALTERNATES {
-        for seed in [1, 2024, 777_777] {
+        // Many seeds: a correct answer passes whatever the inputs (the new cases' roundings are
+        // "almost every value" and must hold on every draw).
+        for seed in [1, 2024, 777_777, 4, 5, 13, 99, 31_337] {
             let report = fixture.grade(seed);
             for case in report.cases.iter().filter(|c| c.status != Status::Passed) {
                 let message = case.message.as_ref().map(|m| m.en.clone()).unwrap_or_default();

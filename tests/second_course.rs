@@ -122,6 +122,30 @@ fn a_second_course_is_folders_and_one_registration_line() {
     let unfilled = authoring.run(&["dev", "check", SCAFFOLD, "--root", &scaffold_root]);
     unfilled.expect(1).shows("TODO(author)");
 
+    // An existing course folder gains the new course: `init --force` with the tutor that carries
+    // it writes the new course's files, keeps every file the learner wrote, and keeps progress.
+    let older = Scratch::new();
+    let before = Tutor { bin: PathBuf::from(env!("CARGO_BIN_EXE_tutor")), dir: older.0.clone() };
+    before.run(&["init", "course"]).expect(0);
+    let taken = Tutor { bin: before.bin.clone(), dir: older.0.join("course") };
+    let norm = format!("exercises/{FIRST_COURSE}/02-norm.rs");
+    let written = std::fs::read_to_string(repo().join(format!("solutions/{FIRST_COURSE}/02-norm.rs"))).unwrap();
+    let written = format!("{written}// the learner's own line\n");
+    taken.write(&norm, &written);
+    taken.run(&["check", "02-norm"]).expect(0).shows("02-norm passes every check");
+    let done_before = taken.run(&["list"]);
+    let updated = Tutor { bin: bin.clone(), dir: taken.dir.clone() };
+    updated.run(&["init", "--force", "--no-build", "."]).expect(0).shows(&format!("Kept your existing {norm}"));
+    assert_eq!(std::fs::read_to_string(updated.path(&norm)).unwrap(), written, "the learner's file is kept");
+    let fixture_catalogue = read_catalogue(&fixture().join(format!("exercises/{COURSE}/info.toml")));
+    for exercise in exercises(&fixture_catalogue) {
+        let stub = std::fs::read(fixture().join(field(exercise, "file"))).unwrap();
+        assert_eq!(std::fs::read(updated.path(field(exercise, "file"))).unwrap(), stub, "the new course's stub");
+    }
+    done_before.expect(0).shows(&format!("1/{} done", total_exercises(repo())));
+    updated.run(&["list"]).expect(0).shows(&format!("({COURSE})")).shows(&format!("1/{} done", total_exercises(&copy)));
+    updated.run(&["check", "02-norm"]).expect(0).shows("02-norm passes every check");
+
     // init: both courses' stubs, no solution, and the harness built for both kits.
     let scratch = Scratch::new();
     Tutor { bin: bin.clone(), dir: scratch.0.clone() }
@@ -393,6 +417,12 @@ fn text(bytes: &[u8]) -> String {
 }
 
 /// A course's `info.toml`.
+/// How many exercises the courses of the checkout at `root` have together.
+fn total_exercises(root: &Path) -> usize {
+    let catalogues = std::fs::read_dir(root.join("exercises")).unwrap().flatten().map(|e| e.path().join("info.toml"));
+    catalogues.filter(|info| info.is_file()).map(|info| exercises(&read_catalogue(&info)).len()).sum()
+}
+
 fn read_catalogue(path: &Path) -> toml::Table {
     toml::from_str(&std::fs::read_to_string(path).unwrap()).expect("the catalogue parses")
 }

@@ -29,6 +29,16 @@ pub struct Candidate<V> {
     pub output: ArrayD<V>,
 }
 
+impl<V> Candidate<V> {
+    /// The same candidate with its output's elements converted.
+    pub fn map<W>(self, convert: impl Fn(V) -> W) -> Candidate<W>
+    where
+        V: Clone,
+    {
+        Candidate { mistake: self.mistake, variant: self.variant, output: self.output.mapv(convert) }
+    }
+}
+
 /// A [`Candidate`].
 pub fn candidate<V>(mistake: &'static str, variant: &'static str, output: ArrayD<V>) -> Candidate<V> {
     Candidate { mistake, variant, output }

@@ -83,3 +83,26 @@ macro_rules! __bind {
         $name
     };
 }
+
+/// What every course's error type says about itself, from its bilingual `text(&self) -> Bi`:
+/// `Display` ("English / 中文"), `std::error::Error`, and [`Explain`](crate::text::Explain) (so
+/// that tutor's failure texts quote it). `tutor_subject::course_error!(NormError);`
+#[macro_export]
+macro_rules! course_error {
+    ($name:ident) => {
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                let message = self.text();
+                write!(f, "{} / {}", message.en, message.zh)
+            }
+        }
+
+        impl ::std::error::Error for $name {}
+
+        impl $crate::text::Explain for $name {
+            fn explain(&self) -> $crate::text::Bi {
+                self.text()
+            }
+        }
+    };
+}

@@ -1,5 +1,5 @@
 //! exercise: 03-forward
-//! mistake: unnamed
+//! mistake: gemma-one-plus-weight
 //! Gemma's `x * (1 + weight)` copied into a layer whose weight starts at ones: the output is scaled by 1 + w (twice too big at init).
 
 #![allow(dead_code)]

@@ -7,6 +7,10 @@
 //! reduced axis broadcast back. A probe that cannot run (the code panics on everything, the time
 //! is up) names nothing.
 
+pub(crate) mod backward_fit;
+pub(crate) mod rounding;
+pub(crate) mod scale_fit;
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use ndarray::{ArrayD, IxDyn};

@@ -22,7 +22,7 @@ mistakes! {
         "权重初值不是 1", "the weight does not start at ones";
     "frozen-weight", "01-weight", 3,
         "权重被冻结，梯度到不了它", "the weight is frozen, so no gradient reaches it";
-    "scalar-weight", "03-forward", 2,
+    "scalar-weight", "01-weight", 1,
         "所有通道共用一个标量权重，而不是逐通道的 [D] 权重", "one scalar weight for every channel instead of a per-channel [D] weight";
     "eps-changed", "01-weight", 3,
         "new 没有原样保存传入的 eps（被截断、取整或换成了默认值）", "new does not keep the eps it is given (clamped, rounded or replaced by a default)";
@@ -66,16 +66,46 @@ mistakes! {
         "权重乘到了错误的位置（顺序颠倒，或沿倒数第二维广播）", "the weight is applied in the wrong places (reversed, or broadcast along the second-last axis)";
     "forward-without-eps", "03-forward", 1,
         "forward 自己重算统计量并漏掉了 eps：应调用本层的 `norm`", "forward recomputes the statistics itself and leaves eps out: call this layer's own `norm`";
+    "gemma-one-plus-weight", "03-forward", 2,
+        "乘的是 (1 + weight)（Gemma 的写法，权重存为相对 1 的偏移）：本课程的 weight 直接相乘，初值为 1", "multiplies by (1 + weight) (Gemma's convention, a weight stored as an offset from one): this course multiplies by weight itself, which starts at ones";
+    "weight-before-normalise", "03-forward", 2,
+        "先乘权重再归一化：统计量算在了 x ⊙ weight 上，应先对 x 归一化再乘权重", "the weight is applied before normalising: the statistics are taken over x ⊙ weight; normalise x first, then multiply by the weight";
+    "eps-squared", "02-norm", 3,
+        "加的是 eps²（或把 eps 当成了标准差）：应在平方根内加 eps 本身", "eps² is added (eps taken as a standard deviation): add eps itself inside the root";
+    "eps-over-d", "02-norm", 3,
+        "eps 被除以了 D（例如加到了平方和上再求均值）：应加到均值上", "eps is divided by D (added to the sum of squares before dividing, say): add it to the mean";
     "double-rounding", "03-forward", 3,
         "先把归一化结果舍入到输入类型再乘权重：舍入了两次（Meta LLaMA 与 Hugging Face 的写法；本课程的契约只舍入一次）", "the normalised values are rounded to the input type before the weight: two roundings (Meta LLaMA's and Hugging Face's choice; this course's contract rounds once)";
     "mean-term-dropped", "04-backward", 3,
         "dx 漏掉了均值项：把 r 当成了常数（r 依赖这一行的每个 x）", "dx drops the mean term: r is treated as a constant (it depends on every x of the row)";
+    "mean-term-wrong-sign", "04-backward", 3,
+        "dx 的均值项符号反了：应为 r · (h − n · mean(h ⊙ n))", "dx's mean term has the wrong sign: it is r · (h − n · mean(h ⊙ n))";
+    "mean-over-wrong-count", "04-backward", 3,
+        "dx 的均值项除错了数（D − 1、求和而非均值，或除了两次 D）", "dx's mean term divides by the wrong count (D − 1, a sum instead of a mean, or D twice)";
+    "mean-term-wrong-scale", "04-backward", 3,
+        "dx 的均值项系数不对：应为 r · (h − n · mean(h ⊙ n))，系数恰为 1", "dx's mean term has the wrong coefficient: it is r · (h − n · mean(h ⊙ n)), with coefficient exactly 1";
+    "outer-r-missing", "04-backward", 3,
+        "dx 少了外层的 r：应为 r · (h − n · mean(h ⊙ n))，不是 h − n · mean(h ⊙ n)", "dx lacks the outer r: it is r · (h − n · mean(h ⊙ n)), not h − n · mean(h ⊙ n)";
+    "outer-r-squared", "04-backward", 3,
+        "dx 多乘了一次 r（外层是 r² 而不是 r）", "dx is multiplied by r once too often (r² outside instead of r)";
+    "mean-term-wrong-power", "04-backward", 3,
+        "dx 均值项里 r 的次数不对：n = x · r 写成了 x，或多乘了 r（应为 r · n · mean(h ⊙ n) = r³ · x · mean(h ⊙ x)）", "the mean term of dx has the wrong power of r: n = x · r written as x, or an extra r (it is r · n · mean(h ⊙ n) = r³ · x · mean(h ⊙ x))";
+    "weight-missing-from-h", "04-backward", 3,
+        "dx 里的 h 没有乘权重：h = g ⊙ weight，不是 g", "h in dx lacks the weight: h = g ⊙ weight, not g";
+    "weight-gradient-from-x", "04-backward", 2,
+        "权重的梯度用了 x 而不是 n = x · r：应为 Σ g ⊙ n", "the weight's gradient uses x instead of n = x · r: it is Σ g ⊙ n";
+    "weight-gradient-from-h", "04-backward", 2,
+        "权重的梯度用了 h = g ⊙ weight 而不是 g：应为 Σ g ⊙ n", "the weight's gradient uses h = g ⊙ weight instead of g: it is Σ g ⊙ n";
     "eps-dropped-from-r", "04-backward", 3,
         "backward 里的 r 没有加 eps：全零行或极小值的梯度变成 NaN 或无穷大", "r in backward leaves eps out: a zero or tiny row's gradient becomes NaN or infinite";
     "weight-gradient-not-summed", "04-backward", 2,
         "权重的梯度没有对所有行（批次与序列）求和", "the weight's gradient is not summed over every row (batch and sequence)";
     "gradient-overwritten", "04-backward", 2,
         "weight.grad 被覆盖而不是累加：两次 backward 应该相加", "weight.grad is overwritten instead of accumulated: two backward passes must add up";
+    "backward-updates-weight", "04-backward", 2,
+        "backward 改变了 weight 的值（例如顺手做了一步优化器更新）：它只应把梯度累加进 weight.grad", "backward changes the weight's value (an optimiser step, say): it must only accumulate into weight.grad";
+    "ties-away-from-zero", "03-forward", 3,
+        "转换回 f16/bf16 时恰好一半的值远离零舍入（如 (bits + 0x8000) & 0xFFFF0000），而不是舍入到偶数", "the cast back to f16/bf16 rounds exact ties away from zero ((bits + 0x8000) & 0xFFFF0000, say) instead of to even";
     "rounds-toward-zero", "03-forward", 3,
         "转换回 f16/bf16 时截断（向零舍入），而不是就近舍入", "the cast back to f16/bf16 truncates (rounds toward zero) instead of rounding to nearest";
 }
@@ -219,6 +249,12 @@ pub fn wrong_forwards<T: Float + HalfBits>(x: &ArrayD<T>, eps: f32, weight: &Par
     out.push(candidate("double-rounding", "product-in-f64", via_f64.mapv(T::from_f64)));
     if T::TRUNCATES {
         out.push(candidate("rounds-toward-zero", "truncated", right.mapv(T::toward_zero)));
+        out.push(candidate("ties-away-from-zero", "ties-away", right.mapv(T::ties_away)));
+        out.push(candidate(
+            "half-precision-statistics",
+            "forward-in-t",
+            crate::diagnose::rounding::forward_in(x, eps, weight),
+        ));
     }
     out
 }
@@ -290,6 +326,8 @@ pub trait HalfBits: Sized {
     const TRUNCATES: bool;
     /// `v` rounded toward zero.
     fn toward_zero(v: f32) -> Self;
+    /// `v` rounded to nearest with ties away from zero (`(bits + 0x8000) & 0xFFFF0000` for bf16).
+    fn ties_away(v: f32) -> Self;
 }
 
 macro_rules! half_bits {
@@ -305,6 +343,21 @@ macro_rules! half_bits {
                 // One step toward zero: the bit pattern's magnitude less one.
                 <$t>::from_bits(nearest.to_bits() - 1)
             }
+            fn ties_away(v: f32) -> Self {
+                let nearest = <$t as Float>::from_f32(v);
+                let back = <$t as Float>::to_f32(nearest);
+                if !$truncates || !v.is_finite() || back == v || back.abs() > v.abs() {
+                    return nearest;
+                }
+                // Nearest went toward zero: on an exact tie, away from zero is one step up.
+                let away = <$t>::from_bits(nearest.to_bits() + 1);
+                let tie = (v - back).abs() == (<$t as Float>::to_f32(away) - v).abs();
+                if tie {
+                    away
+                } else {
+                    nearest
+                }
+            }
         }
     };
 }
@@ -317,11 +370,17 @@ impl HalfBits for f32 {
     fn toward_zero(v: f32) -> Self {
         v
     }
+    fn ties_away(v: f32) -> Self {
+        v
+    }
 }
 
 impl HalfBits for f64 {
     const TRUNCATES: bool = false;
     fn toward_zero(v: f32) -> Self {
+        f64::from(v)
+    }
+    fn ties_away(v: f32) -> Self {
         f64::from(v)
     }
 }
@@ -385,5 +444,20 @@ mod tests {
         assert_eq!(f16::toward_zero(-v).to_f32(), -1.0);
         assert_eq!(f16::toward_zero(1.0).to_f32(), 1.0);
         assert_eq!(bf16::toward_zero(1.0 + 3.0 * 2f32.powi(-9)).to_f32(), 1.0);
+    }
+
+    #[test]
+    fn ties_away_differs_from_nearest_even_only_on_exact_ties() {
+        // 1 + 2⁻⁸ lies halfway between 1 and 1 + 2⁻⁷ in bf16: even is 1, away is 1 + 2⁻⁷.
+        let tie = 1.0 + 2f32.powi(-8);
+        assert_eq!(bf16::from_f32(tie).to_f32(), 1.0);
+        assert_eq!(bf16::ties_away(tie).to_f32(), 1.0 + 2f32.powi(-7));
+        assert_eq!(bf16::ties_away(-tie).to_f32(), -(1.0 + 2f32.powi(-7)));
+        let masked = |v: f32| bf16::from_bits(((v.to_bits() + 0x8000) >> 16) as u16);
+        for v in [tie, -tie, 1.0 + 3.0 * 2f32.powi(-8), 0.3, -7.25e-3] {
+            assert_eq!(bf16::ties_away(v), masked(v), "{v}");
+        }
+        assert_eq!(f16::ties_away(1.0 + 2f32.powi(-11)).to_f32(), 1.0 + 2f32.powi(-10));
+        assert_eq!(f16::ties_away(1.0 + 2f32.powi(-12)), f16::from_f32(1.0 + 2f32.powi(-12)));
     }
 }

@@ -104,6 +104,35 @@ pub(crate) fn returned_shape(call: &str, found: &[usize], input: &[usize]) -> Bi
     )
 }
 
+/// A backward that changed the weight's value (an optimiser step has no place in it).
+pub(crate) fn weight_changed_by_backward(before: &str, after: &str) -> Bi {
+    Bi::new(
+        format!("backward 改变了 weight 的值：之前为 {before}，之后为 {after}。backward 只把梯度累加进 `weight.grad`，更新参数是优化器的事。"),
+        format!("backward changed the weight's value: {before} before, {after} after. backward only accumulates into `weight.grad`; updating the parameter is the optimiser's job."),
+    )
+}
+
+/// forward's output differs after a backward on the same input.
+pub(crate) fn forward_changed_by_backward() -> Bi {
+    Bi::new(
+        "同一输入上，backward 之后 forward 的输出与之前不再逐位相同：backward 改变了层的状态",
+        "after a backward, forward on the same input no longer gives the same bits: backward changed the layer's state",
+    )
+}
+
+/// dx of a half type that is not the correctly rounded value often enough.
+pub(crate) fn dx_rounded_more_than_once(dtype: &str, off: usize, total: usize, worst_ulps: i64) -> Bi {
+    Bi::new(
+        format!("{total} 个 {dtype} 的 dx 中有 {off} 个不等于 f64 结果的正确舍入（最多差 {worst_ulps} ulp）。应在 FP32 中计算全部统计量与 dx，最后用 `T::from_f32` 只舍入一次。"),
+        format!("{off} of {total} {dtype} dx values differ from the correctly rounded f64 result (by up to {worst_ulps} ulp). Compute every statistic and dx in FP32 and round once, at the end, with `T::from_f32`."),
+    )
+}
+
+/// dx compared row by row, each row in units of its largest reference value.
+pub(crate) fn dx_per_row_scale() -> Bi {
+    Bi::new("dx（每行除以该行参考值的最大绝对值）", "dx (each row divided by its largest reference magnitude)")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

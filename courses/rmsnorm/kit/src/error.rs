@@ -1,7 +1,5 @@
 //! Typed errors of the RMSNorm API.
 
-use std::fmt;
-
 use crate::text;
 
 tutor_subject::wire_enum! {
@@ -28,12 +26,6 @@ impl From<tutor_subject::GradShapeMismatch> for NormError {
     }
 }
 
-impl tutor_subject::text::Explain for NormError {
-    fn explain(&self) -> text::Bi {
-        self.text()
-    }
-}
-
 impl NormError {
     /// What went wrong, in each language (the grader shows only the languages the learner chose).
     pub fn text(&self) -> text::Bi {
@@ -47,14 +39,7 @@ impl NormError {
     }
 }
 
-impl fmt::Display for NormError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let message = self.text();
-        write!(f, "{} / {}", message.en, message.zh)
-    }
-}
-
-impl std::error::Error for NormError {}
+tutor_subject::course_error!(NormError);
 
 #[cfg(test)]
 mod tests {

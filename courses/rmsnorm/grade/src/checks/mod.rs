@@ -1,10 +1,12 @@
 //! The graded contracts. Every case runs in isolation: a `todo!()`, a panic, an error or a dead
 //! graded program fails that case with its message, and the others still run.
 
+mod backward;
 mod dtype;
 mod numeric;
 mod parameter;
 mod shape;
+mod ties;
 
 pub use parameter::KEPT_EPS;
 pub use tutor_grade::outcome::install_quiet_panic_hook;
@@ -50,6 +52,8 @@ pub fn all_cases() -> Vec<Case> {
     let mut cases = parameter::cases();
     cases.extend(numeric::cases());
     cases.extend(dtype::cases());
+    cases.extend(ties::cases());
+    cases.extend(backward::cases());
     cases
 }
 

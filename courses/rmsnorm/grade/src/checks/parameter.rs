@@ -80,7 +80,7 @@ fn sample() -> (ArrayD<f32>, ArrayD<f32>) {
 
 fn weight_gets_gradient(run: &Run) -> Outcome {
     let hidden = 3;
-    let mut norm = run.build(hidden, 1e-6)?;
+    let mut norm = run.build(hidden, 1e-12)?;
     let (x, _) = sample();
     call(&text::code("forward(x)"), norm.forward(&x))?;
     let grad_out = x.mapv(|_| 1.0f32);
@@ -99,7 +99,7 @@ fn weight_gets_gradient(run: &Run) -> Outcome {
 }
 
 fn gradient_starts_empty(run: &Run) -> Outcome {
-    let mut norm = run.build(3, 1e-6)?;
+    let mut norm = run.build(3, 0.1)?;
     if let Some(grad) = norm.weight().grad {
         return Err(Failure::new(text::gradient_preset(&format!("{grad}"))).with_mistake(Some("gradient-preset")));
     }

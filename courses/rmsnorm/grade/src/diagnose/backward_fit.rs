@@ -1,0 +1,366 @@
+//! What a wrong backward is, read from its numbers rather than from a list of wrong programs.
+//!
+//! The right dx of one row is a combination of two terms, `dx = r·h − r³·x·mean(h⊙x)` (the second
+//! is `r·n·mean(h⊙n)` written with x). The usual corruptions keep that shape and change one part:
+//! the mean term's coefficient (dropped, the wrong sign, the wrong count), the power of r on either
+//! term (the outer r missing or squared, an n written as x), or h without the weight. For each
+//! family `a·r^p·H + b·r^q·x·mean(H'⊙x)` the learner's dx is fitted by least squares over every
+//! row at once (r differs from row to row, so the powers are told apart); a family is read only
+//! when the fit leaves nothing but the dtype's rounding, and then only coefficients that a mistake
+//! explains give a name. The weight's gradient is held against `Σ g⊙n` and its corruptions the
+//! same way. The fitted outputs become candidates for [`crate::evidence`], which names a mistake
+//! only when it is consistent across every comparison.
+
+use ndarray::{ArrayD, Axis};
+
+use tutor_kit::Float;
+
+use crate::mistakes::Candidate;
+
+/// The per-row ingredients of the gradient formulas, in f64.
+#[derive(Clone)]
+struct Rows {
+    /// One r = 1/sqrt(mean(x²) + eps) per row.
+    r: Vec<f64>,
+    x: Vec<Vec<f64>>,
+    g: Vec<Vec<f64>>,
+    /// h = g ⊙ w.
+    h: Vec<Vec<f64>>,
+    shape: Vec<usize>,
+}
+
+impl Rows {
+    fn new(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Option<Rows> {
+        if x.ndim() == 0 || x.shape() != grad_out.shape() || x.shape().last() != Some(&weight.len()) {
+            return None;
+        }
+        let last = Axis(x.ndim() - 1);
+        let d = weight.len() as f64;
+        let x_rows: Vec<Vec<f64>> = x.lanes(last).into_iter().map(|l| l.to_vec()).collect();
+        let g_rows: Vec<Vec<f64>> = grad_out.lanes(last).into_iter().map(|l| l.to_vec()).collect();
+        let r = x_rows.iter().map(|row| 1.0 / (row.iter().map(|v| v * v).sum::<f64>() / d + eps).sqrt()).collect();
+        let h = g_rows.iter().map(|row| row.iter().zip(weight).map(|(g, w)| g * w).collect()).collect();
+        Some(Rows { r, x: x_rows, g: g_rows, h, shape: x.shape().to_vec() })
+    }
+
+    fn array(&self, values: impl Iterator<Item = f64>) -> ArrayD<f64> {
+        ArrayD::from_shape_vec(self.shape.clone(), values.collect()).expect("one value per element")
+    }
+
+    /// `r^p · H`, every row.
+    fn first(&self, p: i32, weighted: bool) -> Vec<f64> {
+        let upstream = if weighted { &self.h } else { &self.g };
+        self.r.iter().zip(upstream).flat_map(|(r, row)| row.iter().map(move |v| r.powi(p) * v)).collect()
+    }
+
+    /// `r^q · x · mean(H ⊙ x)`, every row.
+    fn second(&self, q: i32, weighted: bool) -> Vec<f64> {
+        let upstream = if weighted { &self.h } else { &self.g };
+        let rows = self.r.iter().zip(&self.x).zip(upstream);
+        rows.flat_map(|((r, x), u)| {
+            let mean = x.iter().zip(u).map(|(a, b)| a * b).sum::<f64>() / x.len() as f64;
+            x.iter().map(move |v| r.powi(q) * v * mean)
+        })
+        .collect()
+    }
+}
+
+/// Least squares for `y ≈ a·u + b·v`: the coefficients and the residual's norm over y's norm.
+fn fit_two(y: &[f64], u: &[f64], v: &[f64]) -> Option<(f64, f64, f64)> {
+    let dot = |p: &[f64], q: &[f64]| p.iter().zip(q).map(|(a, b)| a * b).sum::<f64>();
+    let (uu, vv, uv, uy, vy, yy) = (dot(u, u), dot(v, v), dot(u, v), dot(u, y), dot(v, y), dot(y, y));
+    let det = uu * vv - uv * uv;
+    // Nearly collinear terms (one row, or rows of one scale) cannot be told apart.
+    let separable = det > 1e-9 * uu * vv;
+    if !separable || yy.is_nan() || yy <= 0.0 || !y.iter().all(|v| v.is_finite()) {
+        return None;
+    }
+    let a = (uy * vv - vy * uv) / det;
+    let b = (vy * uu - uy * uv) / det;
+    let residual: f64 = y.iter().zip(u).zip(v).map(|((y, u), v)| (y - a * u - b * v).powi(2)).sum();
+    Some((a, b, (residual / yy).sqrt()))
+}
+
+/// Within `tolerance` (relative) of `target`.
+fn near(value: f64, target: f64, tolerance: f64) -> bool {
+    (value - target).abs() <= tolerance * target.abs().max(1e-3)
+}
+
+/// One family of dx formulas and the mistakes its coefficients can mean.
+struct Family {
+    /// Power of r on the first term, and whether it carries the weight.
+    p: i32,
+    first_weighted: bool,
+    /// Power of r on the mean term, and whether its mean carries the weight.
+    q: i32,
+    second_weighted: bool,
+}
+
+impl Family {
+    /// The family's name, as a candidate's variant. It must start with "dx": the backward cases
+    /// tell dx candidates from the weight's by it.
+    fn name(&self) -> &'static str {
+        match (self.p, self.q, self.first_weighted, self.second_weighted) {
+            (1, 3, true, true) => "dx-fit",
+            (0, 2, ..) => "dx-fit-r0-r2",
+            (2, 4, ..) => "dx-fit-r2-r4",
+            (1, 1, ..) => "dx-fit-r1-r1",
+            (1, 2, ..) => "dx-fit-r1-r2",
+            (1, 4, ..) => "dx-fit-r1-r4",
+            (1, 5, ..) => "dx-fit-r1-r5",
+            (_, _, false, false) => "dx-fit-g-g",
+            (_, _, true, false) => "dx-fit-h-g",
+            _ => "dx-fit-g-h",
+        }
+    }
+}
+
+/// The mean term's coefficients a slip of a factor gives (a 2 from d(x²)/dx kept or dropped
+/// twice, say). Any other coefficient is named by nothing: an element-wise comparison follows, and
+/// only an exact coefficient survives it on every seed.
+const WRONG_SCALES: [f64; 6] = [0.5, 2.0, 0.25, 4.0, 1.5, 3.0];
+
+/// The mean term's coefficient when the mean divides by a wrong count: D − 1, D + 1, 1 (a sum),
+/// or D twice.
+fn wrong_counts(d: f64) -> [f64; 4] {
+    [d / (d - 1.0), d / (d + 1.0), d, 1.0 / d]
+}
+
+/// What a family's fitted coefficients `(a, b)` mean, if a mistake explains them.
+fn meaning(family: &Family, (a, b): (f64, f64), d: f64, tolerance: f64) -> Option<&'static str> {
+    let near = |value, target| near(value, target, tolerance);
+    let right_shape = (family.p, family.q, family.first_weighted, family.second_weighted) == (1, 3, true, true);
+    if !near(a, 1.0) {
+        return None;
+    }
+    if right_shape {
+        return if b.abs() <= tolerance / 10.0 {
+            Some("mean-term-dropped")
+        } else if near(b, 1.0) {
+            Some("mean-term-wrong-sign")
+        } else if near(b, -1.0) {
+            None
+        } else if wrong_counts(d).iter().any(|&k| near(-b, k)) {
+            Some("mean-over-wrong-count")
+        } else if WRONG_SCALES.iter().any(|&k| near(-b, k)) {
+            Some("mean-term-wrong-scale")
+        } else {
+            None
+        };
+    }
+    if !near(b, -1.0) {
+        return None;
+    }
+    match (family.p, family.q, family.first_weighted && family.second_weighted) {
+        (0, 2, true) => Some("outer-r-missing"),
+        (2, 4, true) => Some("outer-r-squared"),
+        (1, 3, false) => Some("weight-missing-from-h"),
+        (1, 1 | 2 | 4 | 5, true) => Some("mean-term-wrong-power"),
+        _ => None,
+    }
+}
+
+/// The fitted dx formulas a mistake explains, as candidates: computed for every comparison, and
+/// offered only when the fit is exact to `precision` (relative, the dtype's rounding).
+pub fn dx_candidates(
+    x: &ArrayD<f64>,
+    grad_out: &ArrayD<f64>,
+    weight: &[f64],
+    eps: f64,
+    learner_dx: &ArrayD<f64>,
+    precision: f64,
+) -> Vec<Candidate<f64>> {
+    let Some(rows) = Rows::new(x, grad_out, weight, eps) else {
+        return Vec::new();
+    };
+    if learner_dx.shape() != rows.shape.as_slice() {
+        return Vec::new();
+    }
+    let y: Vec<f64> = learner_dx.iter().copied().collect();
+    let d = weight.len() as f64;
+    let mut families = Vec::new();
+    for (p, q) in [(1, 3), (0, 2), (2, 4), (1, 1), (1, 2), (1, 4), (1, 5)] {
+        families.push(Family { p, first_weighted: true, q, second_weighted: true });
+    }
+    for (first_weighted, second_weighted) in [(false, false), (true, false), (false, true)] {
+        families.push(Family { p: 1, first_weighted, q: 3, second_weighted });
+    }
+    let mut out = Vec::new();
+    for family in &families {
+        let u = rows.first(family.p, family.first_weighted);
+        let v = rows.second(family.q, family.second_weighted);
+        let Some((a, b, residual)) = fit_two(&y, &u, &v) else {
+            continue;
+        };
+        if residual > precision {
+            continue;
+        }
+        // Coefficients read to about ten times the fit's own precision.
+        if let Some(mistake) = meaning(family, (a, b), d, (10.0 * precision).max(1e-3)) {
+            // The formula with the coefficients the mistake means (the fitted ones for a scale).
+            let b = match mistake {
+                // The count's own ratio, not the fitted one: an element-wise comparison follows.
+                "mean-over-wrong-count" => {
+                    -wrong_counts(d).into_iter().min_by(|p, q| (p + b).abs().total_cmp(&(q + b).abs())).unwrap_or(-b)
+                }
+                "mean-term-wrong-scale" => {
+                    -WRONG_SCALES.into_iter().min_by(|p, q| (p + b).abs().total_cmp(&(q + b).abs())).unwrap_or(-b)
+                }
+                _ => b.round(),
+            };
+            let output = rows.array(u.iter().zip(&v).map(|(u, v)| u + b * v));
+            // One variant per family: a family that fits here and not elsewhere is ruled out alone.
+            out.push(Candidate { mistake, variant: family.name(), output });
+        }
+    }
+    out
+}
+
+/// The right formula with r computed from another eps: a constant of the learner's own, or eps
+/// added outside the root. Computed for every comparison where it differs from the right r.
+pub fn r_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Vec<Candidate<f64>> {
+    let Some(rows) = Rows::new(x, grad_out, weight, eps) else {
+        return Vec::new();
+    };
+    let d = weight.len() as f64;
+    let mut out = Vec::new();
+    let with_r = |r_of: &dyn Fn(f64) -> f64| {
+        let rows = Rows {
+            r: rows.x.iter().map(|row| r_of(row.iter().map(|v| v * v).sum::<f64>() / d)).collect(),
+            ..rows.clone()
+        };
+        let (u, v) = (rows.first(1, true), rows.second(3, true));
+        rows.array(u.iter().zip(&v).map(|(u, v)| u - v))
+    };
+    for (variant, fixed) in
+        [("backward-eps-1e-6", 1e-6f32), ("backward-eps-1e-5", 1e-5), ("backward-machine-epsilon", f32::EPSILON)]
+    {
+        let fixed = f64::from(fixed);
+        if (fixed - eps).abs() > 1e-3 * eps {
+            out.push(Candidate { mistake: "eps-ignored", variant, output: with_r(&|ms| 1.0 / (ms + fixed).sqrt()) });
+        }
+    }
+    if eps > 0.0 {
+        out.push(Candidate {
+            mistake: "eps-outside-sqrt",
+            variant: "backward-outside-root",
+            output: with_r(&|ms| 1.0 / (ms.sqrt() + eps)),
+        });
+    }
+    out
+}
+
+/// The right formula with r's statistics taken in a half type `T`: the squares rounded to `T` and
+/// summed in `T` one by one, or summed in FP32. For f16 inputs at |x| ≥ 256 the squares overflow.
+pub fn statistics_in<T: Float>(x: &ArrayD<T>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Vec<Candidate<f64>> {
+    if T::NAME != "float16" && T::NAME != "bfloat16" {
+        return Vec::new();
+    }
+    let Some(rows) = Rows::new(&x.mapv(T::to_f64), grad_out, weight, eps) else {
+        return Vec::new();
+    };
+    let d = weight.len() as f64;
+    let last = Axis(x.ndim() - 1);
+    let t_rows: Vec<Vec<T>> = x.lanes(last).into_iter().map(|l| l.to_vec()).collect();
+    let with_mean_square = |mean_square: &dyn Fn(&[T]) -> f64| {
+        let r = t_rows.iter().map(|row| 1.0 / (mean_square(row) + eps).sqrt()).collect();
+        let rows = Rows { r, ..rows.clone() };
+        let (u, v) = (rows.first(1, true), rows.second(3, true));
+        rows.array(u.iter().zip(&v).map(|(u, v)| u - v))
+    };
+    vec![
+        Candidate {
+            mistake: "half-precision-statistics",
+            variant: "backward-running-sum-in-t",
+            output: with_mean_square(&|row| row.iter().fold(T::zero(), |acc, &v| acc + v * v).to_f64() / d),
+        },
+        Candidate {
+            mistake: "half-precision-statistics",
+            variant: "backward-squares-in-t",
+            output: with_mean_square(&|row| row.iter().map(|&v| (v * v).to_f32()).sum::<f32>() as f64 / d),
+        },
+    ]
+}
+
+/// The weight's gradient, built from x or from h instead of n, or summed as a mean: formulas,
+/// computed for every comparison.
+pub fn dweight_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Vec<Candidate<f64>> {
+    let Some(rows) = Rows::new(x, grad_out, weight, eps) else {
+        return Vec::new();
+    };
+    let width = weight.len();
+    let summed = |term: &dyn Fn(usize, usize) -> f64| -> ArrayD<f64> {
+        let mut total = vec![0.0; width];
+        for i in 0..rows.x.len() {
+            for (j, t) in total.iter_mut().enumerate() {
+                *t += term(i, j);
+            }
+        }
+        ArrayD::from_shape_vec(vec![width], total).expect("one value per feature")
+    };
+    vec![
+        Candidate {
+            mistake: "weight-gradient-from-x",
+            variant: "dweight",
+            output: summed(&|i, j| rows.g[i][j] * rows.x[i][j]),
+        },
+        Candidate {
+            mistake: "weight-gradient-from-h",
+            variant: "dweight",
+            output: summed(&|i, j| rows.h[i][j] * rows.x[i][j] * rows.r[i]),
+        },
+        Candidate {
+            mistake: "weight-gradient-from-h",
+            variant: "dweight-g-h",
+            output: summed(&|i, j| rows.g[i][j] * rows.h[i][j]),
+        },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle;
+
+    fn inputs() -> (ArrayD<f64>, ArrayD<f64>, Vec<f64>) {
+        let mut rng = tutor_grade::Rng::new(5);
+        let mut x: ArrayD<f64> = rng.normal_array(&[6, 5]);
+        for (mut row, s) in x.axis_iter_mut(Axis(0)).zip([0.3, 1.0, 3.0, 0.5, 2.0, 8.0]) {
+            row *= s;
+        }
+        let g = rng.normal_array(&[6, 5]);
+        (x, g, vec![0.5, -1.25, 2.0, 0.75, -0.5])
+    }
+
+    /// dx by a formula of the family `r^p·h + b·r^q·x·mean(h⊙x)`.
+    fn formula(p: i32, q: i32, b: f64) -> ArrayD<f64> {
+        let (x, g, w) = inputs();
+        let rows = Rows::new(&x, &g, &w, 1e-5).unwrap();
+        let (u, v) = (rows.first(p, true), rows.second(q, true));
+        rows.array(u.iter().zip(&v).map(|(u, v)| u + b * v))
+    }
+
+    fn named(dx: &ArrayD<f64>) -> Vec<&'static str> {
+        let (x, g, w) = inputs();
+        dx_candidates(&x, &g, &w, 1e-5, dx, 1e-6).into_iter().map(|c| c.mistake).collect()
+    }
+
+    #[test]
+    fn the_right_gradient_names_nothing_and_each_corruption_names_its_family() {
+        let (x, g, w) = inputs();
+        let (right, _) = oracle::backward(&x, &g, &w, 1e-5);
+        assert_eq!(named(&right), Vec::<&str>::new());
+        assert_eq!(named(&formula(1, 3, 0.0)), ["mean-term-dropped"]);
+        assert_eq!(named(&formula(1, 3, 1.0)), ["mean-term-wrong-sign"]);
+        assert_eq!(named(&formula(1, 3, -5.0 / 4.0)), ["mean-over-wrong-count"]);
+        assert_eq!(named(&formula(1, 3, -0.5)), ["mean-term-wrong-scale"]);
+        assert!(named(&formula(1, 3, -0.37)).is_empty(), "an unexplained coefficient names nothing");
+        assert_eq!(named(&formula(0, 2, -1.0)), ["outer-r-missing"]);
+        assert_eq!(named(&formula(2, 4, -1.0)), ["outer-r-squared"]);
+        assert_eq!(named(&formula(1, 2, -1.0)), ["mean-term-wrong-power"]);
+        // Noise far above the precision: no family fits, nothing is named.
+        let mut noisy = formula(1, 3, 0.0);
+        noisy.iter_mut().enumerate().for_each(|(i, v)| *v += 1e-2 * ((i * 7919) % 13) as f64);
+        assert!(named(&noisy).is_empty());
+    }
+}
