@@ -1,11 +1,9 @@
-//! The wrong solutions of `tests/mistakes/`, checked through the real binary (graded out of
+//! The wrong solutions of `tests/mistakes/<course>/`, checked through the real binary (graded out of
 //! process, confined): the output names the declared mistake in both languages, with the hint
 //! that addresses it. One file per named mistake keeps this quick; `wrong_solutions.rs` grades
 //! them all in-process.
 
 mod common;
-
-use tutor_courses::rmsnorm as rmsnorm_grade;
 
 use std::collections::BTreeSet;
 
@@ -18,14 +16,15 @@ fn the_check_output_names_each_mistake() {
     let mut seen = BTreeSet::new();
     for fixture in MISTAKES {
         let id = fixture.header("mistake").expect("a `//! mistake:` line");
-        if id == "unnamed" || !seen.insert(id) {
+        if id == "unnamed" || !seen.insert((fixture.course, id)) {
             continue;
         }
         let exercise = fixture.header("exercise").expect("an `//! exercise:` line");
-        let mistake = rmsnorm_grade::mistakes::find(id).unwrap_or_else(|| panic!("{id} is not a known mistake"));
-        let title = rmsnorm_grade::text::mistake_title(id);
-        course.write_exercise(exercise, fixture.source);
-        let run = course.tutor_with(&["check", exercise], |c| {
+        let known = fixture.registered().grading.mistakes();
+        let mistake = known.iter().find(|m| m.id == id).unwrap_or_else(|| panic!("{id} is not a known mistake"));
+        let title = mistake.title();
+        course.write_exercise_of(fixture.course, exercise, fixture.source);
+        let run = course.tutor_with(&["check", &format!("{}/{exercise}", fixture.course)], |c| {
             c.env("TUTOR_LANG", "both");
         });
         run.expect(1)

@@ -1,0 +1,137 @@
+//! Contract of 04-forward: the block `down(silu(gate(x)) ⊙ up(x))`, every op rounded to `T`.
+
+use ndarray::{Array2, ArrayD};
+use tutor_grade::report::Contract;
+use tutor_grade::{Case, Failure, Outcome, Run};
+use tutor_kit::half::{bf16, f16};
+use tutor_kit::Float;
+use tutor_subject::wire::Dtype;
+
+use super::{compare, err, learner, ok, tolerance, wide, Candidate};
+use crate::fixtures::{self, Stored};
+use crate::oracle;
+use crate::subject;
+use crate::text;
+
+/// The block, 04-forward.
+pub const BLOCK: Contract = Contract { id: "block", zh: "SwiGLU 块契约", en: "SwiGLU block contract" };
+
+pub fn cases() -> Vec<Case> {
+    tutor_grade::cases![BLOCK;
+        "block-pytorch",
+            "forward 与 PyTorch 中 f32、f16、bf16 精度的 LLaMA FeedForward 模块一致（dim 16，hidden 48）",
+            "forward matches PyTorch's LLaMA FeedForward module in f32, f16 and bf16 (dim 16, hidden 48)"
+            => against_pytorch;
+        "block-per-op",
+            "f16 与 bf16：每一步（gate、up、silu、乘积、down）都舍入到输入 dtype，与 PyTorch 模块相同",
+            "f16 and bf16: every op (gate, up, silu, the product, down) rounded to the input's dtype, as PyTorch's module does"
+            => per_op;
+        "block-shapes",
+            "forward 接受任意前导形状；零维或最后一维不对时返回 Err",
+            "forward takes any leading shape; Err for 0-d input or a wrong last axis" => shapes;
+    ]
+}
+
+/// A block holding `weights` (gate, up, down).
+pub fn holding<'c>(run: &Run<'c>, weights: &[Array2<f32>; 3]) -> Result<subject::FeedForward<'c>, Failure> {
+    let (hidden, dim) = weights[0].dim();
+    let mut block =
+        ok(&format!("FeedForward::new({dim}, {hidden}, 0)"), subject::FeedForward::new(&learner(run), dim, hidden, 0))?;
+    let [gate, up, down] = weights.clone();
+    block.set_gate_weight(gate);
+    block.set_up_weight(up);
+    block.set_down_weight(down);
+    block.clear_grads();
+    Ok(block)
+}
+
+/// Seeded weights of PyTorch's default init: gate, up `[hidden, dim]`, down `[dim, hidden]`.
+pub fn seeded_weights(run: &Run, salt: u64, dim: usize, hidden: usize) -> [Array2<f32>; 3] {
+    let mut rng = run.rng(salt);
+    let mut draw = |rows: usize, cols: usize| {
+        let bound = 1.0 / (cols as f64).sqrt();
+        Array2::from_shape_fn((rows, cols), |_| ((2.0 * rng.uniform() - 1.0) * bound) as f32)
+    };
+    [draw(hidden, dim), draw(hidden, dim), draw(dim, hidden)]
+}
+
+/// The block's mistaken versions.
+fn candidates<T: Float>(x: &ArrayD<T>, weights: &[Array2<f32>; 3]) -> Vec<Candidate> {
+    let [gate, up, down] = weights.clone();
+    vec![
+        ("block-gate-up-swapped", oracle::round::<T>(&oracle::block(x, &[up, gate, down], false))),
+        ("block-rounds-once", oracle::round::<T>(&oracle::block(x, weights, true))),
+    ]
+}
+
+/// `assert_close`'s tolerance for `T`, with the absolute part raised to the relative part of the
+/// output's root mean square: four ops rounded to `T` in turn, where an FP32 sum in another order
+/// now and then rounds an intermediate to its neighbour, move a small output (one that the
+/// down projection's sum nearly cancelled) by more than its own relative tolerance.
+fn block_tolerance<T: Float>(expected: &ArrayD<f64>) -> (f64, f64) {
+    let (atol, rtol) = tolerance::<T>();
+    let finite: Vec<f64> = expected.iter().copied().filter(|v| v.is_finite()).collect();
+    let rms = (finite.iter().map(|v| v * v).sum::<f64>() / finite.len().max(1) as f64).sqrt();
+    (atol.max(rtol * rms), rtol)
+}
+
+fn forward<T: Dtype>(run: &Run, weights: &[Array2<f32>; 3], x: &ArrayD<T>) -> Result<ArrayD<f64>, Failure> {
+    let block = holding(run, weights)?;
+    Ok(wide(&ok("FeedForward::forward(x)", block.forward(x))?))
+}
+
+fn against_pytorch(run: &Run) -> Outcome {
+    fn one<T: Stored + Dtype>(run: &Run) -> Outcome {
+        let weights = ["block.gate", "block.up", "block.down"].map(fixtures::matrix);
+        let x = fixtures::array::<T>(&format!("block.{}.x", T::STORED_AS));
+        let torch = wide(&fixtures::array::<T>(&format!("block.{}.y", T::STORED_AS)));
+        let actual = forward(run, &weights, &x)?;
+        let tolerance = block_tolerance::<T>(&torch);
+        compare("FeedForward::forward(x)", T::NAME, &actual, &torch, tolerance, || candidates(&x, &weights))
+    }
+    one::<f32>(run)?;
+    one::<f16>(run)?;
+    one::<bf16>(run)
+}
+
+fn per_op(run: &Run) -> Outcome {
+    fn one<T: Dtype>(run: &Run) -> Outcome {
+        let weights = seeded_weights(run, 41, 32, 96);
+        let mut rng = run.rng(42);
+        let x: ArrayD<T> = rng.normal_array(&[4, 8, 32]);
+        let expected = oracle::round::<T>(&oracle::block(&x, &weights, false));
+        let actual = forward(run, &weights, &x)?;
+        let tolerance = block_tolerance::<T>(&expected);
+        compare("FeedForward::forward(x)", T::NAME, &actual, &expected, tolerance, || candidates(&x, &weights))?;
+        // An FP32 sum in another order can flip an intermediate's rounding now and then; a
+        // fused path changes most outputs' last bit (measured in oracle's tests).
+        let equal = actual.iter().zip(&expected).filter(|(a, e)| a == e).count();
+        if 10 * equal >= 9 * actual.len() {
+            return Ok(());
+        }
+        let fused = oracle::round::<T>(&oracle::block(&x, &weights, true));
+        let fused_equal = actual.iter().zip(&fused).filter(|(a, e)| a == e).count();
+        let named = (10 * fused_equal >= 9 * actual.len()).then_some("block-rounds-once");
+        Err(Failure::new(text::not_rounded_per_op(T::NAME, equal, actual.len())).with_mistake(named))
+    }
+    one::<bf16>(run)?;
+    one::<f16>(run)
+}
+
+fn shapes(run: &Run) -> Outcome {
+    let weights = seeded_weights(run, 43, 6, 10);
+    let mut rng = run.rng(44);
+    for shape in [&[6][..], &[2, 1, 3, 6], &[0, 6]] {
+        let x: ArrayD<f32> = rng.normal_array(shape);
+        let expected = oracle::block(&x, &weights, false);
+        let actual = forward(run, &weights, &x)?;
+        compare("FeedForward::forward(x)", "float32", &actual, &expected, tolerance::<f32>(), || {
+            candidates(&x, &weights)
+        })?;
+    }
+    let block = holding(run, &weights)?;
+    let scalar: ArrayD<f32> = rng.normal_array(&[]);
+    err("FeedForward::forward(<0-d x>)", block.forward(&scalar))?;
+    let wrong: ArrayD<f32> = rng.normal_array(&[2, 5]);
+    err("FeedForward::forward(<x of shape [2, 5]> with dim = 6)", block.forward(&wrong))
+}

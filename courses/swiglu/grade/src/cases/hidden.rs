@@ -1,0 +1,82 @@
+//! Contract of 03-hidden-size: Meta's FFN width rule.
+
+use tutor_grade::report::Contract;
+use tutor_grade::{Case, Failure, Outcome, Run};
+
+use super::{err, learner, ok};
+use crate::mistakes::hidden_candidates;
+use crate::oracle;
+use crate::text;
+
+/// Hidden size, 03-hidden-size.
+pub const HIDDEN: Contract = Contract { id: "hidden-size", zh: "隐藏宽度契约", en: "Hidden size contract" };
+
+/// (dim, multiple_of, ffn_dim_multiplier, hidden): LLaMA 1 7B and 13B, LLaMA 1 65B, LLaMA 2
+/// 70B, LLaMA 3 8B, as their params.json give them.
+pub const META: [(usize, usize, Option<f64>, usize); 5] = [
+    (4096, 256, None, 11008),
+    (5120, 256, None, 13824),
+    (8192, 256, None, 22016),
+    (8192, 4096, Some(1.3), 28672),
+    (4096, 1024, Some(1.3), 14336),
+];
+
+pub fn cases() -> Vec<Case> {
+    tutor_grade::cases![HIDDEN;
+        "hidden-meta",
+            "hidden_size 复现 Meta 的配置（4096 → 11008、5120 → 13824、8192 → 22016，以及 multiplier 1.3 的 28672 与 14336）",
+            "hidden_size reproduces Meta's configurations (4096 → 11008, 5120 → 13824, 8192 → 22016, and 28672 and 14336 with multiplier 1.3)"
+            => meta;
+        "hidden-rule",
+            "hidden_size 在随机的 dim、multiple_of、multiplier 上遵循同一规则；尺寸为 0 或 multiplier 非法时返回 Err",
+            "hidden_size follows the rule on random dim, multiple_of and multiplier; Err for a zero size or a bad multiplier"
+            => rule;
+    ]
+}
+
+/// `(dim, multiple_of, ffn_dim_multiplier)`.
+type Config = (usize, usize, Option<f64>);
+
+/// Asks every configuration; on a wrong answer, names the mistake that gives every wrong answer
+/// seen (and is wrong itself there).
+fn check(run: &Run, configs: &[Config]) -> Outcome {
+    let mut wrong: Vec<(Config, usize, usize)> = Vec::new();
+    for &(dim, multiple_of, multiplier) in configs {
+        let what = format!("hidden_size({dim}, {multiple_of}, {multiplier:?})");
+        let found = ok(&what, learner(run).hidden_size(dim, multiple_of, multiplier))?;
+        let expected = oracle::hidden_size(dim, multiple_of, multiplier);
+        if found != expected {
+            wrong.push(((dim, multiple_of, multiplier), expected, found));
+        }
+    }
+    let Some(&((dim, multiple_of, multiplier), expected, found)) = wrong.first() else { return Ok(()) };
+    let named = hidden_candidates(dim, multiple_of, multiplier).into_iter().map(|(id, _)| id).find(|id| {
+        wrong.iter().all(|&((d, m, k), _, f)| hidden_candidates(d, m, k).iter().any(|(i, v)| i == id && *v == f))
+    });
+    let what = format!("hidden_size({dim}, {multiple_of}, {multiplier:?})");
+    Err(Failure::new(text::wrong_number(&what, expected, found)).with_mistake(named))
+}
+
+fn meta(run: &Run) -> Outcome {
+    check(run, &META.map(|(d, m, k, _)| (d, m, k)))
+}
+
+fn rule(run: &Run) -> Outcome {
+    let mut rng = run.rng(31);
+    let multiples = [1, 8, 32, 64, 100, 256, 1000, 4096];
+    let configs: Vec<Config> = (0..40)
+        .map(|i| {
+            let dim = 1 + (rng.uniform() * 6000.0) as usize;
+            let multiple_of = multiples[(rng.uniform() * multiples.len() as f64) as usize % multiples.len()];
+            let multiplier = (i % 2 == 1).then(|| (50.0 + rng.uniform() * 150.0).round() / 100.0);
+            (dim, multiple_of, multiplier)
+        })
+        .collect();
+    check(run, &configs)?;
+    err("hidden_size(0, 256, None)", learner(run).hidden_size(0, 256, None))?;
+    err("hidden_size(4096, 0, None)", learner(run).hidden_size(4096, 0, None))?;
+    for bad in [0.0, -1.3, f64::NAN, f64::INFINITY] {
+        err(&format!("hidden_size(4096, 256, Some({bad}))"), learner(run).hidden_size(4096, 256, Some(bad)))?;
+    }
+    Ok(())
+}

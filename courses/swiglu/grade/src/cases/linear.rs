@@ -1,0 +1,164 @@
+//! Contract of 02-linear: the parameter (shape, trainable, PyTorch's init, seeded) and
+//! `y = x·Wᵀ` in FP32 for any leading shape.
+
+use ndarray::{Array2, ArrayD};
+use tutor_grade::report::Contract;
+use tutor_grade::{Case, Failure, Outcome, Run};
+use tutor_kit::half::{bf16, f16};
+use tutor_subject::wire::Dtype;
+
+use super::{compare, err, learner, ok, tolerance, wide};
+use crate::fixtures::{self, Stored};
+use crate::mistakes::linear_candidates;
+use crate::oracle;
+use crate::subject;
+use crate::text;
+
+/// Linear, 02-linear.
+pub const LINEAR: Contract = Contract { id: "linear", zh: "Linear 契约", en: "Linear contract" };
+
+pub fn cases() -> Vec<Case> {
+    tutor_grade::cases![LINEAR;
+        "linear-init",
+            "Linear::new：可训练的 [out, in] 权重，服从 U(−1/√in, 1/√in)（统计检验），同一种子给出同一权重",
+            "Linear::new: a trainable [out, in] weight from U(−1/√in, 1/√in) (checked statistically), same seed, same weight"
+            => init;
+        "linear-pytorch",
+            "forward 与 PyTorch 的 F.linear 一致（非方阵权重 [40, 24]；f32、f16、bf16）",
+            "forward matches PyTorch's F.linear (non-square weight [40, 24]; f32, f16, bf16)" => against_pytorch;
+        "linear-shapes",
+            "forward 接受任意前导形状（一维、四维、空批次、方阵权重），零维或最后一维不对时返回 Err",
+            "forward takes any leading shape (1-D, 4-D, empty batch, a square weight); Err for 0-d input or a wrong last axis"
+            => shapes;
+        "linear-long-rows",
+            "长度 4096 的 f16 与 bf16 行：乘积在 FP32 中累加",
+            "rows of 4096 in f16 and bf16: products accumulated in FP32" => long_rows;
+    ]
+}
+
+/// The init check's `Linear::new(in, out, ..)`: 60 000 draws, enough for six-standard-error
+/// bounds of a few percent.
+pub const INIT_SIZES: (usize, usize) = (300, 200);
+
+fn init(run: &Run) -> Outcome {
+    let ((fan_in, fan_out), seed) = (INIT_SIZES, run.seed);
+    let what = format!("Linear::new({fan_in}, {fan_out}, {seed})");
+    let linear = ok(&what, subject::Linear::new(&learner(run), fan_in, fan_out, seed))?;
+    let weight = linear.weight();
+    let fail = |zh: String, en: String| Err(Failure::new(text::parameter(zh, en)));
+    if weight.value.shape() != [fan_out, fan_in] {
+        let found = weight.value.shape().to_vec();
+        return fail(
+            format!("weight 的形状应为 [{fan_out}, {fan_in}]（[out, in]），得到 {found:?}"),
+            format!("the weight's shape should be [{fan_out}, {fan_in}] ([out, in]), got {found:?}"),
+        );
+    }
+    if !weight.requires_grad || weight.grad.is_some() {
+        return fail(
+            "weight 应当可训练（requires_grad），且新建时没有 grad".into(),
+            "the weight should be trainable (requires_grad), with no grad when new".into(),
+        );
+    }
+    let bound = 1.0 / (fan_in as f64).sqrt();
+    let values: Vec<f64> = weight.value.iter().map(|&v| f64::from(v)).collect();
+    let n = values.len() as f64;
+    let largest = values.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let mean = values.iter().sum::<f64>() / n;
+    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
+    let inner_half = values.iter().filter(|v| v.abs() <= bound / 2.0).count() as f64 / n;
+    // Six standard errors of each statistic for n = 60 000 uniform draws.
+    let uniform = largest <= bound * (1.0 + 1e-6)
+        && largest >= 0.99 * bound
+        && mean.abs() <= 6.0 * bound / (3.0 * n).sqrt()
+        && (variance / (bound * bound / 3.0) - 1.0).abs() <= 6.0 * 0.9 / n.sqrt()
+        && (inner_half - 0.5).abs() <= 6.0 * 0.5 / n.sqrt();
+    if !uniform {
+        return fail(
+            format!("weight 不像 U(−{bound:.5}, {bound:.5})：最大 |w| = {largest:.5}，均值 {mean:.2e}，方差 {variance:.3e}（应为 {:.3e}）", bound * bound / 3.0),
+            format!("the weight does not look like U(−{bound:.5}, {bound:.5}): largest |w| = {largest:.5}, mean {mean:.2e}, variance {variance:.3e} (should be {:.3e})", bound * bound / 3.0),
+        );
+    }
+    let again = ok(&what, subject::Linear::new(&learner(run), fan_in, fan_out, seed))?.weight();
+    let other_seed = seed.wrapping_add(1);
+    let other = ok(&what, subject::Linear::new(&learner(run), fan_in, fan_out, other_seed))?;
+    if again.value != weight.value || other.weight().value == weight.value {
+        return fail(
+            "同一种子应给出同一权重，不同种子应给出不同权重（用 Rng::new(seed)）".into(),
+            "the same seed should give the same weight and another seed another (use Rng::new(seed))".into(),
+        );
+    }
+    err("Linear::new(0, 3, seed)", subject::Linear::new(&learner(run), 0, 3, seed))?;
+    err("Linear::new(3, 0, seed)", subject::Linear::new(&learner(run), 3, 0, seed))
+}
+
+/// A Linear holding `weight`.
+fn holding<'c>(run: &Run<'c>, weight: &Array2<f32>) -> Result<subject::Linear<'c>, Failure> {
+    let (fan_out, fan_in) = weight.dim();
+    let mut linear =
+        ok(&format!("Linear::new({fan_in}, {fan_out}, 0)"), subject::Linear::new(&learner(run), fan_in, fan_out, 0))?;
+    linear.set_weight(weight.clone());
+    Ok(linear)
+}
+
+/// `forward(x)` compared with `expected` (before rounding to `T`), mistakes as candidates.
+fn check<T: Dtype>(run: &Run, weight: &Array2<f32>, x: &ArrayD<T>, expected: &ArrayD<f64>) -> Outcome {
+    let linear = holding(run, weight)?;
+    let actual = wide(&ok("Linear::forward(x)", linear.forward(x))?);
+    let expected = oracle::round::<T>(expected);
+    compare("Linear::forward(x)", T::NAME, &actual, &expected, tolerance::<T>(), || {
+        linear_candidates(x, weight, &expected, &actual)
+            .into_iter()
+            .map(|(id, c)| (id, oracle::round::<T>(&c)))
+            .collect()
+    })
+}
+
+fn against_pytorch(run: &Run) -> Outcome {
+    fn one<T: Stored + Dtype>(run: &Run) -> Outcome {
+        let weight = fixtures::matrix("linear.w");
+        let x = fixtures::array::<T>(&format!("linear.{}.x", T::STORED_AS));
+        let torch = wide(&fixtures::array::<T>(&format!("linear.{}.y", T::STORED_AS)));
+        check(run, &weight, &x, &torch)
+    }
+    one::<f32>(run)?;
+    one::<f16>(run)?;
+    one::<bf16>(run)
+}
+
+/// Seeded weights of PyTorch's default init for `[out, in]`.
+fn seeded_weight(run: &Run, salt: u64, fan_out: usize, fan_in: usize) -> Array2<f32> {
+    let mut rng = run.rng(salt);
+    let bound = 1.0 / (fan_in as f64).sqrt();
+    Array2::from_shape_fn((fan_out, fan_in), |_| ((2.0 * rng.uniform() - 1.0) * bound) as f32)
+}
+
+fn shapes(run: &Run) -> Outcome {
+    let mut rng = run.rng(22);
+    // The square weight first: there an untransposed weight gives numbers, not a panic.
+    let square = seeded_weight(run, 23, 8, 8);
+    let x: ArrayD<f32> = rng.normal_array(&[5, 8]);
+    check(run, &square, &x, &oracle::linear(&x, &square))?;
+    let weight = seeded_weight(run, 21, 7, 5);
+    for shape in [&[5][..], &[2, 3, 1, 5], &[0, 5]] {
+        let x: ArrayD<f32> = rng.normal_array(shape);
+        check(run, &weight, &x, &oracle::linear(&x, &weight))?;
+    }
+    let linear = holding(run, &weight)?;
+    let scalar: ArrayD<f32> = rng.normal_array(&[]);
+    err("Linear::forward(<0-d x>)", linear.forward(&scalar))?;
+    let wrong: ArrayD<f32> = rng.normal_array(&[2, 4]);
+    err("Linear::forward(<x of shape [2, 4]> with in_features = 5)", linear.forward(&wrong))
+}
+
+fn long_rows(run: &Run) -> Outcome {
+    fn one<T: Dtype>(run: &Run) -> Outcome {
+        let mut rng = run.rng(24);
+        // Positive terms near 1: the true sums are near 4096, far past where a sum kept in
+        // f16 (spacing 4 at 4096) or bf16 (spacing 2 from 256) stops growing correctly.
+        let weight = Array2::from_shape_fn((3, 4096), |_| (0.5 + rng.uniform()) as f32);
+        let x = ArrayD::from_shape_fn(ndarray::IxDyn(&[2, 4096]), |_| T::from_f64(0.5 + rng.uniform()));
+        check(run, &weight, &x, &oracle::linear(&x, &weight))
+    }
+    one::<f16>(run)?;
+    one::<bf16>(run)
+}

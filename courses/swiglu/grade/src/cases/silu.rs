@@ -1,0 +1,81 @@
+//! Contract of 01-silu: SiLU against PyTorch's `F.silu`, over each dtype's whole range.
+
+use ndarray::{ArrayD, IxDyn};
+use tutor_grade::report::Contract;
+use tutor_grade::{Case, Outcome, Run};
+use tutor_kit::half::{bf16, f16};
+use tutor_subject::wire::Dtype;
+
+use super::{compare, learner, tolerance, wide};
+use crate::fixtures::{self, Stored};
+use crate::mistakes::silu_candidates;
+use crate::oracle;
+
+/// SiLU, 01-silu.
+pub const SILU: Contract = Contract { id: "silu", zh: "SiLU 契约", en: "SiLU contract" };
+
+pub fn cases() -> Vec<Case> {
+    tutor_grade::cases![SILU;
+        "silu-pytorch",
+            "silu 与 PyTorch 的 F.silu 一致（f32、f16、bf16；含 ±inf、NaN、极小值、各 dtype 的最大有限值）",
+            "silu matches PyTorch's F.silu (f32, f16, bf16; ±inf, NaN, tiny values, each dtype's largest finite values)"
+            => against_pytorch;
+        "silu-range",
+            "silu 在每种 dtype 的整个有限范围内有限，并与 f64 参考一致",
+            "silu is finite over each dtype's whole finite range and matches an f64 reference" => whole_range;
+        "silu-shapes",
+            "silu 保持任意形状（零维、空数组、四维）",
+            "silu keeps any shape (0-d, empty, four axes)" => shapes;
+    ]
+}
+
+fn against_pytorch(run: &Run) -> Outcome {
+    fn one<T: Stored + Dtype>(run: &Run) -> Outcome {
+        let x = fixtures::array::<T>(&format!("silu.{}.x", T::STORED_AS));
+        let expected = wide(&fixtures::array::<T>(&format!("silu.{}.y", T::STORED_AS)));
+        let actual = wide(&learner(run).silu(&x));
+        compare("silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), || silu_candidates(&x))
+    }
+    one::<f32>(run)?;
+    one::<f16>(run)?;
+    one::<bf16>(run)
+}
+
+/// Powers of ten from the smallest normal to the largest finite value of `T`, both signs, and
+/// seeded normals: every finite magnitude the dtype has.
+fn sweep<T: Dtype>(run: &Run, max_exponent: i32) -> ArrayD<T> {
+    let mut values: Vec<T> = Vec::new();
+    for exponent in -7..=max_exponent {
+        for sign in [1.0, -1.0] {
+            values.push(T::from_f64(sign * 10f64.powi(exponent)));
+            values.push(T::from_f64(sign * 3.0 * 10f64.powi(exponent)));
+        }
+    }
+    let mut rng = run.rng(11);
+    values.extend((0..64).map(|_| T::from_f64(8.0 * rng.normal())));
+    ArrayD::from_shape_vec(IxDyn(&[values.len()]), values).expect("one axis")
+}
+
+fn whole_range(run: &Run) -> Outcome {
+    fn one<T: Dtype>(run: &Run, max_exponent: i32) -> Outcome {
+        let x = sweep::<T>(run, max_exponent);
+        let finite = x.mapv(|v| if v.to_f64().is_finite() { v } else { T::from_f64(0.0) });
+        let expected = oracle::round::<T>(&wide(&finite).mapv(oracle::silu));
+        let actual = wide(&learner(run).silu(&finite));
+        compare("silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), || silu_candidates(&finite))
+    }
+    one::<f32>(run, 38)?;
+    one::<f16>(run, 4)?;
+    one::<bf16>(run, 38)
+}
+
+fn shapes(run: &Run) -> Outcome {
+    let mut rng = run.rng(12);
+    for shape in [&[][..], &[0, 3], &[2, 1, 3, 2]] {
+        let x: ArrayD<f32> = rng.normal_array(shape);
+        let expected = wide(&x).mapv(oracle::silu);
+        let actual = wide(&learner(run).silu(&x));
+        compare("silu(x)", "float32", &actual, &expected, tolerance::<f32>(), Vec::new)?;
+    }
+    Ok(())
+}

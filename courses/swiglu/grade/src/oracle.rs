@@ -1,0 +1,155 @@
+//! The f64 oracle: the chapter's maths written independently of the kit, in f64, on the dtype
+//! path docs/swiglu-api.md fixes. Each function returns the exact-as-f64 value *before* the last
+//! rounding to `T`, so a comparison can both round it (`round::<T>`) and measure ulps.
+
+use ndarray::{Array2, ArrayD, Axis, Ix2, Zip};
+use tutor_kit::Float;
+
+/// SiLU in f64: `x·σ(x)`, written as `x / (1 + e^(−x))` (finite for every finite x).
+pub fn silu(x: f64) -> f64 {
+    x / (1.0 + (-x).exp())
+}
+
+/// σ(x) in f64.
+pub fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// SiLU's derivative `σ(x)·(1 + x·(1 − σ(x)))`.
+pub fn silu_grad(x: f64) -> f64 {
+    let s = sigmoid(x);
+    s * (1.0 + x * (1.0 - s))
+}
+
+/// Meta's hidden-size rule, as Python computes it (`int()` of float divisions).
+pub fn hidden_size(dim: usize, multiple_of: usize, multiplier: Option<f64>) -> usize {
+    let mut hidden = (2.0 * (4 * dim) as f64 / 3.0) as usize;
+    if let Some(m) = multiplier {
+        hidden = (m * hidden as f64) as usize;
+    }
+    multiple_of * hidden.div_ceil(multiple_of)
+}
+
+/// Rounds every element to `T` and back (one correct rounding).
+pub fn round<T: Float>(x: &ArrayD<f64>) -> ArrayD<f64> {
+    x.mapv(|v| T::from_f64(v).to_f64())
+}
+
+/// `x·Wᵀ` over the last axis with the weight rounded to `T`, in f64 (not rounded at the end).
+pub fn linear<T: Float>(x: &ArrayD<T>, weight: &Array2<f32>) -> ArrayD<f64> {
+    let w = weight.mapv(|v| T::from_f32(v).to_f64());
+    project(&x.mapv(|v| v.to_f64()), &w)
+}
+
+/// `x·Wᵀ` over the last axis, in f64.
+pub fn project(x: &ArrayD<f64>, w: &Array2<f64>) -> ArrayD<f64> {
+    let last = Axis(x.ndim() - 1);
+    let rows: usize = x.shape()[..x.ndim() - 1].iter().product();
+    let flat = x.to_shape((rows, w.ncols())).expect("x's last axis is in_features").to_owned();
+    let mut shape = x.shape().to_vec();
+    shape[last.index()] = w.nrows();
+    flat.dot(&w.t()).into_shape_with_order(shape).expect("one output per row and feature")
+}
+
+/// The block on the per-op path: `g`, `u`, `silu(g)` and the product each rounded to `T`, the
+/// weights as `T` holds them; the output before its own rounding. `fused` is the other path:
+/// everything in FP32 from the FP32 master weights, nothing rounded before the output.
+pub fn block<T: Float>(x: &ArrayD<T>, weights: &[Array2<f32>; 3], fused: bool) -> ArrayD<f64> {
+    let to_t = |a: ArrayD<f64>| if fused { a } else { round::<T>(&a) };
+    let as_held = |w: &Array2<f32>| w.mapv(|v| if fused { f64::from(v) } else { T::from_f32(v).to_f64() });
+    let x = x.mapv(|v| v.to_f64());
+    let g = to_t(project(&x, &as_held(&weights[0])));
+    let u = to_t(project(&x, &as_held(&weights[1])));
+    let activated = to_t(g.mapv(silu));
+    let product = to_t(&activated * &u);
+    project(&product, &as_held(&weights[2]))
+}
+
+/// The exact gradients of `sum(block(x) ⊙ dy)` in f64, on FP32 master weights: dx, dgate, dup,
+/// ddown. `slope` is SiLU's derivative (the oracle's own, or a mistaken one).
+pub fn backward<T: Float>(
+    x: &ArrayD<T>,
+    dy: &ArrayD<T>,
+    weights: &[Array2<f32>; 3],
+    slope: fn(f64) -> f64,
+) -> (ArrayD<f64>, [Array2<f64>; 3]) {
+    let dim = weights[0].ncols();
+    let rows = x.len() / dim;
+    let flat = |a: &ArrayD<T>| {
+        a.mapv(|v| v.to_f64()).into_shape_with_order((rows, dim)).expect("[.., dim]").into_dimensionality::<Ix2>()
+    };
+    let (x2, dy2) = (flat(x).expect("two axes"), flat(dy).expect("two axes"));
+    let [wg, wu, wd] = weights.clone().map(|w| w.mapv(f64::from));
+    let g = x2.dot(&wg.t());
+    let u = x2.dot(&wu.t());
+    let a = g.mapv(silu);
+    let dp = dy2.dot(&wd);
+    let dd = dy2.t().dot(&(&a * &u));
+    let du = &dp * &a;
+    let mut dg = &dp * &u;
+    Zip::from(&mut dg).and(&g).for_each(|d, &g| *d *= slope(g));
+    let dx = dg.dot(&wg) + du.dot(&wu);
+    let dgate = dg.t().dot(&x2);
+    let dup = du.t().dot(&x2);
+    (dx.into_shape_with_order(x.shape()).expect("dx has x's shape"), [dgate, dup, dd])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures;
+    use tutor_kit::half::bf16;
+
+    #[test]
+    fn the_oracle_agrees_with_pytorch() {
+        for (name, tolerance) in [("f32", 1e-6), ("bf16", 1e-2)] {
+            let weights = ["block.gate", "block.up", "block.down"].map(fixtures::matrix);
+            let (y, expected) = if name == "f32" {
+                let x = fixtures::array::<f32>("block.f32.x");
+                (block(&x, &weights, false), fixtures::array::<f32>("block.f32.y").mapv(f64::from))
+            } else {
+                let x = fixtures::array::<bf16>("block.bf16.x");
+                (
+                    round::<bf16>(&block(&x, &weights, false)),
+                    fixtures::array::<bf16>("block.bf16.y").mapv(|v| v.to_f64()),
+                )
+            };
+            let worst = (&y - &expected).iter().fold(0.0f64, |m, d| m.max(d.abs()));
+            assert!(worst < tolerance, "{name}: {worst}");
+        }
+        let x = fixtures::array::<f32>("block.f32.x");
+        let dy = fixtures::array::<f32>("block.f32.dy");
+        let weights = ["block.gate", "block.up", "block.down"].map(fixtures::matrix);
+        let (dx, [dg, _, _]) = backward(&x, &dy, &weights, silu_grad);
+        let torch_dx = fixtures::array::<f32>("block.f32.dx").mapv(f64::from);
+        assert!((&dx - &torch_dx).iter().all(|d| d.abs() < 1e-6));
+        let torch_dg = fixtures::matrix("block.f32.dgate").mapv(f64::from);
+        assert!((&dg - &torch_dg).iter().all(|d| d.abs() < 1e-5));
+    }
+
+    #[test]
+    fn rounding_once_changes_most_outputs_of_a_low_precision_block() {
+        let mut rng = tutor_grade::Rng::new(3);
+        let mut draw = |rows: usize, cols: usize| {
+            Array2::from_shape_fn((rows, cols), |_| ((2.0 * rng.uniform() - 1.0) / (cols as f64).sqrt()) as f32)
+        };
+        let weights = [draw(96, 32), draw(96, 32), draw(32, 96)];
+        let x: ArrayD<bf16> = tutor_grade::Rng::new(4).normal_array(&[4, 8, 32]);
+        let per_op = round::<bf16>(&block(&x, &weights, false));
+        let fused = round::<bf16>(&block(&x, &weights, true));
+        let equal = per_op.iter().zip(&fused).filter(|(a, b)| a == b).count();
+        assert!(equal * 10 < 9 * per_op.len() * 8 / 9, "{equal} of {}", per_op.len());
+        let x16: ArrayD<tutor_kit::half::f16> = tutor_grade::Rng::new(4).normal_array(&[4, 8, 32]);
+        let per_op = round::<tutor_kit::half::f16>(&block(&x16, &weights, false));
+        let fused = round::<tutor_kit::half::f16>(&block(&x16, &weights, true));
+        let equal16 = per_op.iter().zip(&fused).filter(|(a, b)| a == b).count();
+        assert!(equal16 * 10 < 8 * per_op.len(), "{equal16} of {}", per_op.len());
+    }
+
+    #[test]
+    fn hidden_size_reproduces_metas_configurations() {
+        assert_eq!(hidden_size(4096, 256, None), 11008);
+        assert_eq!(hidden_size(5120, 256, None), 13824);
+        assert_eq!(hidden_size(8192, 4096, Some(1.3)), 28672);
+    }
+}

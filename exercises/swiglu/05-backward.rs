@@ -1,0 +1,128 @@
+//! Exercise 05 · Backward by hand: dx and the three weights' gradients
+//! 练习 05 · 手写反向传播：dx 与三个权重的梯度
+//!
+//! Your exercise: only TODO 5 is yours; the other pieces are given so that this file can be
+//! graded on its own. Lesson: `tutor lesson 05-backward` · check: `tutor check 05-backward` · hint: `tutor hint 05-backward`.
+//! 你的练习：只有 TODO 5 需要你完成；其余部分已提供，保证本文件可以单独评分。
+//! 课程：`tutor lesson 05-backward` · 检查：`tutor check 05-backward` · 提示：`tutor hint 05-backward`。
+
+use ndarray::ArrayD;
+use tutor_kit::{reference, Float, MlpError, Param};
+
+/// SiLU (swish) elementwise: `x·σ(x)`, computed in FP32, rounded once to `T`.
+/// SiLU（swish）逐元素：`x·σ(x)`，在 FP32 中计算，只舍入一次回到 `T`。
+pub fn silu<T: Float>(x: &ArrayD<T>) -> ArrayD<T> {
+    // Exercise 01 writes it; here the kit provides it.
+    // 由练习 01 编写；这里由 kit 提供。
+    reference::silu(x)
+}
+
+/// SiLU's derivative `σ(x)·(1 + x·(1 − σ(x)))`, elementwise, in f64.
+/// SiLU 的导数 `σ(x)·(1 + x·(1 − σ(x)))`，逐元素，在 f64 中计算。
+pub fn silu_grad<T: Float>(x: &ArrayD<T>) -> ArrayD<f64> {
+    // ==========================================
+    // TODO 5a: SiLU's derivative / TODO 5a：SiLU 的导数
+    // ==========================================
+    // x.mapv(|v| {
+    //     let x = ???;        // widen with `to_f64` / 用 `to_f64` 转成 f64
+    //     let sigmoid = ???;  // σ(x) = 1 / (1 + e^(−x))
+    //     ???                 // d/dx [x·σ(x)]: both terms of the product rule
+    //                         // 对 x·σ(x) 求导：乘积法则的两项都要有
+    // })
+    todo!("TODO 5 is not done yet / TODO 5 尚未完成: silu_grad, x of shape {:?}", x.shape())
+}
+
+/// LLaMA's FFN width for a model of width `dim` (Meta's `FeedForward`).
+/// 模型宽度为 `dim` 时 LLaMA 的 FFN 宽度（Meta 的 `FeedForward`）。
+pub fn hidden_size(dim: usize, multiple_of: usize, ffn_dim_multiplier: Option<f64>) -> Result<usize, MlpError> {
+    // Exercise 03 writes it; here the kit provides it.
+    // 由练习 03 编写；这里由 kit 提供。
+    reference::hidden_size(dim, multiple_of, ffn_dim_multiplier)
+}
+
+/// A bias-free linear map with PyTorch's layout: weight `[out_features, in_features]`.
+/// 无偏置的线性映射，采用 PyTorch 的布局：weight 形状 `[out_features, in_features]`。
+pub struct Linear {
+    /// The weight W, FP32 master copy, `[out, in]`. / 权重 W，FP32 主副本，形状 `[out, in]`。
+    pub weight: Param,
+}
+
+impl Linear {
+    /// A trainable weight, each element drawn from `U(−1/√in, 1/√in)` with `Rng::new(seed)`.
+    /// 可训练的权重，每个元素用 `Rng::new(seed)` 从 `U(−1/√in, 1/√in)` 中抽取。
+    pub fn new(in_features: usize, out_features: usize, seed: u64) -> Result<Linear, MlpError> {
+        // Exercise 02 writes it; here the kit provides it.
+        // 由练习 02 编写；这里由 kit 提供。
+        Ok(Linear { weight: reference::linear_weight(in_features, out_features, seed)? })
+    }
+
+    /// `y = x·Wᵀ` over the last axis: `[..., in]` → `[..., out]`, the weight rounded to `T`,
+    /// products accumulated in FP32, each output rounded once to `T`.
+    /// 沿最后一维 `y = x·Wᵀ`：`[..., in]` → `[..., out]`；权重先舍入到 `T`，乘积在 FP32 中累加，
+    /// 每个输出只舍入一次回到 `T`。
+    pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, MlpError> {
+        // Exercise 02 writes it; here the kit provides it.
+        // 由练习 02 编写；这里由 kit 提供。
+        reference::linear(x, &self.weight)
+    }
+}
+
+/// LLaMA's feed-forward block: `down(silu(gate(x)) ⊙ up(x))`.
+/// Meta calls gate, down, up `w1`, `w2`, `w3`; Hugging Face `gate_proj`, `down_proj`, `up_proj`.
+/// LLaMA 的前馈块：`down(silu(gate(x)) ⊙ up(x))`。
+/// Meta 把 gate、down、up 称为 `w1`、`w2`、`w3`；Hugging Face 称为 `gate_proj`、`down_proj`、`up_proj`。
+pub struct FeedForward {
+    /// `[hidden, dim]`: its output goes through SiLU. / 其输出经过 SiLU。
+    pub gate: Linear,
+    /// `[hidden, dim]`: its output multiplies the gate's. / 其输出与 gate 的相乘。
+    pub up: Linear,
+    /// `[dim, hidden]`: back to the model width. / 映射回模型宽度。
+    pub down: Linear,
+}
+
+impl FeedForward {
+    /// The three projections, seeded `seed`, `seed + 1`, `seed + 2`.
+    /// 三个投影，种子分别为 `seed`、`seed + 1`、`seed + 2`。
+    pub fn new(dim: usize, hidden: usize, seed: u64) -> Result<FeedForward, MlpError> {
+        Ok(FeedForward {
+            gate: Linear::new(dim, hidden, seed)?,
+            up: Linear::new(dim, hidden, seed.wrapping_add(1))?,
+            down: Linear::new(hidden, dim, seed.wrapping_add(2))?,
+        })
+    }
+
+    /// `[..., dim]` → `[..., dim]`; every op rounds once to `T`, as a PyTorch module in `T`.
+    /// `[..., dim]` → `[..., dim]`；每一步都只舍入一次回到 `T`，与 `T` 精度的 PyTorch 模块一致。
+    pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, MlpError> {
+        // Exercise 04 writes it; here the kit provides it.
+        // 由练习 04 编写；这里由 kit 提供。
+        reference::feed_forward(x, &self.gate.weight, &self.up.weight, &self.down.weight)
+    }
+
+    /// Gradient of `sum(forward(x) ⊙ grad_out)`, in f64: returns dx (rounded once to `T`) and
+    /// ACCUMULATES (+=) the three weights' gradients into their `grad`.
+    /// `sum(forward(x) ⊙ grad_out)` 的梯度，在 f64 中计算：返回 dx（只舍入一次回到 `T`），
+    /// 并把三个权重的梯度累加（+=）到各自的 `grad`。
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, MlpError> {
+        // ==========================================
+        // TODO 5b: backward by hand, in f64 / TODO 5b：在 f64 中手写反向传播
+        // ==========================================
+        // Check x's last axis (dim) and that grad_out has x's shape (Err otherwise).
+        // 检查 x 的最后一维（dim），以及 grad_out 与 x 同形（否则返回 Err）。
+        // Flatten x and grad_out to f64 rows [n, dim]; widen the weights with f64::from.
+        // 把 x 与 grad_out 展平成 f64 的行 [n, dim]；权重用 f64::from 转成 f64。
+        // let g = ???;  let u = ???;  let a = ???;   // the forward again, in f64
+        //                                            // 在 f64 中重算一遍前向
+        // let d_product = ???;  // grad_out · W_down         [n, hidden]
+        // d W_down = grad_outᵀ · (a ⊙ u)                      [dim, hidden]
+        // d_u = d_product ⊙ a;  d_g = d_product ⊙ u ⊙ silu'(g)
+        // d W_gate = d_gᵀ · x;  d W_up = d_uᵀ · x             [hidden, dim]
+        // dx = d_g · W_gate + d_u · W_up                      [n, dim]
+        // ACCUMULATE each weight's gradient (as f32): Param::accumulate_grad
+        // 累加（不是覆盖）每个权重的梯度（转成 f32）：Param::accumulate_grad
+        // dx rounded once to T, in x's shape / dx 只舍入一次回 T，形状与 x 相同
+        // Needs / 需要：use ndarray::{Array2, Ix2};
+        let shapes = (x.shape(), grad_out.shape());
+        todo!("TODO 5 is not done yet / TODO 5 尚未完成: backward, x and grad_out of shapes {shapes:?}")
+    }
+}
