@@ -43,14 +43,26 @@ for _ in $(seq 1 3); do
     cold+=("$(cd "$work/ws" && seconds "$tutor" check 02-norm)")
 done
 
-after_init=()
+after_init=(); swiglu_after_init=()
 for _ in $(seq 1 3); do
     rm -rf "$work/init"
     mkdir -p "$work/init"
     (cd "$work/init" && "$tutor" init course >/dev/null 2>&1)
     cp "$repo/solutions/rmsnorm/02-norm.rs" "$work/init/course/exercises/rmsnorm/02-norm.rs"
     after_init+=("$(cd "$work/init/course" && seconds "$tutor" check 02-norm)")
+    # Chapter 2 (where this tutor carries it): its first check in the same fresh folder.
+    if [ -f "$work/init/course/exercises/swiglu/info.toml" ]; then
+        cp "$repo/solutions/swiglu/04-forward.rs" "$work/init/course/exercises/swiglu/04-forward.rs"
+        swiglu_after_init+=("$(cd "$work/init/course" && seconds "$tutor" check swiglu/04)")
+    fi
 done
+swiglu_warm=()
+if [ ${#swiglu_after_init[@]} -gt 0 ]; then
+    for i in $(seq 1 "$runs"); do
+        echo "// edit $i" >> "$work/init/course/exercises/swiglu/04-forward.rs"
+        swiglu_warm+=("$(cd "$work/init/course" && seconds "$tutor" check swiglu/04)")
+    done
+fi
 
 fresh_workspace
 (cd "$work/ws" && "$tutor" check 02-norm >/dev/null 2>&1 || true)
@@ -84,5 +96,9 @@ printf 'first check after init, median of 3:      %.3f s   (target ≤ 1 s)\n' "
 printf 'warm re-check, median of %d:               %.3f s   (target ≤ 0.15 s)\n' "$runs" "$(printf '%s\n' "${warm[@]}" | median)"
 printf '  … after a code edit, median of %d:        %.3f s   (target ≤ 0.15 s)\n' "$runs" "$(printf '%s\n' "${code_edit[@]}" | median)"
 printf 'check of an unchanged file, median of %d:  %.3f s\n' "$runs" "$(printf '%s\n' "${unchanged[@]}" | median)"
+if [ ${#swiglu_warm[@]} -gt 0 ]; then
+    printf 'swiglu/04 first check after init, median of 3: %.3f s\n' "$(printf '%s\n' "${swiglu_after_init[@]}" | median)"
+    printf 'swiglu/04 warm re-check, median of %d:     %.3f s\n' "$runs" "$(printf '%s\n' "${swiglu_warm[@]}" | median)"
+fi
 printf 'tutor list, median of %d:                  %.1f ms  (target ≤ 20 ms)\n' "$runs" "$(printf '%s\n' "${list[@]}" | median | awk '{print $1 * 1000}')"
 printf 'tutor hint, median of %d:                  %.1f ms  (target ≤ 20 ms)\n' "$runs" "$(printf '%s\n' "${hint[@]}" | median | awk '{print $1 * 1000}')"

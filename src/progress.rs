@@ -59,11 +59,16 @@ pub struct State {
     /// Progress by exercise, keyed `course/exercise` (version 2; version 1 keyed by exercise id
     /// alone, and is migrated on open).
     pub exercises: BTreeMap<String, ExerciseProgress>,
+    /// The course (chapter) of the last exercise checked: the one being taken, where short names
+    /// and "the current exercise" are looked up first (a learner may take chapter 2 before
+    /// finishing chapter 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub taking: Option<String>,
 }
 
 impl Default for State {
     fn default() -> Self {
-        State { version: 2, exercises: BTreeMap::new() }
+        State { version: 2, exercises: BTreeMap::new(), taking: None }
     }
 }
 

@@ -27,7 +27,7 @@ pub fn run(session: &Session, name: Option<&str>, all: bool, limits: &Limits, de
         let checked = check_one(session, exercise, &options, detail)?;
         every_one_passed &= checked.passed;
         if checked.passed && !all {
-            tell_what_is_next(session, exercise, checked.current)?;
+            tell_what_is_next(session, exercise, checked.current, checked.finished_course)?;
         }
     }
     Ok(if every_one_passed { ExitCode::SUCCESS } else { ExitCode::from(1) })
@@ -40,6 +40,8 @@ pub struct Checked<'a> {
     /// The next exercise not yet passed after this one (the rest of its course first), after
     /// recording this check (`None`: all done).
     pub current: Option<&'a Exercise>,
+    /// This check passed the last exercise of its course not passed before.
+    pub finished_course: bool,
 }
 
 /// Checks one exercise, prints the verdict (as much of it as `detail` asks) and records it.
@@ -67,14 +69,14 @@ pub fn check_one<'a>(
         print!("{}", render(printer, outcome, &exercise.id, exercise.todo, &files.as_names(), detail));
     });
     progress.borrow_mut().clear();
-    let (outcome, current, kept) = graded?;
+    let (outcome, current, kept, finished_course) = graded?;
     if let Some(verdict) = verdict(printer, exercise, &outcome) {
         println!("\n{verdict}");
     }
     if let Some(failed_at) = kept {
         println!("\n{}", pass_kept(printer, exercise, failed_at));
     }
-    Ok(Checked { passed: outcome.passed(), current })
+    Ok(Checked { passed: outcome.passed(), current, finished_course })
 }
 
 /// Checks one exercise under the workspace's check lock, shows the outcome with `show`, and
@@ -87,22 +89,25 @@ fn grade<'a>(
     options: &CheckOptions,
     on_event: &mut dyn FnMut(CheckEvent),
     show: impl FnOnce(&runner::CheckOutcome),
-) -> Result<(runner::CheckOutcome, Option<&'a Exercise>, Option<u64>)> {
+) -> Result<(runner::CheckOutcome, Option<&'a Exercise>, Option<u64>, bool)> {
     let lock = runner::lock_checks(&session.workspace, &mut || on_event(CheckEvent::Waiting))?;
     let outcome = runner::check(&session.workspace, &session.catalogue, exercise, options, &lock, on_event)?;
     show(&outcome);
     let passed = outcome.passed();
     let index = session.catalogue.exercises.iter().position(|e| e.key() == exercise.key()).unwrap_or(0);
-    let (current, kept) = session.update(|state| {
+    let (current, kept, finished_course) = session.update(|state| {
+        let was_done = course_done(&session.catalogue, state, &exercise.course);
+        state.taking = Some(exercise.course.clone());
         let progress = state.exercises.entry(exercise.key()).or_default();
         progress.record_check(passed, now());
         let kept = progress.failed_after_pass.filter(|_| !passed);
+        let finished_course = !was_done && course_done(&session.catalogue, state, &exercise.course);
         let next = next_not_passed(&session.catalogue, state, index).map(|i| &session.catalogue.exercises[i]);
         // This one, when it is the only one left.
-        (next.or_else(|| current(&session.catalogue, state)), kept)
+        (next.or_else(|| current(&session.catalogue, state)), kept, finished_course)
     })?;
     drop(lock);
-    Ok((outcome, current, kept))
+    Ok((outcome, current, kept, finished_course))
 }
 
 /// The harness's copy of the learner's file and the name to show in its place.
@@ -132,7 +137,7 @@ pub fn run_json(session: &Session, name: Option<&str>, all: bool, limits: &Limit
     let options = CheckOptions::from_limits(limits, false);
     let mut outcomes = Vec::new();
     for exercise in &selected {
-        let (outcome, _, _) = grade(session, exercise, &options, &mut |_| {}, |_| {})?;
+        let (outcome, ..) = grade(session, exercise, &options, &mut |_| {}, |_| {})?;
         // A graded check is described case by case; only one that could not be graded needs
         // the message tutor would print, without colour.
         let printed = match outcome {
@@ -176,11 +181,12 @@ pub fn pass_kept(printer: &Printer, exercise: &Exercise, failed_at: u64) -> Stri
     crate::render::wrap::wrap(&printer.lines(|u| u.pass_kept, &values), "", "", printer.width()).yellow().to_string()
 }
 
-/// After a pass: the end of its course, when that was the course's last exercise, and the next
+/// After a pass: the end of its course, when this check finished it, and the next
 /// exercise not passed yet, if any.
-fn tell_what_is_next(session: &Session, done: &Exercise, next: Option<&Exercise>) -> Result<()> {
+fn tell_what_is_next(session: &Session, done: &Exercise, next: Option<&Exercise>, finished_course: bool) -> Result<()> {
     let printer = &session.printer;
-    if course_done(&session.catalogue, &session.state()?, &done.course) {
+    // Said once, by the check that finished the course, not by every passing check after it.
+    if finished_course {
         let course = course_title(printer, &session.catalogue, &done.course);
         printer.say(|u| u.course_complete, &[("course", &course)]);
     }

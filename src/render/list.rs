@@ -6,9 +6,17 @@ use super::{title, wrap, Printer};
 use crate::course::{Catalogue, Lesson};
 use crate::progress::{ExerciseStatus, State};
 
-/// The first exercise not yet passed, if any.
+/// The first exercise not yet passed of the course being taken (the one last checked in), else
+/// of the whole catalogue, if any.
 pub fn current<'a>(catalogue: &'a Catalogue, state: &State) -> Option<&'a crate::course::Exercise> {
-    catalogue.exercises.iter().find(|e| state.of(&e.key()).status != ExerciseStatus::Passed)
+    let open = |e: &&crate::course::Exercise| state.of(&e.key()).status != ExerciseStatus::Passed;
+    let taking = state.taking.as_deref();
+    catalogue
+        .exercises
+        .iter()
+        .filter(|e| taking == Some(e.course.as_str()))
+        .find(open)
+        .or_else(|| catalogue.exercises.iter().find(open))
 }
 
 /// The first exercise after the one at `index` (going round the catalogue) not passed yet: the

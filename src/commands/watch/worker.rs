@@ -126,6 +126,7 @@ fn check(session: &Session, index: usize, options: &CheckOptions, tell: &dyn Fn(
     let course_done = |state: &crate::progress::State| course_done(&session.catalogue, state, &exercise.course);
     let (course_before, course_after, all_after, kept) = session.update(|state| {
         let before = course_done(state);
+        state.taking = Some(exercise.course.clone());
         let progress = state.exercises.entry(exercise.key()).or_default();
         progress.record_check(passed, crate::progress::now());
         let kept = progress.failed_after_pass.filter(|_| !passed);

@@ -100,6 +100,8 @@ mistakes! {
         "backward 里的 r 没有加 eps：全零行或极小值的梯度变成 NaN 或无穷大", "r in backward leaves eps out: a zero or tiny row's gradient becomes NaN or infinite";
     "weight-gradient-not-summed", "04-backward", 2,
         "权重的梯度没有对所有行（批次与序列）求和", "the weight's gradient is not summed over every row (batch and sequence)";
+    "frozen-weight-gets-gradient", "04-backward", 2,
+        "冻结的权重（requires_grad = false）在 backward 后有了梯度：用 `accumulate_grad`，它会跳过冻结的参数", "a frozen weight (requires_grad = false) gets a gradient from backward: use `accumulate_grad`, which leaves a frozen parameter alone";
     "gradient-overwritten", "04-backward", 2,
         "weight.grad 被覆盖而不是累加：两次 backward 应该相加", "weight.grad is overwritten instead of accumulated: two backward passes must add up";
     "backward-updates-weight", "04-backward", 2,

@@ -69,6 +69,13 @@ pub(crate) fn gradient_preset(grad: &str) -> Bi {
     )
 }
 
+pub(crate) fn frozen_weight_got_gradient(grad: &str) -> Bi {
+    Bi::new(
+        format!("weight 被冻结（requires_grad = false），backward 之后它却有了梯度 {grad}：冻结的参数不应得到梯度"),
+        format!("the weight is frozen (requires_grad = false), yet after backward it holds the gradient {grad}: a frozen parameter gets none"),
+    )
+}
+
 pub(crate) fn not_accumulated(once: &str, twice: &str) -> Bi {
     Bi::new(
         format!("同一输入做两次 backward，weight.grad 应翻倍（累加，误差在 FP32 舍入之内）：一次后为 {once}，两次后为 {twice}"),

@@ -39,5 +39,6 @@ tutor_subject::course_protocol! {
         6 => RMSNorm.set_weight(value: ndarray::Array1<f32>) = set weight.value;
         7 => RMSNorm.clear_grad() = call weight.clear_grad;
         8 => RMSNorm.eps -> f32 = get eps;
+        9 => RMSNorm.set_requires_grad(value: bool) = set weight.requires_grad;
     }
 }

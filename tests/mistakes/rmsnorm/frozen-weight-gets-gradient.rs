@@ -1,8 +1,6 @@
 //! exercise: 04-backward
-//! mistake: unnamed
-//! a cheat: no derivation, central differences (step 1e-3) of its own forward::<f64>.
-
-#![allow(dead_code)]
+//! mistake: frozen-weight-gets-gradient
+//! The gradient is added by hand into `weight.grad`, without looking at `requires_grad`: a frozen weight gets one.
 
 use ndarray::{Array1, ArrayD, Axis};
 use tutor_kit::{reference, Float, NormError, Param};
@@ -10,8 +8,8 @@ use tutor_kit::{reference, Float, NormError, Param};
 /// RMSNorm: `y = x / sqrt(mean(x²) + eps) ⊙ weight`, statistics along the last axis only.
 /// RMSNorm：只沿最后一维统计，`y = x / sqrt(mean(x²) + eps) ⊙ weight`。
 pub struct RMSNorm {
-    /// Added inside the square root, so that a zero vector stays finite.
-    /// 加在平方根内部，保证零向量的结果有限。
+    /// Added inside the square root, so that, for eps > 0, a zero vector stays finite.
+    /// 加在平方根内部：eps > 0 时，零向量的结果有限。
     pub eps: f32,
     /// The per-feature scale γ, shape [D], FP32 master copy.
     /// 逐特征缩放参数 γ，形状 [D]，FP32 主副本。
@@ -52,39 +50,35 @@ impl RMSNorm {
         if x.shape() != grad_out.shape() {
             return Err(NormError::ShapeMismatch { expected: x.shape().to_vec(), found: grad_out.shape().to_vec() });
         }
-        // No derivation: central differences of this layer's own forward, row by row, in f64.
+        // TODO 4: everything in FP32, row by row; dx back in T, dweight summed over every row.
+        // TODO 4：全部在 FP32 中逐行计算；dx 转回 T，dweight 对所有行求和。
         let last = Axis(x.ndim() - 1);
-        let d = x.len_of(last);
-        let x64 = x.mapv(|v| v.to_f64());
-        let g64 = grad_out.mapv(|v| v.to_f64());
-        let mut dx = ArrayD::<f64>::zeros(x64.raw_dim());
+        let x32 = x.mapv(|v| v.to_f32());
+        let g32 = grad_out.mapv(|v| v.to_f32());
+        let d = x32.len_of(last) as f32;
+        let mut dx = ArrayD::<f32>::zeros(x32.raw_dim());
         let mut dweight = Array1::<f32>::zeros(self.weight.len());
-        let loss = |layer: &Self, row: &ArrayD<f64>, g: &ArrayD<f64>| -> Result<f64, NormError> {
-            Ok((layer.forward(row)? * g).sum())
-        };
-        let rows = x64.lanes(last).into_iter().zip(g64.lanes(last)).zip(dx.lanes_mut(last));
+        let rows = x32.lanes(last).into_iter().zip(g32.lanes(last)).zip(dx.lanes_mut(last));
         for ((x_row, g_row), mut dx_row) in rows {
-            let row = x_row.to_owned().into_shape_with_order((1, d)).expect("one row").into_dyn();
-            let g = g_row.to_owned().into_shape_with_order((1, d)).expect("one row").into_dyn();
-            let h = 1e-3;
-            for i in 0..d {
-                let (mut plus, mut minus) = (row.clone(), row.clone());
-                plus[[0, i]] += h;
-                minus[[0, i]] -= h;
-                dx_row[i] = (loss(self, &plus, &g)? - loss(self, &minus, &g)?) / (2.0 * h);
-            }
-            let mut probe = RMSNorm { eps: self.eps, weight: Param::trainable(self.weight.value.clone()) };
-            for j in 0..d {
-                let original = self.weight.value[j];
-                probe.weight.value[j] = original + 1e-3;
-                let up = loss(&probe, &row, &g)?;
-                probe.weight.value[j] = original - 1e-3;
-                let down = loss(&probe, &row, &g)?;
-                probe.weight.value[j] = original;
-                dweight[j] += ((up - down) / 2e-3) as f32;
-            }
+            // r depends on every x_i of the row: eps inside, as in the forward pass.
+            // r 依赖这一行的每个 x_i：eps 在根号内，与前向一致。
+            let r = 1.0 / (x_row.iter().map(|v| v * v).sum::<f32>() / d + self.eps).sqrt();
+            let n = &x_row * r;
+            // The weight's gradient sums g ⊙ n over every row (batch and sequence).
+            // 权重的梯度对所有行（批次与序列）累加 g ⊙ n。
+            dweight += &(&g_row * &n);
+            // dx = r · (h − n · mean(h ⊙ n)) with h = g ⊙ w; the mean term is r's own gradient.
+            // dx = r · (h − n · mean(h ⊙ n))，其中 h = g ⊙ w；均值项来自 r 本身的梯度。
+            let h = &g_row * &self.weight.value;
+            let mean_hn = (&h * &n).sum() / d;
+            dx_row.assign(&((&h - &(&n * mean_hn)) * r));
         }
-        self.weight.accumulate_grad(&dweight)?;
-        Ok(dx.mapv(T::from_f64))
+        // `accumulate_grad` adds (PyTorch's `+=` on `.grad`) and leaves a frozen weight alone.
+        // `accumulate_grad` 是累加（相当于 PyTorch 对 `.grad` 的 `+=`），冻结的权重则不变。
+        match &mut self.weight.grad {
+            Some(grad) => *grad += &dweight,
+            None => self.weight.grad = Some(dweight),
+        }
+        Ok(dx.mapv(T::from_f32))
     }
 }

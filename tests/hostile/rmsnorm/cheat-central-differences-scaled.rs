@@ -1,5 +1,5 @@
 //! exercise: 04-backward
-//! mistake: unnamed
+//! args: --timeout 4
 //! a cheat: central differences of its own forward::<f64>, the step scaled to each row (1e-3 of its RMS).
 
 #![allow(dead_code)]
