@@ -186,3 +186,34 @@ fn outside_a_workspace_it_says_where_to_go() {
     run.expect(2).shows("is not a course workspace").shows("init");
     std::fs::remove_dir_all(&empty).unwrap();
 }
+
+/// A learner may take chapter 2 before finishing chapter 1: after a check in SwiGLU, short names
+/// and the current exercise are looked up there first, and the end of a chapter is said once, by
+/// the check that finished it (found by a newcomer: `check 02` graded rmsnorm/02-norm right after
+/// "Next up: 02-linear", and every passing re-check said "the whole course is done").
+#[test]
+fn the_chapter_last_checked_is_the_one_being_taken() {
+    let course = Course::new("taking");
+    let solution =
+        |id: &str| std::fs::read_to_string(common::repo().join(format!("solutions/swiglu/{id}.rs"))).unwrap();
+    course.write_exercise_of("swiglu", "01-silu", &solution("01-silu"));
+    course.tutor(&["check", "swiglu/01"]).expect(0).shows("Next up: 02-linear");
+    // `02` now means swiglu's, and the list's current exercise is there too.
+    course.tutor(&["check", "02"]).expect(1).shows("Checking 02-linear").hides("Checking 02-norm");
+    let list = course.tutor(&["list"]);
+    let current = list.stdout.lines().position(|l| l.contains("← current")).expect("a current exercise");
+    let linear = list.stdout.lines().position(|l| l.contains("02-linear")).expect("02-linear listed");
+    assert!(current == linear || current == linear + 1, "{}", list.stdout);
+
+    // Every exercise of the chapter passed: the last check says the chapter is done, once.
+    let ids: Vec<String> = common::exercises_of("swiglu").into_iter().map(|(id, _)| id).collect();
+    for id in &ids {
+        course.write_exercise_of("swiglu", id, &solution(id));
+    }
+    let (last, others) = ids.split_last().expect("swiglu has exercises");
+    for id in others {
+        course.tutor(&["check", &format!("swiglu/{id}")]).expect(0).hides("the whole course is done");
+    }
+    course.tutor(&["check", &format!("swiglu/{last}")]).expect(0).shows("the whole course is done");
+    course.tutor(&["check", &format!("swiglu/{last}")]).expect(0).hides("the whole course is done");
+}
