@@ -33,7 +33,9 @@ impl Shared {
     fn take() -> Shared {
         let turn = TURN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("watch-course");
-        if !root.join("exercises/rmsnorm/info.toml").is_file() {
+        // A folder left by an older build may lack a chapter added since: made afresh then.
+        let complete = common::courses().iter().all(|c| root.join(format!("exercises/{c}/info.toml")).is_file());
+        if !complete {
             let _ = std::fs::remove_dir_all(&root);
             let made = Command::new(env!("CARGO_BIN_EXE_tutor"))
                 .arg("init")

@@ -9,10 +9,10 @@ use colored::Colorize;
 use super::Session;
 use crate::cli::Limits;
 use crate::course::Exercise;
-use crate::progress::{clock, now};
+use crate::progress::clock;
 use crate::render::check::{render, Detail, FileNames};
 use crate::render::json;
-use crate::render::list::{course_done, course_title, current, next_not_passed};
+use crate::render::list::course_title;
 use crate::render::progress_line::ProgressLine;
 use crate::render::{plain, title, Printer};
 use crate::runner::{self, CheckEvent, CheckOptions};
@@ -93,21 +93,9 @@ fn grade<'a>(
     let lock = runner::lock_checks(&session.workspace, &mut || on_event(CheckEvent::Waiting))?;
     let outcome = runner::check(&session.workspace, &session.catalogue, exercise, options, &lock, on_event)?;
     show(&outcome);
-    let passed = outcome.passed();
-    let index = session.catalogue.exercises.iter().position(|e| e.key() == exercise.key()).unwrap_or(0);
-    let (current, kept, finished_course) = session.update(|state| {
-        let was_done = course_done(&session.catalogue, state, &exercise.course);
-        state.taking = Some(exercise.course.clone());
-        let progress = state.exercises.entry(exercise.key()).or_default();
-        progress.record_check(passed, now());
-        let kept = progress.failed_after_pass.filter(|_| !passed);
-        let finished_course = !was_done && course_done(&session.catalogue, state, &exercise.course);
-        let next = next_not_passed(&session.catalogue, state, index).map(|i| &session.catalogue.exercises[i]);
-        // This one, when it is the only one left.
-        (next.or_else(|| current(&session.catalogue, state)), kept, finished_course)
-    })?;
+    let recorded = session.record_verdict(exercise, outcome.passed())?;
     drop(lock);
-    Ok((outcome, current, kept, finished_course))
+    Ok((outcome, recorded.next, recorded.pass_kept_since, recorded.finished_course))
 }
 
 /// The harness's copy of the learner's file and the name to show in its place.

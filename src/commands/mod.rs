@@ -7,6 +7,7 @@ pub mod hint;
 pub mod init;
 pub mod lesson;
 pub mod list;
+pub mod record;
 pub mod reset;
 pub mod reveal;
 pub mod watch;

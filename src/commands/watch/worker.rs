@@ -10,7 +10,6 @@ use anyhow::Result;
 use super::WatchEvent;
 use crate::cli::Limits;
 use crate::commands::Session;
-use crate::render::list::{course_done, current};
 use crate::runner::{self, BuildEvent, Cancel, Cancelled, CheckEvent, CheckOptions, CheckOutcome};
 
 /// What the check is doing, for the status line.
@@ -122,21 +121,12 @@ fn check(session: &Session, index: usize, options: &CheckOptions, tell: &dyn Fn(
         Err(e) if e.is::<Cancelled>() => return Ok(None),
         Err(e) => return Err(e),
     };
-    let passed = outcome.passed();
-    let course_done = |state: &crate::progress::State| course_done(&session.catalogue, state, &exercise.course);
-    let (course_before, course_after, all_after, kept) = session.update(|state| {
-        let before = course_done(state);
-        state.taking = Some(exercise.course.clone());
-        let progress = state.exercises.entry(exercise.key()).or_default();
-        progress.record_check(passed, crate::progress::now());
-        let kept = progress.failed_after_pass.filter(|_| !passed);
-        (before, course_done(state), current(&session.catalogue, state).is_none(), kept)
-    })?;
+    let recorded = session.record_verdict(exercise, outcome.passed())?;
     drop(lock);
     Ok(Some(Finished {
         outcome,
-        completed_now: course_after && !course_before,
-        all_done: all_after,
-        failed_after_pass: kept,
+        completed_now: recorded.finished_course,
+        all_done: recorded.all_done,
+        failed_after_pass: recorded.pass_kept_since,
     }))
 }
