@@ -7,10 +7,13 @@ mod hidden;
 pub mod linear;
 mod silu;
 
+pub use block::PER_OP_SHARE;
+
 use ndarray::ArrayD;
-use tutor_grade::{assert_close, is_close, Case, Failure, Outcome, Run};
+use tutor_grade::{assert_close, Case, Failure, Observation, Outcome, Run};
 use tutor_kit::{Float, MlpError};
 
+use crate::mistakes::ROUNDINGS;
 use crate::subject::Subject;
 use crate::text;
 
@@ -39,25 +42,71 @@ pub fn tolerance<T: Float>() -> (f64, f64) {
     }
 }
 
-/// A mistaken answer's output, to be compared only when the right one failed.
-pub type Candidate = (&'static str, ArrayD<f64>);
+/// The share of f16 and bf16 outputs that must equal the correctly rounded value where an op
+/// rounds once: an FP32 result (x·σ(x), a sum of 64 products) is off by an ulp or a few of FP32,
+/// which crosses a rounding boundary of f16 or bf16 about once in a few hundred values or less;
+/// one rounding more (σ, or the weight left unrounded) moves a large share of them.
+pub const ROUNDED_ONCE: f64 = 0.99;
 
-/// Compares `actual` with `expected` under (atol, rtol); on a failure, names the first candidate
-/// mistake whose output `actual` matches everywhere (exact evidence, or no name).
-pub fn compare(
+/// A mistaken answer's output on the input at hand, as f64 (see `tutor_grade::evidence`).
+pub type Candidate = tutor_grade::Candidate<f64>;
+
+/// Compares `actual` with `expected` under (atol, rtol), and records what the comparison says
+/// about the known mistakes: `candidates` (worked out only if some case fails) are held against
+/// the learner's output, and a mistake is named only when every comparison of the run agrees.
+pub fn compare<'c>(
+    run: &Run<'c>,
     what: &str,
     dtype: &str,
     actual: &ArrayD<f64>,
     expected: &ArrayD<f64>,
     (atol, rtol): (f64, f64),
-    candidates: impl FnOnce() -> Vec<Candidate>,
+    candidates: impl FnOnce() -> Vec<Candidate> + 'c,
 ) -> Outcome {
-    assert_close(&text::code(what), dtype, actual, expected, atol, rtol).map_err(|failure| {
-        let named = candidates().into_iter().find(|(_, c)| {
-            c.shape() == actual.shape() && actual.iter().zip(c).all(|(&a, &c)| is_close(a, c, atol, rtol))
-        });
-        failure.with_mistake(named.map(|(id, _)| id))
+    let (case, seen, right) = (run.case(), actual.clone(), expected.clone());
+    run.observe(move || vec![Observation::by_tolerance(case, &seen, &right, candidates(), atol, rtol)]);
+    close(what, dtype, actual, expected, (atol, rtol))
+}
+
+/// `assert_close`, its failure naming the dtype compared (a long output's numbers show no table,
+/// where the dtype would otherwise be read).
+pub fn close(
+    what: &str,
+    dtype: &str,
+    actual: &ArrayD<f64>,
+    expected: &ArrayD<f64>,
+    (atol, rtol): (f64, f64),
+) -> Outcome {
+    assert_close(&text::code(what), dtype, actual, expected, atol, rtol).map_err(|mut failure| {
+        if failure.mismatch.is_some() {
+            failure.message = text::differs(what, dtype);
+        }
+        failure
     })
+}
+
+/// Requires at least `share` of `actual` to equal `expected` bit for bit (values of one dtype,
+/// widened), recording the same of each rounding mistake among `candidates`; `failed` words the
+/// failure from the count.
+pub fn same_bits<'c>(
+    run: &Run<'c>,
+    actual: &ArrayD<f64>,
+    expected: &ArrayD<f64>,
+    share: f64,
+    candidates: impl FnOnce() -> Vec<Candidate> + 'c,
+    failed: impl FnOnce(usize, usize) -> Failure,
+) -> Outcome {
+    let (case, seen, right) = (run.case(), actual.clone(), expected.clone());
+    run.observe(move || {
+        let roundings = candidates().into_iter().filter(|c| ROUNDINGS.contains(&c.mistake)).collect();
+        vec![Observation::by_bits(case, &seen, &right, roundings, share)]
+    });
+    let same_shape = actual.shape() == expected.shape();
+    let equal = actual.iter().zip(expected).filter(|(a, e)| same_shape && a.to_bits() == e.to_bits()).count();
+    if same_shape && equal as f64 >= share * actual.len() as f64 {
+        return Ok(());
+    }
+    Err(failed(equal, actual.len()))
 }
 
 /// Unwraps a call that must succeed.
