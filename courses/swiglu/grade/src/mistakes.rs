@@ -50,8 +50,8 @@ pub const ALL: &[Mistake] = &[
         id: "linear-low-precision-sum",
         exercise: "02-linear",
         hint: 3,
-        zh: "乘积在 f16/bf16 中累加：长行的和停滞或溢出",
-        en: "Products accumulated in f16/bf16: a long row's sum stalls or overflows",
+        zh: "乘积或它们的和留在 f16/bf16 中：每个乘积或部分和都舍入到 T（长行的和会停滞或溢出）；乘法和加法都应在 FP32 中",
+        en: "Products or their sum kept in f16/bf16: each product or partial sum rounded to T (a long row's sum stalls or overflows); multiply and add in FP32",
     },
     Mistake {
         id: "linear-weight-not-rounded",
@@ -132,9 +132,11 @@ pub const ALL: &[Mistake] = &[
     },
 ];
 
-/// The mistakes about where a result is rounded: the only ones held to the learner's output bit
-/// for bit (another mistake's output is computed as near as a tolerance tells, not to the bit).
-pub const ROUNDINGS: [&str; 3] = ["silu-sigmoid-rounded", "linear-weight-not-rounded", "block-rounds-once"];
+/// The ways of writing a mistake that differ from the right answer in where it rounds alone: the
+/// only ones held to the learner's output bit for bit (another is computed as near as a tolerance
+/// tells, not to the bit: an erf approximated, a sum in another order).
+pub const ROUNDINGS: [&str; 6] =
+    ["sigmoid-in-t", "fp32-weight", "products-in-t", "fused-fp32-weights", "fused-weights-in-t", "per-op-fp32-weights"];
 
 /// SiLU's mistaken versions on `x`, rounded to `T` as the learner's would be.
 pub fn silu_candidates<T: Float>(x: &ArrayD<T>) -> Vec<Candidate> {
@@ -164,7 +166,7 @@ fn erf(x: f64) -> f64 {
     magnitude.copysign(x)
 }
 
-/// Linear's mistaken versions, rounded to `T`: sums in `T`; the FP32 master weight unrounded;
+/// Linear's mistaken versions, rounded to `T`: products or sums in `T`; the FP32 weight unrounded;
 /// the weight untransposed (square weights only); and, in FP32 or f64, `expected` shifted by the
 /// first row's error in every row (a bias: the same vector added to every row).
 pub fn linear_candidates<T: Float>(
@@ -175,7 +177,8 @@ pub fn linear_candidates<T: Float>(
 ) -> Vec<Candidate> {
     let x64 = x.mapv(T::to_f64);
     let mut out = vec![
-        candidate("linear-low-precision-sum", "sum-in-t", sum_in_t(x, weight)),
+        candidate("linear-low-precision-sum", "sum-in-t", products_in_t(x, weight, true)),
+        candidate("linear-low-precision-sum", "products-in-t", products_in_t(x, weight, false)),
         candidate(
             "linear-weight-not-rounded",
             "fp32-weight",
@@ -198,16 +201,21 @@ pub fn linear_candidates<T: Float>(
     out
 }
 
-/// `x·Wᵀ` with every product rounded to `T` and added in `T`, one at a time.
-fn sum_in_t<T: Float>(x: &ArrayD<T>, weight: &Array2<f32>) -> ArrayD<f64> {
+/// `x·Wᵀ` with every product rounded to `T`, then added in `T` one at a time (`sum_in_t`), or
+/// added exactly and rounded once (products in `T`, their sum in FP32).
+fn products_in_t<T: Float>(x: &ArrayD<T>, weight: &Array2<f32>, sum_in_t: bool) -> ArrayD<f64> {
     let last = Axis(x.ndim() - 1);
     let mut shape = x.shape().to_vec();
     shape[last.index()] = weight.nrows();
     let mut y = ArrayD::<f64>::zeros(shape);
     for (row, mut out) in x.lanes(last).into_iter().zip(y.lanes_mut(last)) {
         for (j, w) in weight.outer_iter().enumerate() {
-            let sum = row.iter().zip(w).fold(T::from_f32(0.0), |acc, (&a, &b)| acc + a * T::from_f32(b));
-            out[j] = sum.to_f64();
+            let products = row.iter().zip(w).map(|(&a, &b)| a * T::from_f32(b));
+            out[j] = if sum_in_t {
+                products.fold(T::from_f32(0.0), |acc, p| acc + p).to_f64()
+            } else {
+                T::from_f64(products.map(T::to_f64).sum()).to_f64()
+            };
         }
     }
     y

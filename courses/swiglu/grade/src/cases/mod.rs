@@ -98,7 +98,7 @@ pub fn same_bits<'c>(
 ) -> Outcome {
     let (case, seen, right) = (run.case(), actual.clone(), expected.clone());
     run.observe(move || {
-        let roundings = candidates().into_iter().filter(|c| ROUNDINGS.contains(&c.mistake)).collect();
+        let roundings = candidates().into_iter().filter(|c| ROUNDINGS.contains(&c.variant)).collect();
         vec![Observation::by_bits(case, &seen, &right, roundings, share)]
     });
     let same_shape = actual.shape() == expected.shape();
