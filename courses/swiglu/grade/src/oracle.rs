@@ -139,10 +139,8 @@ mod tests {
             per_op.iter().zip(&other).filter(|(a, b)| a == b).count() as f64 / per_op.len() as f64
         }
         let mut rng = tutor_grade::Rng::new(3);
-        let mut draw = |rows: usize, cols: usize| {
-            Array2::from_shape_fn((rows, cols), |_| ((2.0 * rng.uniform() - 1.0) / (cols as f64).sqrt()) as f32)
-        };
-        let weights = [draw(96, 32), draw(96, 32), draw(32, 96)];
+        let weights =
+            [(96, 32), (96, 32), (32, 96)].map(|(rows, cols)| crate::cases::pytorch_init(&mut rng, rows, cols));
         for path in [(false, false), (false, true), (true, false)] {
             let shares = [share_equal::<bf16>(&weights, path), share_equal::<tutor_kit::half::f16>(&weights, path)];
             assert!(shares.iter().all(|&s| s < 0.8), "{path:?}: {shares:?}");

@@ -7,7 +7,7 @@ use tutor_kit::half::{bf16, f16};
 use tutor_kit::Float;
 use tutor_subject::wire::Dtype;
 
-use super::{compare, err, learner, ok, same_bits, tolerance, wide, Candidate};
+use super::{compare, err, learner, ok, pytorch_init, same_bits, tolerance, wide, Candidate};
 use crate::fixtures::{self, Stored};
 use crate::oracle;
 use crate::subject;
@@ -48,11 +48,7 @@ pub fn holding<'c>(run: &Run<'c>, weights: &[Array2<f32>; 3]) -> Result<subject:
 /// Seeded weights of PyTorch's default init: gate, up `[hidden, dim]`, down `[dim, hidden]`.
 pub fn seeded_weights(run: &Run, salt: u64, dim: usize, hidden: usize) -> [Array2<f32>; 3] {
     let mut rng = run.rng(salt);
-    let mut draw = |rows: usize, cols: usize| {
-        let bound = 1.0 / (cols as f64).sqrt();
-        Array2::from_shape_fn((rows, cols), |_| ((2.0 * rng.uniform() - 1.0) * bound) as f32)
-    };
-    [draw(hidden, dim), draw(hidden, dim), draw(dim, hidden)]
+    [(hidden, dim), (hidden, dim), (dim, hidden)].map(|(rows, cols)| pytorch_init(&mut rng, rows, cols))
 }
 
 /// The block's mistaken versions, rounded to `T`.

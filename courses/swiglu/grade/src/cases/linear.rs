@@ -7,7 +7,7 @@ use tutor_grade::{Case, Failure, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
 use tutor_subject::wire::Dtype;
 
-use super::{compare, err, learner, ok, same_bits, tolerance, wide, ROUNDED_ONCE};
+use super::{compare, err, learner, ok, pytorch_init, same_bits, tolerance, wide, ROUNDED_ONCE};
 use crate::fixtures::{self, Stored};
 use crate::mistakes::linear_candidates;
 use crate::oracle;
@@ -141,9 +141,7 @@ fn against_pytorch(run: &Run) -> Outcome {
 
 /// Seeded weights of PyTorch's default init for `[out, in]`.
 fn seeded_weight(run: &Run, salt: u64, fan_out: usize, fan_in: usize) -> Array2<f32> {
-    let mut rng = run.rng(salt);
-    let bound = 1.0 / (fan_in as f64).sqrt();
-    Array2::from_shape_fn((fan_out, fan_in), |_| ((2.0 * rng.uniform() - 1.0) * bound) as f32)
+    pytorch_init(&mut run.rng(salt), fan_out, fan_in)
 }
 
 fn shapes(run: &Run) -> Outcome {

@@ -9,8 +9,8 @@ mod silu;
 
 pub use block::PER_OP_SHARE;
 
-use ndarray::ArrayD;
-use tutor_grade::{assert_close, Case, Failure, Observation, Outcome, Run};
+use ndarray::{Array2, ArrayD};
+use tutor_grade::{assert_close, Case, Failure, Observation, Outcome, Rng, Run};
 use tutor_kit::{Float, MlpError};
 
 use crate::mistakes::ROUNDINGS;
@@ -40,6 +40,12 @@ pub fn tolerance<T: Float>() -> (f64, f64) {
         "float64" => (1e-7, 1e-7),
         _ => (1e-5, 1.3e-6),
     }
+}
+
+/// A `[rows, cols]` weight of PyTorch's default init, `U(−1/√cols, 1/√cols)`.
+pub fn pytorch_init(rng: &mut Rng, rows: usize, cols: usize) -> Array2<f32> {
+    let bound = 1.0 / (cols as f64).sqrt();
+    Array2::from_shape_fn((rows, cols), |_| ((2.0 * rng.uniform() - 1.0) * bound) as f32)
 }
 
 /// The share of f16 and bf16 outputs that must equal the correctly rounded value where an op
@@ -132,7 +138,6 @@ mod tests {
     use super::*;
     use crate::mistakes::{linear_candidates, silu_candidates};
     use crate::oracle;
-    use ndarray::Array2;
     use tutor_kit::half::{bf16, f16};
     use tutor_subject::wire::Dtype;
 
@@ -159,8 +164,7 @@ mod tests {
                 assert!(share_equal(&fp32, &right) > 1.0 - (1.0 - ROUNDED_ONCE) / 2.0, "{} silu {seed}", T::NAME);
                 assert!(share_equal(&sigma_first, &right) < 1.0 - 10.0 * (1.0 - ROUNDED_ONCE), "{} σ {seed}", T::NAME);
 
-                let bound = 1.0 / 8.0;
-                let weight = Array2::from_shape_fn((48, 64), |_| ((2.0 * rng.uniform() - 1.0) * bound) as f32);
+                let weight = pytorch_init(&mut rng, 48, 64);
                 let x: ArrayD<T> = rng.normal_array(&[16, 64]);
                 let right = oracle::round::<T>(&oracle::linear(&x, &weight));
                 let x32 = x.mapv(|v| v.to_f32()).into_dimensionality::<ndarray::Ix2>().expect("two axes");
