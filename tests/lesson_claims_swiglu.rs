@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use half::{bf16, f16};
 use swiglu_grade::cases::linear::INIT_SIZES;
+use swiglu_grade::cases::{PER_OP_SHARE, ROUNDED_ONCE};
 use swiglu_grade::mistakes::hidden_candidates;
 use swiglu_grade::{fixtures, oracle};
 use tutor_courses::swiglu as swiglu_grade;
@@ -169,7 +170,7 @@ fn the_block_fixture_and_the_derivative() {
     let (hidden, dim) = fixtures::matrix("block.gate").dim();
     states("04-forward", &format!("dim {dim}"));
     states("04-forward", &format!("hidden {hidden}"));
-    states("04-forward", "90%");
+    states("04-forward", &format!("{:.0}%", 100.0 * PER_OP_SHARE));
     states("05-backward", &format!("silu′(0) = {}", oracle::silu_grad(0.0)));
     assert!((oracle::silu_grad(40.0) - 1.0).abs() < 1e-15 && oracle::silu_grad(-40.0).abs() < 1e-15);
     // Central differences at x = 0.7 with h = 1e-5 miss by about 1e-11.
@@ -180,6 +181,24 @@ fn the_block_fixture_and_the_derivative() {
     states("05-backward", "h = 10⁻⁵");
     states("05-backward", "10⁻¹¹");
     states("05-backward", "1e-12");
+}
+
+#[test]
+fn the_roundings_and_the_tails() {
+    states("01-silu", &format!("{:.0}%", 100.0 * ROUNDED_ONCE));
+    states("02-linear", &format!("{:.0}%", 100.0 * ROUNDED_ONCE));
+    // Where e^(−x) overflows: below −ln(MAX) of each type.
+    let (f64_tail, f32_tail) = (f64::MAX.ln(), f64::from(f32::MAX.ln()));
+    assert!((-(-f64_tail - 0.01)).exp().is_infinite() && (-(-f64_tail + 0.01)).exp().is_finite());
+    assert!((f32_tail as f32 + 0.01).exp().is_infinite() && (f32_tail as f32 - 0.01).exp().is_finite());
+    states("05-backward", &format!("−{}", round(f64_tail, 1)));
+    states("05-backward", &format!("−{}", round(f32_tail, 1)));
+    // σ′ as a quotient of exponentials is inf/inf there; through σ it stays finite.
+    let x = -710.0f64;
+    let e = (-x).exp();
+    assert!((e / ((1.0 + e) * (1.0 + e))).is_nan());
+    let s = 1.0 / (1.0 + e);
+    assert!((s * (1.0 + x * (1.0 - s))).is_finite());
 }
 
 /// Every number (digits, with their decimals) in one language's sections appears in the other's.

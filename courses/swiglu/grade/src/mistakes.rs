@@ -1,9 +1,9 @@
-//! The mistakes the SwiGLU chapter can name, and the outputs each would give: a mistake is named
-//! only when the learner's output matches its candidate everywhere and the right answer nowhere
-//! near (see `cases::compare`).
+//! The mistakes the SwiGLU chapter can name, and the outputs each would give. The comparisons
+//! record them (`cases::compare`), and `tutor_grade::evidence` names one only when every
+//! comparison that computed it agrees with the learner's output and some failure it alone explains.
 
 use ndarray::{Array2, ArrayD, Axis};
-use tutor_grade::Mistake;
+use tutor_grade::{candidate, Mistake};
 use tutor_kit::Float;
 
 use crate::cases::Candidate;
@@ -33,6 +33,13 @@ pub const ALL: &[Mistake] = &[
         en: "GELU in place of SiLU (LLaMA uses SiLU; GPT-2 and BERT use GELU)",
     },
     Mistake {
+        id: "silu-sigmoid-rounded",
+        exercise: "01-silu",
+        hint: 3,
+        zh: "σ(x) 先舍入到输入 dtype 再与 x 相乘：舍入了两次；在 FP32 中算完 x·σ(x)，最后只舍入一次",
+        en: "σ(x) rounded to the input's dtype before the product: two roundings; compute x·σ(x) in FP32 and round once, at the end",
+    },
+    Mistake {
         id: "linear-untransposed",
         exercise: "02-linear",
         hint: 2,
@@ -43,8 +50,15 @@ pub const ALL: &[Mistake] = &[
         id: "linear-low-precision-sum",
         exercise: "02-linear",
         hint: 3,
-        zh: "乘积在 f16/bf16 中累加：长行的和停滞或溢出",
-        en: "Products accumulated in f16/bf16: a long row's sum stalls or overflows",
+        zh: "乘积或它们的和留在 f16/bf16 中：每个乘积或部分和都舍入到 T（长行的和会停滞或溢出）；乘法和加法都应在 FP32 中",
+        en: "Products or their sum kept in f16/bf16: each product or partial sum rounded to T (a long row's sum stalls or overflows); multiply and add in FP32",
+    },
+    Mistake {
+        id: "linear-weight-not-rounded",
+        exercise: "02-linear",
+        hint: 3,
+        zh: "FP32 主权重直接相乘，没有先舍入到输入 dtype（T 精度的模块保存的就是 T 的权重）",
+        en: "The FP32 master weight multiplied as it is, not rounded to the input's dtype first (a module in T holds its weight in T)",
     },
     Mistake {
         id: "linear-bias",
@@ -85,8 +99,8 @@ pub const ALL: &[Mistake] = &[
         id: "block-rounds-once",
         exercise: "04-forward",
         hint: 3,
-        zh: "中间结果全部留在 FP32、只在最后舍入一次（融合内核的做法，很好的选择，但不是本章的契约）",
-        en: "Every intermediate kept in FP32 and rounded once at the end (a fused kernel's path: a fine choice, not this chapter's contract)",
+        zh: "中间结果全部留在 FP32、只在最后舍入一次：这是融合内核的路（也是第一章的路），很好的选择，但本章的契约与 PyTorch 的 bf16 模块一样，每一步都舍入回 T",
+        en: "Every intermediate kept in FP32 and rounded once at the end: a fused kernel's road (and chapter 1's), a fine choice, but this chapter's contract rounds after every op back to T, as a PyTorch bf16 module does",
     },
     Mistake {
         id: "backward-silu-grad-missing-term",
@@ -94,6 +108,13 @@ pub const ALL: &[Mistake] = &[
         hint: 1,
         zh: "silu′ 漏了 x·σ(x)(1 − σ(x)) 这一项：只剩 σ(x)",
         en: "silu′ missing its x·σ(x)(1 − σ(x)) term: σ(x) alone",
+    },
+    Mistake {
+        id: "backward-silu-grad-overflow",
+        exercise: "05-backward",
+        hint: 1,
+        zh: "silu′ 的写法在尾部溢出：e^(−x) 或 eˣ 变成 inf 后得到 inf/inf = NaN（f64 中 |x| 约超过 709.8）；用 σ(x) = 1/(1 + e^(−x)) 写，它在整个范围内有限",
+        en: "silu′ written in a form that overflows in the tails: once e^(−x) or eˣ is inf, inf/inf is NaN (|x| beyond about 709.8 in f64); write it with σ(x) = 1/(1 + e^(−x)), finite over the whole range",
     },
     Mistake {
         id: "backward-grads-overwritten",
@@ -111,21 +132,28 @@ pub const ALL: &[Mistake] = &[
     },
 ];
 
-/// SiLU's mistaken versions on finite `x`, rounded to `T` as the learner's would be.
+/// The ways of writing a mistake that differ from the right answer in where it rounds alone: the
+/// only ones held to the learner's output bit for bit (another is computed as near as a tolerance
+/// tells, not to the bit: an erf approximated, a sum in another order).
+pub const ROUNDINGS: [&str; 6] =
+    ["sigmoid-in-t", "fp32-weight", "products-in-t", "fused-fp32-weights", "fused-weights-in-t", "per-op-fp32-weights"];
+
+/// SiLU's mistaken versions on `x`, rounded to `T` as the learner's would be.
 pub fn silu_candidates<T: Float>(x: &ArrayD<T>) -> Vec<Candidate> {
     let on = |f: fn(f32) -> f32| x.mapv(|v| T::from_f32(f(v.to_f32())).to_f64());
+    let sigmoid = |v: f32| 1.0 / (1.0 + (-v).exp());
+    let gelu_erf = |v: f32| (0.5 * f64::from(v) * (1.0 + erf(f64::from(v) / std::f64::consts::SQRT_2))) as f32;
+    let gelu_tanh = |v: f32| {
+        let v = f64::from(v);
+        (0.5 * v * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (v + 0.044715 * v * v * v)).tanh())) as f32
+    };
     vec![
-        ("silu-exp-overflow", on(|v| v * (v.exp() / (1.0 + v.exp())))),
-        ("silu-exp-overflow", on(|v| v * v.exp() / (1.0 + v.exp()))),
-        ("silu-is-relu", on(|v| v.max(0.0))),
-        ("silu-is-gelu", on(|v| (0.5 * f64::from(v) * (1.0 + erf(f64::from(v) / std::f64::consts::SQRT_2))) as f32)),
-        (
-            "silu-is-gelu",
-            on(|v| {
-                let v = f64::from(v);
-                (0.5 * v * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (v + 0.044715 * v * v * v)).tanh())) as f32
-            }),
-        ),
+        candidate("silu-exp-overflow", "x-times-quotient", on(|v| v * (v.exp() / (1.0 + v.exp())))),
+        candidate("silu-exp-overflow", "product-first", on(|v| v * v.exp() / (1.0 + v.exp()))),
+        candidate("silu-is-relu", "max", on(|v| v.max(0.0))),
+        candidate("silu-is-gelu", "erf", on(gelu_erf)),
+        candidate("silu-is-gelu", "tanh", on(gelu_tanh)),
+        candidate("silu-sigmoid-rounded", "sigmoid-in-t", x.mapv(|v| (v * T::from_f32(sigmoid(v.to_f32()))).to_f64())),
     ]
 }
 
@@ -138,35 +166,56 @@ fn erf(x: f64) -> f64 {
     magnitude.copysign(x)
 }
 
-/// Linear's mistaken versions: sums in `T`; the weight untransposed (square weights only); and
-/// `expected` shifted by the first row's error in every row (a bias: the same vector added to
-/// every row).
+/// Linear's mistaken versions, rounded to `T`: products or sums in `T`; the FP32 weight unrounded;
+/// the weight untransposed (square weights only); and, in FP32 or f64, `expected` shifted by the
+/// first row's error in every row (a bias: the same vector added to every row).
 pub fn linear_candidates<T: Float>(
     x: &ArrayD<T>,
     weight: &Array2<f32>,
     expected: &ArrayD<f64>,
     actual: &ArrayD<f64>,
 ) -> Vec<Candidate> {
-    let mut out = vec![("linear-low-precision-sum", sum_in_t(x, weight))];
+    let x64 = x.mapv(T::to_f64);
+    let mut out = vec![
+        candidate("linear-low-precision-sum", "sum-in-t", products_in_t(x, weight, true)),
+        candidate("linear-low-precision-sum", "products-in-t", products_in_t(x, weight, false)),
+        candidate(
+            "linear-weight-not-rounded",
+            "fp32-weight",
+            oracle::round::<T>(&oracle::project(&x64, &weight.mapv(f64::from))),
+        ),
+    ];
     if weight.is_square() {
-        out.push(("linear-untransposed", oracle::round::<T>(&oracle::linear(x, &weight.t().to_owned()))));
+        out.push(candidate(
+            "linear-untransposed",
+            "x-times-w",
+            oracle::round::<T>(&oracle::linear(x, &weight.t().to_owned())),
+        ));
     }
-    if let Some(bias) = same_shift(expected, actual) {
-        out.push(("linear-bias", bias));
+    // A bias read from the first row carries that row's rounding errors: in f16 or bf16 they
+    // exceed the tolerance of a small output, and the fit would contradict a real bias.
+    let resolves_fp32 = T::from_f32(1.0 + f32::EPSILON).to_f32() != 1.0;
+    if let Some(bias) = same_shift(expected, actual).filter(|_| resolves_fp32) {
+        out.push(candidate("linear-bias", "row-shift", oracle::round::<T>(&bias)));
     }
     out
 }
 
-/// `x·Wᵀ` with every product rounded to `T` and added in `T`, one at a time.
-fn sum_in_t<T: Float>(x: &ArrayD<T>, weight: &Array2<f32>) -> ArrayD<f64> {
+/// `x·Wᵀ` with every product rounded to `T`, then added in `T` one at a time (`sum_in_t`), or
+/// added exactly and rounded once (products in `T`, their sum in FP32).
+fn products_in_t<T: Float>(x: &ArrayD<T>, weight: &Array2<f32>, sum_in_t: bool) -> ArrayD<f64> {
     let last = Axis(x.ndim() - 1);
     let mut shape = x.shape().to_vec();
     shape[last.index()] = weight.nrows();
     let mut y = ArrayD::<f64>::zeros(shape);
     for (row, mut out) in x.lanes(last).into_iter().zip(y.lanes_mut(last)) {
         for (j, w) in weight.outer_iter().enumerate() {
-            let sum = row.iter().zip(w).fold(T::from_f32(0.0), |acc, (&a, &b)| acc + a * T::from_f32(b));
-            out[j] = sum.to_f64();
+            let products = row.iter().zip(w).map(|(&a, &b)| a * T::from_f32(b));
+            out[j] = if sum_in_t {
+                products.fold(T::from_f32(0.0), |acc, p| acc + p).to_f64()
+            } else {
+                T::from_f64(products.map(T::to_f64).sum()).to_f64()
+            };
         }
     }
     y
@@ -191,6 +240,28 @@ fn same_shift(expected: &ArrayD<f64>, actual: &ArrayD<f64>) -> Option<ArrayD<f64
     }
     Some(shifted)
 }
+
+/// A wrong silu′: its mistake, its way of writing it, and the slope it computes.
+pub type WrongSlope = (&'static str, &'static str, fn(f64) -> f64);
+
+/// silu′ as the backward mistakes write it: (mistake, way of writing it, the slope). The forms
+/// that overflow are NaN where an exponential is inf (the quotient rule's `x·e^(−x)` overflows a
+/// little earlier, below about −703.2) and right elsewhere.
+pub const WRONG_SLOPES: [WrongSlope; 4] = [
+    ("backward-silu-grad-missing-term", "sigmoid-alone", oracle::sigmoid),
+    ("backward-silu-grad-overflow", "exp-minus-x-inf", |x| {
+        if (-x).exp().is_finite() {
+            oracle::silu_grad(x)
+        } else {
+            f64::NAN
+        }
+    }),
+    ("backward-silu-grad-overflow", "quotient-rule", |x| {
+        let e = (-x).exp();
+        (1.0 + e + x * e) / ((1.0 + e) * (1.0 + e))
+    }),
+    ("backward-silu-grad-overflow", "exp-x-inf", |x| if x.exp().is_finite() { oracle::silu_grad(x) } else { f64::NAN }),
+];
 
 /// The hidden size's mistaken versions.
 pub fn hidden_candidates(dim: usize, multiple_of: usize, multiplier: Option<f64>) -> Vec<(&'static str, usize)> {

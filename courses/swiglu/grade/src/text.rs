@@ -13,6 +13,11 @@ pub fn expected_error(what: &str) -> Bi {
     Bi::new(format!("`{what}` 应当返回 Err，却返回了 Ok"), format!("`{what}` must return Err, and returned Ok"))
 }
 
+/// A comparison of `what`, computed in `dtype`, failed.
+pub fn differs(what: &str, dtype: &str) -> Bi {
+    Bi::new(format!("`{what}`（{dtype}）与参考结果不一致"), format!("`{what}` ({dtype}) differs from the reference"))
+}
+
 /// A number differs from the one required.
 pub fn wrong_number(what: &str, expected: impl std::fmt::Display, found: impl std::fmt::Display) -> Bi {
     Bi::new(format!("`{what}` 应为 {expected}，得到 {found}"), format!("`{what}` should be {expected}, got {found}"))
@@ -24,13 +29,40 @@ pub fn parameter(zh: String, en: String) -> Bi {
 }
 
 /// The per-op rounding check found too few outputs equal to the per-op reference.
-pub fn not_rounded_per_op(dtype: &str, equal: usize, total: usize) -> Bi {
+pub fn not_rounded_per_op(dtype: &str, equal: usize, total: usize, share: f64) -> Bi {
+    let share = 100.0 * share;
     Bi::new(
         format!(
-            "{dtype}：只有 {equal}/{total} 个输出与逐步舍入的参考逐位相同（要求至少 90%）"
+            "{dtype}：只有 {equal}/{total} 个输出与逐步舍入的参考逐位相同（要求至少 {share:.0}%）：本章的契约与 {dtype} 的 PyTorch 模块一样，每一步都舍入回 {dtype}"
         ),
         format!(
-            "{dtype}: only {equal}/{total} outputs equal the op-by-op rounded reference bit for bit (at least 90% required)"
+            "{dtype}: only {equal}/{total} outputs equal the op-by-op rounded reference bit for bit (at least {share:.0}% required): this chapter's contract rounds after every op back to {dtype}, as a PyTorch module in {dtype} does"
+        ),
+    )
+}
+
+/// The rounds-once check found too few outputs equal to the correctly rounded value.
+pub fn not_rounded_once(what: &str, dtype: &str, equal: usize, total: usize, share: f64) -> Bi {
+    let share = 100.0 * share;
+    Bi::new(
+        format!(
+            "{dtype}：只有 {equal}/{total} 个输出与 `{what}` 正确舍入后的值逐位相同（要求至少 {share:.0}%）：在 FP32 中算完，最后只舍入一次"
+        ),
+        format!(
+            "{dtype}: only {equal}/{total} outputs equal the correctly rounded `{what}` bit for bit (at least {share:.0}% required): compute in FP32, round once at the end"
+        ),
+    )
+}
+
+/// Linear's rounds-once check found too few outputs equal to a module's in `dtype`.
+pub fn not_as_module(dtype: &str, equal: usize, total: usize, share: f64) -> Bi {
+    let share = 100.0 * share;
+    Bi::new(
+        format!(
+            "{dtype}：只有 {equal}/{total} 个输出与 {dtype} 模块的结果逐位相同（要求至少 {share:.0}%）：权重先舍入到 {dtype}，乘积在 FP32 中累加，每个输出只舍入一次"
+        ),
+        format!(
+            "{dtype}: only {equal}/{total} outputs equal a {dtype} module's bit for bit (at least {share:.0}% required): the weight rounded to {dtype}, products summed in FP32, each output rounded once"
         ),
     )
 }

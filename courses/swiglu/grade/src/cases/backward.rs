@@ -3,13 +3,15 @@
 
 use ndarray::{Array2, ArrayD, IxDyn};
 use tutor_grade::report::Contract;
-use tutor_grade::{Case, Failure, Outcome, Run};
+use tutor_grade::{candidate, Case, Failure, Observation, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
+use tutor_kit::Float;
 use tutor_subject::wire::Dtype;
 
 use super::block::{holding, seeded_weights};
-use super::{compare, err, learner, ok, tolerance, wide};
+use super::{close, compare, err, learner, ok, tolerance, wide, Candidate};
 use crate::fixtures::{self, Stored};
+use crate::mistakes::WRONG_SLOPES;
 use crate::oracle;
 
 /// Backward, 05-backward.
@@ -21,12 +23,17 @@ const ANALYTIC: (f64, f64) = (1e-14, 1e-12);
 pub fn cases() -> Vec<Case> {
     tutor_grade::cases![BACKWARD;
         "silu-grad-f64",
-            "silu_grad 与 f64 参考一致，相对误差 1e-12（只有解析导数能做到）",
-            "silu_grad matches an f64 reference to 1e-12 relative (only an analytic derivative does)" => silu_grad;
+            "silu_grad 与 f64 参考一致，相对误差 1e-12（只有解析导数能做到），在 ±710 以外的尾部也没有 NaN",
+            "silu_grad matches an f64 reference to 1e-12 relative (only an analytic derivative does), with no NaN in the tails beyond ±710"
+            => silu_grad;
         "backward-f64",
             "f64 输入：dx 与 f64 参考一致到 1e-12，三个权重的梯度与参考一致到 f32 精度",
             "f64 input: dx matches an f64 reference to 1e-12, the three weights' gradients to f32 precision"
             => against_oracle;
+        "backward-tails",
+            "gate 的输出远在负尾部（f64 中低于 −709.8，f32 输入中低于 −88.7）：梯度没有 NaN，与参考一致",
+            "gate outputs far in the negative tail (below −709.8 in f64, below −88.7 for f32 inputs): no NaN in the gradients, which match the reference"
+            => tails;
         "backward-pytorch",
             "dx 与三个权重梯度与 PyTorch 的 autograd 一致（f32、f16、bf16 输入）",
             "dx and the three weights' gradients match PyTorch's autograd (f32, f16, bf16 inputs)" => against_pytorch;
@@ -41,12 +48,19 @@ fn silu_grad(run: &Run) -> Outcome {
     let mut rng = run.rng(51);
     let mut values: Vec<f64> = (0..200).map(|_| 4.0 * rng.normal()).collect();
     values.extend([0.0, 30.0, -30.0, 700.0, -700.0, 1e-300]);
+    // Past where e^(−x) or eˣ overflows (709.78): a quotient of exponentials is inf/inf there.
+    values.extend([-710.0, -745.0, -1e3, -1e5, -1e300, -f64::MAX, 710.0, 1e5, f64::MAX]);
     let x = ArrayD::from_shape_vec(IxDyn(&[values.len()]), values).expect("one axis");
     let expected = x.mapv(oracle::silu_grad);
     let actual = learner(run).silu_grad(&x);
-    let missing = || vec![("backward-silu-grad-missing-term", x.mapv(oracle::sigmoid))];
-    compare("silu_grad(x)", "float64", &actual, &expected, ANALYTIC, missing)
+    let wrong = move || {
+        WRONG_SLOPES.iter().map(|&(mistake, variant, slope)| candidate(mistake, variant, x.mapv(slope))).collect()
+    };
+    compare(run, "silu_grad(x)", "float64", &actual, &expected, ANALYTIC, wrong)
 }
+
+/// Dx and the three weights' gradients.
+type Gradients = (ArrayD<f64>, [ArrayD<f64>; 3]);
 
 /// Runs one backward from cleared gradients: dx and the three weights' gradients.
 fn backward<T: Dtype>(
@@ -55,7 +69,7 @@ fn backward<T: Dtype>(
     x: &ArrayD<T>,
     dy: &ArrayD<T>,
     calls: usize,
-) -> Result<(ArrayD<f64>, [ArrayD<f64>; 3]), Failure> {
+) -> Result<Gradients, Failure> {
     let mut block = holding(run, weights)?;
     let mut dx = ArrayD::zeros(IxDyn(&[]));
     for _ in 0..calls {
@@ -70,20 +84,51 @@ fn backward<T: Dtype>(
 
 const NAMES: [&str; 3] = ["gate.weight.grad", "up.weight.grad", "down.weight.grad"];
 
-/// Compares the three gradients with `expected`, naming swapped gate and up gradients.
-fn check_grads(actual: &[ArrayD<f64>; 3], expected: &[ArrayD<f64>; 3], scale: f64) -> Outcome {
-    let (atol, rtol) = tolerance::<f32>();
-    for (i, name) in NAMES.iter().enumerate() {
-        let swapped = [1, 0, 2][i];
-        compare(name, "float32", &actual[i], &expected[i], (atol * scale, rtol), || {
-            vec![("backward-gate-up-swapped", expected[swapped].clone())]
-        })?;
-    }
-    Ok(())
+/// The f64 gradients as the learner returns them: dx rounded to `T`, the weights' to FP32.
+fn as_returned<T: Float>((dx, grads): (ArrayD<f64>, [Array2<f64>; 3])) -> Gradients {
+    (oracle::round::<T>(&dx), grads.map(|g| g.mapv(|v| f64::from(v as f32)).into_dyn()))
 }
 
-fn as_f32(grads: [Array2<f64>; 3]) -> [ArrayD<f64>; 3] {
-    grads.map(|g| g.mapv(|v| f64::from(v as f32)).into_dyn())
+/// One backward on `(x, dy)` compared with `expected` (dx within `dx_tolerance`, the weights'
+/// gradients within FP32's), recording what each says about the wrong silu′ forms and gate's and
+/// up's gradients swapped.
+fn check<T: Dtype>(
+    run: &Run,
+    weights: &[Array2<f32>; 3],
+    (x, dy): (&ArrayD<T>, &ArrayD<T>),
+    expected: Gradients,
+    dx_tolerance: (f64, f64),
+) -> Outcome {
+    let actual = backward(run, weights, x, dy, 1)?;
+    let grad_tolerance = tolerance::<f32>();
+    let (case, seen, right) = (run.case(), actual.clone(), expected.clone());
+    let (x, dy, weights) = (x.clone(), dy.clone(), weights.clone());
+    run.observe(move || {
+        let wrong: Vec<_> = WRONG_SLOPES
+            .iter()
+            .map(|&(mistake, variant, slope)| {
+                (mistake, variant, as_returned::<T>(oracle::backward(&x, &dy, &weights, slope)))
+            })
+            .collect();
+        let on_dx = wrong.iter().map(|(m, v, (dx, _))| candidate(m, v, dx.clone())).collect();
+        let (atol, rtol) = dx_tolerance;
+        let mut observed = vec![Observation::by_tolerance(case, &seen.0, &right.0, on_dx, atol, rtol)];
+        for i in 0..3 {
+            let mut on_grad: Vec<Candidate> =
+                wrong.iter().map(|(m, v, (_, g))| candidate(m, v, g[i].clone())).collect();
+            if i < 2 {
+                on_grad.push(candidate("backward-gate-up-swapped", "swapped", right.1[1 - i].clone()));
+            }
+            let (atol, rtol) = grad_tolerance;
+            observed.push(Observation::by_tolerance(case, &seen.1[i], &right.1[i], on_grad, atol, rtol));
+        }
+        observed
+    });
+    close("FeedForward::backward(x, grad_out)", T::NAME, &actual.0, &expected.0, dx_tolerance)?;
+    for (i, name) in NAMES.iter().enumerate() {
+        close(name, "float32", &actual.1[i], &expected.1[i], grad_tolerance)?;
+    }
+    Ok(())
 }
 
 fn against_oracle(run: &Run) -> Outcome {
@@ -91,12 +136,23 @@ fn against_oracle(run: &Run) -> Outcome {
     let mut rng = run.rng(53);
     let x: ArrayD<f64> = rng.normal_array(&[3, 4, 8]);
     let dy: ArrayD<f64> = rng.normal_array(&[3, 4, 8]);
-    let (dx, grads) = backward(run, &weights, &x, &dy, 1)?;
-    let (expected_dx, expected_grads) = oracle::backward(&x, &dy, &weights, oracle::silu_grad);
-    compare("FeedForward::backward(x, grad_out)", "float64", &dx, &expected_dx, ANALYTIC, || {
-        vec![("backward-silu-grad-missing-term", oracle::backward(&x, &dy, &weights, oracle::sigmoid).0)]
-    })?;
-    check_grads(&grads, &as_f32(expected_grads), 1.0)
+    let expected = as_returned::<f64>(oracle::backward(&x, &dy, &weights, oracle::silu_grad));
+    check(run, &weights, (&x, &dy), expected, ANALYTIC)
+}
+
+/// Inputs thousands of times larger than usual, so that about a third of the gate's outputs lie
+/// past where e^(−g) overflows: below −709.8 for f64, below −88.7 for an FP32 computation.
+fn tails(run: &Run) -> Outcome {
+    fn one<T: Dtype>(run: &Run, scale: f64) -> Outcome {
+        let weights = seeded_weights(run, 56, 8, 24);
+        let mut rng = run.rng(57);
+        let x = rng.normal_array::<T>(&[4, 8]).mapv(|v| T::from_f64(scale * v.to_f64()));
+        let dy: ArrayD<T> = rng.normal_array(&[4, 8]);
+        let expected = as_returned::<T>(oracle::backward(&x, &dy, &weights, oracle::silu_grad));
+        check(run, &weights, (&x, &dy), expected, tolerance::<T>())
+    }
+    one::<f64>(run, 3000.0)?;
+    one::<f32>(run, 300.0)
 }
 
 fn against_pytorch(run: &Run) -> Outcome {
@@ -104,11 +160,9 @@ fn against_pytorch(run: &Run) -> Outcome {
         let weights = ["block.gate", "block.up", "block.down"].map(fixtures::matrix);
         let name = |part: &str| format!("block.{}.{part}", T::STORED_AS);
         let (x, dy) = (fixtures::array::<T>(&name("x")), fixtures::array::<T>(&name("dy")));
-        let (dx, grads) = backward(run, &weights, &x, &dy, 1)?;
         let torch_dx = wide(&fixtures::array::<T>(&name("dx")));
-        compare("FeedForward::backward(x, grad_out)", T::NAME, &dx, &torch_dx, tolerance::<T>(), Vec::new)?;
         let torch = ["dgate", "dup", "ddown"].map(|part| fixtures::matrix(&name(part)).mapv(f64::from).into_dyn());
-        check_grads(&grads, &torch, 1.0)
+        check(run, &weights, (&x, &dy), (torch_dx, torch), tolerance::<T>())
     }
     one::<f32>(run)?;
     one::<f16>(run)?;
@@ -122,12 +176,10 @@ fn accumulates(run: &Run) -> Outcome {
     let dy: ArrayD<f32> = rng.normal_array(&[5, 6]);
     let (_, once) = backward(run, &weights, &x, &dy, 1)?;
     let (_, twice) = backward(run, &weights, &x, &dy, 2)?;
-    let (atol, rtol) = tolerance::<f32>();
     for (i, name) in NAMES.iter().enumerate() {
-        let doubled = &once[i] * 2.0;
-        compare(name, "float32", &twice[i], &doubled, (atol, rtol), || {
-            vec![("backward-grads-overwritten", once[i].clone())]
-        })?;
+        let (doubled, overwritten) = (&once[i] * 2.0, once[i].clone());
+        let wrong = move || vec![candidate("backward-grads-overwritten", "last-call-only", overwritten)];
+        compare(run, name, "float32", &twice[i], &doubled, tolerance::<f32>(), wrong)?;
     }
     let mut block = holding(run, &weights)?;
     let wrong: ArrayD<f32> = rng.normal_array(&[5, 5]);

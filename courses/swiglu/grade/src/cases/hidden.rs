@@ -1,7 +1,8 @@
 //! Contract of 03-hidden-size: Meta's FFN width rule.
 
+use tutor_grade::evidence::Sighting;
 use tutor_grade::report::Contract;
-use tutor_grade::{Case, Failure, Outcome, Run};
+use tutor_grade::{Case, Failure, Observation, Outcome, Run};
 
 use super::{err, learner, ok};
 use crate::mistakes::hidden_candidates;
@@ -37,24 +38,31 @@ pub fn cases() -> Vec<Case> {
 /// `(dim, multiple_of, ffn_dim_multiplier)`.
 type Config = (usize, usize, Option<f64>);
 
-/// Asks every configuration; on a wrong answer, names the mistake that gives every wrong answer
-/// seen (and is wrong itself there).
+/// Asks every configuration, recording for each what the known mistakes would answer (so that
+/// one is named only if it gives every answer seen); fails on the first wrong answer.
 fn check(run: &Run, configs: &[Config]) -> Outcome {
-    let mut wrong: Vec<(Config, usize, usize)> = Vec::new();
+    let mut observations = Vec::new();
+    let mut first_wrong = None;
     for &(dim, multiple_of, multiplier) in configs {
         let what = format!("hidden_size({dim}, {multiple_of}, {multiplier:?})");
         let found = ok(&what, learner(run).hidden_size(dim, multiple_of, multiplier))?;
         let expected = oracle::hidden_size(dim, multiple_of, multiplier);
-        if found != expected {
-            wrong.push(((dim, multiple_of, multiplier), expected, found));
+        let sightings = hidden_candidates(dim, multiple_of, multiplier)
+            .into_iter()
+            .map(|(mistake, value)| Sighting {
+                mistake,
+                variant: mistake,
+                matches: value == found,
+                wrong: value != expected,
+            })
+            .collect();
+        observations.push(Observation { case: run.case(), learner_wrong: found != expected, sightings });
+        if found != expected && first_wrong.is_none() {
+            first_wrong = Some(text::wrong_number(&what, expected, found));
         }
     }
-    let Some(&((dim, multiple_of, multiplier), expected, found)) = wrong.first() else { return Ok(()) };
-    let named = hidden_candidates(dim, multiple_of, multiplier).into_iter().map(|(id, _)| id).find(|id| {
-        wrong.iter().all(|&((d, m, k), _, f)| hidden_candidates(d, m, k).iter().any(|(i, v)| i == id && *v == f))
-    });
-    let what = format!("hidden_size({dim}, {multiple_of}, {multiplier:?})");
-    Err(Failure::new(text::wrong_number(&what, expected, found)).with_mistake(named))
+    run.observe(move || observations);
+    first_wrong.map_or(Ok(()), |message| Err(Failure::new(message)))
 }
 
 fn meta(run: &Run) -> Outcome {

@@ -7,7 +7,7 @@ use tutor_grade::{Case, Failure, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
 use tutor_subject::wire::Dtype;
 
-use super::{compare, err, learner, ok, tolerance, wide};
+use super::{compare, err, learner, ok, pytorch_init, same_bits, tolerance, wide, ROUNDED_ONCE};
 use crate::fixtures::{self, Stored};
 use crate::mistakes::linear_candidates;
 use crate::oracle;
@@ -30,6 +30,10 @@ pub fn cases() -> Vec<Case> {
             "forward 接受任意前导形状（一维、四维、空批次、方阵权重），零维或最后一维不对时返回 Err",
             "forward takes any leading shape (1-D, 4-D, empty batch, a square weight); Err for 0-d input or a wrong last axis"
             => shapes;
+        "linear-rounds-once",
+            "f16 与 bf16：权重先舍入到 T，乘积在 FP32 中累加，每个输出只舍入一次：几乎每个输出（至少 99%）都与正确舍入的值逐位相同",
+            "f16 and bf16: the weight rounded to T, products summed in FP32, each output rounded once: almost every output (at least 99%) equal to the correctly rounded value bit for bit"
+            => rounds_once;
         "linear-long-rows",
             "长度 4096 的 f16 与 bf16 行：乘积在 FP32 中累加",
             "rows of 4096 in f16 and bf16: products accumulated in FP32" => long_rows;
@@ -100,17 +104,27 @@ fn holding<'c>(run: &Run<'c>, weight: &Array2<f32>) -> Result<subject::Linear<'c
     Ok(linear)
 }
 
-/// `forward(x)` compared with `expected` (before rounding to `T`), mistakes as candidates.
-fn check<T: Dtype>(run: &Run, weight: &Array2<f32>, x: &ArrayD<T>, expected: &ArrayD<f64>) -> Outcome {
+/// `forward(x)` compared with `expected` (before rounding to `T`) within `T`'s tolerance and,
+/// given a `share`, at least that share of the outputs bit for bit; mistakes as candidates.
+fn check<T: Dtype>(
+    run: &Run,
+    weight: &Array2<f32>,
+    x: &ArrayD<T>,
+    expected: &ArrayD<f64>,
+    share: Option<f64>,
+) -> Outcome {
     let linear = holding(run, weight)?;
     let actual = wide(&ok("Linear::forward(x)", linear.forward(x))?);
     let expected = oracle::round::<T>(expected);
-    compare("Linear::forward(x)", T::NAME, &actual, &expected, tolerance::<T>(), || {
-        linear_candidates(x, weight, &expected, &actual)
-            .into_iter()
-            .map(|(id, c)| (id, oracle::round::<T>(&c)))
-            .collect()
-    })
+    let (x, weight, right, seen) = (x.clone(), weight.clone(), expected.clone(), actual.clone());
+    let candidates = move || linear_candidates(&x, &weight, &right, &seen);
+    // Bits are observed even when the tolerance fails: they tell roundings apart where it cannot.
+    let bits = share.map_or(Ok(()), |share| {
+        let failed = |equal, total| Failure::new(text::not_as_module(T::NAME, equal, total, share));
+        same_bits(run, &actual, &expected, share, candidates.clone(), failed)
+    });
+    compare(run, "Linear::forward(x)", T::NAME, &actual, &expected, tolerance::<T>(), candidates)?;
+    bits
 }
 
 fn against_pytorch(run: &Run) -> Outcome {
@@ -118,7 +132,7 @@ fn against_pytorch(run: &Run) -> Outcome {
         let weight = fixtures::matrix("linear.w");
         let x = fixtures::array::<T>(&format!("linear.{}.x", T::STORED_AS));
         let torch = wide(&fixtures::array::<T>(&format!("linear.{}.y", T::STORED_AS)));
-        check(run, &weight, &x, &torch)
+        check(run, &weight, &x, &torch, None)
     }
     one::<f32>(run)?;
     one::<f16>(run)?;
@@ -127,9 +141,7 @@ fn against_pytorch(run: &Run) -> Outcome {
 
 /// Seeded weights of PyTorch's default init for `[out, in]`.
 fn seeded_weight(run: &Run, salt: u64, fan_out: usize, fan_in: usize) -> Array2<f32> {
-    let mut rng = run.rng(salt);
-    let bound = 1.0 / (fan_in as f64).sqrt();
-    Array2::from_shape_fn((fan_out, fan_in), |_| ((2.0 * rng.uniform() - 1.0) * bound) as f32)
+    pytorch_init(&mut run.rng(salt), fan_out, fan_in)
 }
 
 fn shapes(run: &Run) -> Outcome {
@@ -137,17 +149,27 @@ fn shapes(run: &Run) -> Outcome {
     // The square weight first: there an untransposed weight gives numbers, not a panic.
     let square = seeded_weight(run, 23, 8, 8);
     let x: ArrayD<f32> = rng.normal_array(&[5, 8]);
-    check(run, &square, &x, &oracle::linear(&x, &square))?;
+    check(run, &square, &x, &oracle::linear(&x, &square), None)?;
     let weight = seeded_weight(run, 21, 7, 5);
     for shape in [&[5][..], &[2, 3, 1, 5], &[0, 5]] {
         let x: ArrayD<f32> = rng.normal_array(shape);
-        check(run, &weight, &x, &oracle::linear(&x, &weight))?;
+        check(run, &weight, &x, &oracle::linear(&x, &weight), None)?;
     }
     let linear = holding(run, &weight)?;
     let scalar: ArrayD<f32> = rng.normal_array(&[]);
     err("Linear::forward(<0-d x>)", linear.forward(&scalar))?;
     let wrong: ArrayD<f32> = rng.normal_array(&[2, 4]);
     err("Linear::forward(<x of shape [2, 4]> with in_features = 5)", linear.forward(&wrong))
+}
+
+fn rounds_once(run: &Run) -> Outcome {
+    fn one<T: Dtype>(run: &Run) -> Outcome {
+        let weight = seeded_weight(run, 25, 48, 64);
+        let x: ArrayD<T> = run.rng(26).normal_array(&[16, 64]);
+        check(run, &weight, &x, &oracle::linear(&x, &weight), Some(ROUNDED_ONCE))
+    }
+    one::<bf16>(run)?;
+    one::<f16>(run)
 }
 
 fn long_rows(run: &Run) -> Outcome {
@@ -157,7 +179,7 @@ fn long_rows(run: &Run) -> Outcome {
         // f16 (spacing 4 at 4096) or bf16 (spacing 2 from 256) stops growing correctly.
         let weight = Array2::from_shape_fn((3, 4096), |_| (0.5 + rng.uniform()) as f32);
         let x = ArrayD::from_shape_fn(ndarray::IxDyn(&[2, 4096]), |_| T::from_f64(0.5 + rng.uniform()));
-        check(run, &weight, &x, &oracle::linear(&x, &weight))
+        check(run, &weight, &x, &oracle::linear(&x, &weight), None)
     }
     one::<f16>(run)?;
     one::<bf16>(run)

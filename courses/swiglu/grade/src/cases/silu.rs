@@ -2,14 +2,15 @@
 
 use ndarray::{ArrayD, IxDyn};
 use tutor_grade::report::Contract;
-use tutor_grade::{Case, Outcome, Run};
+use tutor_grade::{Case, Failure, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
 use tutor_subject::wire::Dtype;
 
-use super::{compare, learner, tolerance, wide};
+use super::{compare, learner, same_bits, tolerance, wide, ROUNDED_ONCE};
 use crate::fixtures::{self, Stored};
 use crate::mistakes::silu_candidates;
 use crate::oracle;
+use crate::text;
 
 /// SiLU, 01-silu.
 pub const SILU: Contract = Contract { id: "silu", zh: "SiLU 契约", en: "SiLU contract" };
@@ -23,6 +24,10 @@ pub fn cases() -> Vec<Case> {
         "silu-range",
             "silu 在每种 dtype 的整个有限范围内有限，并与 f64 参考一致",
             "silu is finite over each dtype's whole finite range and matches an f64 reference" => whole_range;
+        "silu-rounds-once",
+            "f16 与 bf16：x·σ(x) 在 FP32 中算完、只舍入一次，几乎每个输出（至少 99%）都与正确舍入的值逐位相同",
+            "f16 and bf16: x·σ(x) computed in FP32 and rounded once, almost every output (at least 99%) equal to the correctly rounded value bit for bit"
+            => rounds_once;
         "silu-shapes",
             "silu 保持任意形状（零维、空数组、四维）",
             "silu keeps any shape (0-d, empty, four axes)" => shapes;
@@ -34,7 +39,7 @@ fn against_pytorch(run: &Run) -> Outcome {
         let x = fixtures::array::<T>(&format!("silu.{}.x", T::STORED_AS));
         let expected = wide(&fixtures::array::<T>(&format!("silu.{}.y", T::STORED_AS)));
         let actual = wide(&learner(run).silu(&x));
-        compare("silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), || silu_candidates(&x))
+        compare(run, "silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), move || silu_candidates(&x))
     }
     one::<f32>(run)?;
     one::<f16>(run)?;
@@ -62,11 +67,27 @@ fn whole_range(run: &Run) -> Outcome {
         let finite = x.mapv(|v| if v.to_f64().is_finite() { v } else { T::from_f64(0.0) });
         let expected = oracle::round::<T>(&wide(&finite).mapv(oracle::silu));
         let actual = wide(&learner(run).silu(&finite));
-        compare("silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), || silu_candidates(&finite))
+        compare(run, "silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), move || silu_candidates(&finite))
     }
     one::<f32>(run, 38)?;
     one::<f16>(run, 4)?;
     one::<bf16>(run, 38)
+}
+
+fn rounds_once(run: &Run) -> Outcome {
+    fn one<T: Dtype>(run: &Run) -> Outcome {
+        let x: ArrayD<T> = run.rng(13).normal_array(&[1024]).mapv(|v: T| T::from_f64(4.0 * v.to_f64()));
+        let expected = oracle::round::<T>(&wide(&x).mapv(oracle::silu));
+        let actual = wide(&learner(run).silu(&x));
+        let wrong = move || silu_candidates(&x);
+        let failed = |equal, total| Failure::new(text::not_rounded_once("x·σ(x)", T::NAME, equal, total, ROUNDED_ONCE));
+        let bits = same_bits(run, &actual, &expected, ROUNDED_ONCE, wrong.clone(), failed);
+        // A silu that is wrong for another reason fails as such: rounding is not its problem.
+        compare(run, "silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), wrong)?;
+        bits
+    }
+    one::<bf16>(run)?;
+    one::<f16>(run)
 }
 
 fn shapes(run: &Run) -> Outcome {
@@ -75,7 +96,7 @@ fn shapes(run: &Run) -> Outcome {
         let x: ArrayD<f32> = rng.normal_array(shape);
         let expected = wide(&x).mapv(oracle::silu);
         let actual = wide(&learner(run).silu(&x));
-        compare("silu(x)", "float32", &actual, &expected, tolerance::<f32>(), Vec::new)?;
+        compare(run, "silu(x)", "float32", &actual, &expected, tolerance::<f32>(), move || silu_candidates(&x))?;
     }
     Ok(())
 }
