@@ -8,33 +8,23 @@
 //! is up) names nothing.
 
 pub(crate) mod backward_fit;
-pub(crate) mod rounding;
 pub(crate) mod scale_fit;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use ndarray::ArrayD;
 use tutor_grade::probe::{all_close, probe, Called, RowWise};
-use tutor_kit::reference;
+use tutor_kit::{reference, NormError};
 
 use crate::checks::{Build, Run};
+use crate::subject::RMSNorm;
 
-/// The function a probe calls.
-#[derive(Clone, Copy)]
-enum Function {
-    Norm,
-    Forward,
-}
+/// A function of the learner's layer a probe calls (`norm`, `forward`), widened to f64.
+type Apply = fn(&RMSNorm, &ArrayD<f32>) -> Result<ArrayD<f64>, NormError>;
 
 /// The learner's function on `x`, on a fresh layer from the learner's `new` (default weight).
-fn call(run: &Run, function: Function, x: &ArrayD<f32>) -> Called<ArrayD<f64>> {
-    probe(|| {
-        let layer = run.new_layer(*x.shape().last().unwrap_or(&1), 1e-6)?;
-        match function {
-            Function::Norm => layer.norm(x).map(|y| y.mapv(f64::from)),
-            Function::Forward => layer.forward(x).map(|y| y.mapv(f64::from)),
-        }
-    })
+fn call(run: &Run, apply: Apply, x: &ArrayD<f32>) -> Called<ArrayD<f64>> {
+    probe(|| apply(&run.new_layer(*x.shape().last().unwrap_or(&1), 1e-6)?, x))
 }
 
 fn right(x: &ArrayD<f32>) -> ArrayD<f64> {
@@ -58,7 +48,9 @@ pub fn by_property(run: &Run) -> Option<&'static str> {
         }),
         ("not-odd", |rows| rows.pair(&[3, 8], 10, |v| -v).is_some_and(|(a, b)| !all_close(&a, &-b, 1e-6, 1e-3))),
     ];
-    for function in [Function::Norm, Function::Forward] {
+    let functions: [Apply; 2] =
+        [|layer, x| Ok(layer.norm(x)?.mapv(f64::from)), |layer, x| Ok(layer.forward(x)?.mapv(f64::from))];
+    for function in functions {
         let learner = |x: &ArrayD<f32>| call(run, function, x);
         let rows = RowWise { learner: &learner, right: &right, rng: &|salt| run.rng(salt) };
         for (mistake, broken) in properties {

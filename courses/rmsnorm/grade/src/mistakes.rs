@@ -2,14 +2,10 @@
 //! mistakes that can be computed would output on a given input (the candidates that
 //! [`crate::evidence`] holds the learner's output against).
 
-use std::collections::BTreeMap;
-use std::sync::Mutex;
-
 use ndarray::{ArrayD, Axis};
 use tutor_grade::rounding::Rounding;
 use tutor_kit::{reference, Float, Param};
 
-use crate::diagnose::rounding;
 use crate::oracle;
 
 pub use tutor_grade::Mistake;
@@ -129,6 +125,11 @@ tutor_grade::mistakes! {
         "转换回 f16/bf16 时截断（向零舍入），而不是就近舍入", "the cast back to f16/bf16 truncates (rounds toward zero) instead of rounding to nearest";
 }
 
+/// Looks a mistake up by id.
+pub fn find(id: &str) -> Option<&'static Mistake> {
+    ALL.iter().find(|m| m.id == id)
+}
+
 pub use tutor_grade::evidence::{candidate, Candidate};
 
 /// What `norm(x)` gives under the statistics mistakes that are not one scale per row of x (those
@@ -168,11 +169,8 @@ pub fn wrong_norms<T: Float>(x: &ArrayD<T>, eps: f32) -> Vec<Candidate<f32>> {
         out.push(candidate("keepdim-forgotten", "square-broadcast", divided(mean_square(last), None)));
     }
     // No eps, with the zero row special-cased instead (`if ms > 0`): such rows are left as they are.
-    out.push(candidate(
-        "no-eps",
-        "zero-guard",
-        scale_rows(&x32, last, |ms| if ms > 0.0 { 1.0 / ms.sqrt() } else { 1.0 }),
-    ));
+    let guarded = mean_square(last).mapv(|ms| if ms > 0.0 { ms.sqrt() } else { 1.0 });
+    out.push(candidate("no-eps", "zero-guard", &x32 / &guarded.insert_axis(last)));
     // Low-precision statistics, the ways people write them: squares in T; squares rounded to T
     // and summed in T one by one; everything in T through ndarray's sum (eight partial sums).
     let in_t = [
@@ -189,13 +187,10 @@ pub fn wrong_norms<T: Float>(x: &ArrayD<T>, eps: f32) -> Vec<Candidate<f32>> {
     out
 }
 
-/// A variant as written in `forward` itself, not in the `norm` it calls: its own variant, so that
-/// a `norm` that is right says nothing against a forward that computes the statistics wrongly.
+/// A variant as written in `forward` itself, not in the `norm` it calls (see
+/// [`tutor_grade::evidence::scoped`]).
 pub fn in_forward(variant: &'static str) -> &'static str {
-    static SCOPED: Mutex<BTreeMap<&str, &'static str>> = Mutex::new(BTreeMap::new());
-    let mut scoped = SCOPED.lock().unwrap_or_else(|e| e.into_inner());
-    // A few dozen variants in all: each leaked once, for the life of the process.
-    scoped.entry(variant).or_insert_with(|| Box::leak(format!("forward: {variant}").into_boxed_str()))
+    tutor_grade::evidence::scoped("forward", variant)
 }
 
 /// A right forward's FP32 result, before its one rounding to `T`.
@@ -221,7 +216,9 @@ pub fn wrong_forwards<T: Float>(x: &ArrayD<T>, eps: f32, weight: &Param) -> Vec<
         return out;
     };
     let last = Axis(normalized.ndim() - 1);
-    if let Some(without) = scale(&scale_rows(&x.mapv(T::to_f32), last, |ms| 1.0 / ms.sqrt())) {
+    let x32 = x.mapv(T::to_f32);
+    let root = (x32.mapv(|v| v * v).sum_axis(last) / weight.len() as f32).mapv(f32::sqrt);
+    if let Some(without) = scale(&(&x32 / &root.insert_axis(last))) {
         out.push(candidate("forward-without-eps", "no-eps", without));
     }
     if normalized.ndim() >= 2 && normalized.shape()[normalized.ndim() - 2] == weight.len() {
@@ -244,9 +241,29 @@ pub fn wrong_forwards<T: Float>(x: &ArrayD<T>, eps: f32, weight: &Param) -> Vec<
         let unrounded = right.mapv(f64::from);
         out.push(candidate("rounds-toward-zero", T::NAME, Rounding::TowardZero.array(&unrounded)));
         out.push(candidate("ties-away-from-zero", T::NAME, Rounding::TiesAway.array(&unrounded)));
-        out.push(candidate("half-precision-statistics", "forward-in-t", rounding::forward_in(x, eps, weight)));
+        out.push(candidate("half-precision-statistics", "forward-in-t", forward_in(x, eps, weight)));
     }
     out
+}
+
+/// `forward` computed in `T` throughout, as `x * rsqrt(mean(x * x) + eps) * w` written on `T`
+/// values: squares, running sum, root and products each rounded to `T`.
+pub fn forward_in<T: Float>(x: &ArrayD<T>, eps: f32, weight: &Param) -> ArrayD<T> {
+    let mut y = x.clone();
+    if x.ndim() == 0 || x.shape().last() != Some(&weight.len()) {
+        return y;
+    }
+    let last = Axis(x.ndim() - 1);
+    let weight_t: Vec<T> = weight.value.iter().map(|&w| T::from_f32(w)).collect();
+    for mut row in y.lanes_mut(last) {
+        let d = T::from_f32(row.len() as f32);
+        let sum = row.iter().fold(T::zero(), |acc, &v| acc + v * v);
+        let root = T::from_f32((sum / d + T::from_f32(eps)).to_f32().sqrt());
+        for (v, &w) in row.iter_mut().zip(&weight_t) {
+            *v = *v / root * w;
+        }
+    }
+    y
 }
 
 /// What `backward` gives under the gradient mistakes that `backward_fit` does not read from dx's
@@ -285,14 +302,6 @@ fn per_row(x: &ArrayD<f32>, axis: Axis, f: impl Fn(&[f32]) -> Vec<f32>) -> Array
         }
     }
     out
-}
-
-/// Scales each row by `scale(mean_square)`.
-fn scale_rows(x: &ArrayD<f32>, axis: Axis, scale: impl Fn(f32) -> f32) -> ArrayD<f32> {
-    per_row(x, axis, |row| {
-        let s = scale(row.iter().map(|v| v * v).sum::<f32>() / row.len() as f32);
-        row.iter().map(|v| v * s).collect()
-    })
 }
 
 #[cfg(test)]

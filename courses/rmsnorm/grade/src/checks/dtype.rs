@@ -6,6 +6,7 @@ use ndarray::{Array1, ArrayD, IxDyn};
 use tutor_kit::{reference, Element, Param};
 
 use crate::subject::RMSNorm;
+use tutor_grade::data::tensor;
 
 use super::{assert_close, call, cases, Build, Case, Failure, Outcome, Run};
 use crate::diagnose::{backward_fit, scale_fit};
@@ -98,8 +99,17 @@ fn forward_matches<T: Element>(
     let (actual, expected) = (actual.mapv(T::to_f64), expected.mapv(T::to_f64));
     let (case, seen, right, x, weight) = (run.case(), actual.clone(), expected.clone(), x.clone(), weight.clone());
     run.observe(move || {
+        // With the statistics and weight mistakes read from forward's own numbers (`scale_fit`),
+        // scoped to forward (a forward may compute what its norm gets right), but for no eps, whose
+        // forward-only form is `forward-without-eps`, a candidate of its own.
+        let (x64, w) = (x.mapv(T::to_f64), weight.value.mapv(f64::from).to_vec());
+        let precision = if std::mem::size_of::<T>() < 4 { 1e-2 } else { 1e-6 };
+        let mut fitted = scale_fit::candidates(&x64, &w, f64::from(eps), &seen, true, precision);
+        fitted.extend(scale_fit::weight_candidates(&x64, &w, f64::from(eps)));
+        let scoped =
+            |c: &Candidate<f64>| if c.mistake == "no-eps" { c.variant } else { mistakes::in_forward(c.variant) };
         let mut candidates = mistakes::wrong_forwards(&x, eps, &weight);
-        candidates.extend(fitted_forwards(&x, eps, &weight, &seen));
+        candidates.extend(fitted.into_iter().map(|c| Candidate { variant: scoped(&c), ..c.map(T::from_f64) }));
         vec![Observation::by_tolerance(case, &seen, &right, candidates, atol, rtol)]
     });
     assert_close(&text::code("forward(x)"), T::NAME, &actual, &expected, atol, rtol)
@@ -132,20 +142,6 @@ pub(super) fn observe_bits<T: Element>(
         let right = reference::forward(&x, eps, &weight).expect("test inputs are valid");
         vec![Observation::by_bits(case, &seen, &right, mistakes::wrong_forwards(&x, eps, &weight), share)]
     });
-}
-
-/// The statistics and weight mistakes read from forward's own numbers (see `diagnose`), rounded
-/// to the output type as a learner's would be.
-fn fitted_forwards<T: Element>(x: &ArrayD<T>, eps: f32, weight: &Param, seen: &ArrayD<f64>) -> Vec<Candidate<T>> {
-    let w: Vec<f64> = weight.value.iter().map(|&v| f64::from(v)).collect();
-    let precision = if std::mem::size_of::<T>() < 4 { 1e-2 } else { 1e-6 };
-    let x64 = x.mapv(T::to_f64);
-    let mut fitted = scale_fit::candidates(&x64, &w, f64::from(eps), seen, true, precision);
-    fitted.extend(scale_fit::weight_candidates(&x64, &w, f64::from(eps)));
-    // Scoped to forward (a forward may compute what its norm gets right), but for no eps, whose
-    // forward-only form is `forward-without-eps`, a candidate of its own.
-    let scoped = |c: &Candidate<f64>| if c.mistake == "no-eps" { c.variant } else { mistakes::in_forward(c.variant) };
-    fitted.into_iter().map(|c| Candidate { variant: scoped(&c), ..c.map(T::from_f64) }).collect()
 }
 
 fn seeded_forward<T: Element>(run: &Run, shape: &[usize], salt: u64, tolerance: (f64, f64)) -> Outcome {
@@ -207,25 +203,15 @@ fn rounds_once<T: Element>(run: &Run, salt: u64, tolerance: (f64, f64)) -> Outco
     Err(failure)
 }
 
-/// The edge inputs `norm` is graded on, for `forward` and `backward` too.
+/// The edge inputs `norm` is graded on, for `forward` and `backward` too: a zero row, tiny
+/// values and an ordinary row; a NaN row; one and four axes; an empty batch.
 fn edge_inputs(run: &Run) -> Vec<ArrayD<f32>> {
-    let hidden = 4;
-    let zero_tiny_normal = ArrayD::from_shape_vec(
-        IxDyn(&[3, hidden]),
-        vec![0.0, 0.0, 0.0, 0.0, 1e-4, -2e-4, 1e-4, 3e-4, 0.5, -1.5, 2.0, 0.25],
-    )
-    .expect("3 × 4");
-    let nan_row = ArrayD::from_shape_vec(
-        IxDyn(&[3, hidden]),
-        vec![1.0, 2.0, 3.0, 4.0, f32::NAN, 1.0, 2.0, 3.0, -0.5, 0.25, 2.0, -1.0],
-    )
-    .expect("3 × 4");
     vec![
-        zero_tiny_normal,
-        nan_row,
-        run.rng(16).normal_array(&[hidden]),
-        run.rng(17).normal_array(&[2, 2, 3, hidden]),
-        ArrayD::zeros(IxDyn(&[0, hidden])),
+        tensor(&[3, 4], &[0.0, 0.0, 0.0, 0.0, 1e-4, -2e-4, 1e-4, 3e-4, 0.5, -1.5, 2.0, 0.25]),
+        tensor(&[3, 4], &[1.0, 2.0, 3.0, 4.0, f32::NAN, 1.0, 2.0, 3.0, -0.5, 0.25, 2.0, -1.0]),
+        run.rng(16).normal_array(&[4]),
+        run.rng(17).normal_array(&[2, 2, 3, 4]),
+        ArrayD::zeros(IxDyn(&[0, 4])),
     ]
 }
 

@@ -1,6 +1,7 @@
 //! Parameter contract: the per-feature scale γ and the configuration `new` keeps (TODO 1).
 
-use ndarray::{ArrayD, IxDyn};
+use ndarray::ArrayD;
+use tutor_grade::data::tensor;
 
 use super::{call, cases, Build, Case, Failure, Outcome, Run};
 use crate::text;
@@ -76,9 +77,7 @@ fn rejects_bad_config(run: &Run) -> Outcome {
 }
 
 fn sample() -> (ArrayD<f32>, ArrayD<f32>) {
-    let x = ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![0.5f32, -1.0, 2.0, 1.5, 0.25, -0.75]).expect("2 × 3");
-    let g = ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![1.0f32, -0.5, 0.25, 0.75, 2.0, -1.0]).expect("2 × 3");
-    (x, g)
+    (tensor(&[2, 3], &[0.5, -1.0, 2.0, 1.5, 0.25, -0.75]), tensor(&[2, 3], &[1.0, -0.5, 0.25, 0.75, 2.0, -1.0]))
 }
 
 fn weight_gets_gradient(run: &Run) -> Outcome {
