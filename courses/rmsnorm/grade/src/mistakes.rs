@@ -107,7 +107,7 @@ tutor_grade::mistakes! {
         "权重初值是同一个常数，但不是 1（失败信息里给出了这个值）", "the weight starts at one constant other than 1 (the failure shows the value)";
     "weight-wrong-length", "01-weight", 1,
         "权重的长度不是 hidden_size：每个特征通道正好一个值", "the weight's length is not hidden_size: exactly one value per feature channel";
-    "no-sqrt", "02-norm", 2,
+    "no-sqrt", "02-norm", 3,
         "除以的是 mean(x²) + eps（RMS 的平方），而不是它的平方根：少了开方，或多除了一次", "dividing by mean(x²) + eps, the RMS squared, instead of its square root: a root missing, or a second division";
     "eps-as-floor", "02-norm", 3,
         "eps 被当成下限 max(mean(x²), eps)，而不是加到均方上（f32::max 还会把 NaN 吞掉）", "eps is used as a floor, max(mean(x²), eps), instead of being added to the mean square (and f32::max swallows a NaN)";
