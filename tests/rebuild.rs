@@ -129,7 +129,7 @@ fn an_edited_file_is_compiled_by_rustc_alone_with_the_verdicts_cargo_gives() {
 
     // A named mistake, a compile error, a warning, a panic and the solution again: each is
     // compiled by rustc alone and gets the verdict and messages a cargo build gets.
-    let title = rmsnorm_grade::text::mistake_title("eps-outside-sqrt");
+    let title = rmsnorm_grade::mistakes::find("eps-outside-sqrt").expect("catalogued").title();
     course.write_exercise("02-norm", &mistake("eps-outside-sqrt"));
     let (run, way) = counted.check(&["check", "02"]);
     run.expect(1).shows(&title.en);

@@ -42,13 +42,17 @@ fn every_wrong_solution_is_caught_and_never_misnamed() {
             continue;
         }
         caught += 1;
-        // The rounding message speaks of a forward that is otherwise right: only for rounding mistakes.
-        let about_rounding = report
-            .cases
-            .iter()
-            .any(|c| c.message.as_ref().is_some_and(|m| m.en.contains("correctly rounded FP32 result (by up to")));
-        if about_rounding && !["double-rounding", "rounds-toward-zero"].contains(&declared) {
-            problems.push(format!("{}: told about rounding, but its mistake is {declared}", fixture.key()));
+        // A rounding message says which rounding it is: only for that mistake.
+        let told = |words: &str| report.cases.iter().any(|c| c.message.as_ref().is_some_and(|m| m.en.contains(words)));
+        for (words, mistake) in [
+            ("they were rounded twice", "double-rounding"),
+            ("they are truncated toward zero", "rounds-toward-zero"),
+            ("exact ties away from zero", "ties-away-from-zero"),
+            ("the whole forward was computed in", "half-precision-statistics"),
+        ] {
+            if told(words) && declared != mistake {
+                problems.push(format!("{}: told \"{words}\", but its mistake is {declared}", fixture.key()));
+            }
         }
         // What the learner is told: the report's named mistakes, and any case's own name.
         let mut names: Vec<&str> = report.mistakes.iter().map(String::as_str).collect();

@@ -67,6 +67,16 @@ pub fn assert_close(
     Err(Failure { message: text::differs(what), mismatch: Some(Box::new(mismatch)), mistake: None })
 }
 
+/// The first thing a comparison of a shape-keeping call checks, before any value is compared or
+/// any element indexed: `Ok` when `output` has the shape of `input`, otherwise the failure that
+/// says so for `call` (a rank lower, a flattened or an empty array).
+pub fn same_as_input(call: &str, output: &[usize], input: &[usize]) -> Result<(), Failure> {
+    if output == input {
+        return Ok(());
+    }
+    Err(Failure::new(text::returned_shape(call, output, input)))
+}
+
 /// Whether one element passes: `|actual − expected| ≤ atol + rtol·|expected|`, NaN equal to
 /// NaN, an infinity equal to itself only.
 pub fn is_close(actual: f64, expected: f64, atol: f64, rtol: f64) -> bool {
@@ -146,5 +156,8 @@ mod tests {
         assert!(failure.mismatch.is_none());
         assert!(failure.message.en.contains("[2, 2]"), "{}", failure.message.en);
         assert_eq!(unravel(5, &[2, 3]), vec![1, 2]);
+        assert!(same_as_input("f(x)", &[2, 3], &[2, 3]).is_ok());
+        let flattened = same_as_input("f(x)", &[6], &[2, 3]).unwrap_err();
+        assert!(flattened.message.en.contains("returned shape [6] for input [2, 3]"), "{}", flattened.message.en);
     }
 }

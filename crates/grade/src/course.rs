@@ -42,6 +42,17 @@ impl Mistake {
     }
 }
 
+/// A course's table of mistakes, one entry a line pair:
+/// `mistakes! { "id", "exercise", hint, "中文", "English"; … }` writes `pub const ALL: &[Mistake]`.
+#[macro_export]
+macro_rules! mistakes {
+    ($($id:literal, $exercise:literal, $hint:literal, $zh:literal, $en:literal;)*) => {
+        /// Every mistake the course's checks can name.
+        pub const ALL: &[$crate::Mistake] =
+            &[$($crate::Mistake { id: $id, exercise: $exercise, hint: $hint, zh: $zh, en: $en }),*];
+    };
+}
+
 /// A short note for a compiler error beginners meet: when rustc says `missing` cannot be found,
 /// the line that brings it in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +90,22 @@ pub struct Coaching {
     pub zh: &'static str,
     /// The note in English.
     pub en: &'static str,
+}
+
+/// A course's notes under compile errors, one entry a line triple:
+/// `coaching! { "03-forward", CastToGeneric, "中文", "English"; … }` writes
+/// `pub const COACHING: &[Coaching]` (the error is a [`CompileError`] variant).
+#[macro_export]
+macro_rules! coaching {
+    ($($exercise:literal, $error:ident, $zh:literal, $en:literal;)*) => {
+        /// Every note, by exercise.
+        pub const COACHING: &[$crate::Coaching] = &[$($crate::Coaching {
+            exercise: $exercise,
+            error: $crate::CompileError::$error,
+            zh: $zh,
+            en: $en,
+        }),*];
+    };
 }
 
 /// A course's grading code, registered in `courses/Cargo.toml` (see the README). A course lists

@@ -11,6 +11,7 @@
 //! within twice the tolerance of a right answer, only looks like it).
 
 use std::collections::BTreeMap;
+use std::sync::Mutex;
 
 use ndarray::ArrayD;
 use tutor_subject::Float;
@@ -127,6 +128,16 @@ impl Observation {
     }
 }
 
+/// A variant as observed in `scope` (one function of the learner's that may compute on its own
+/// what another one gets right: a `forward` that does not call its `norm`), as its own variant, so
+/// that evidence about the other function says nothing against it. Each is made once and kept
+/// for the life of the process (a course has a few dozen).
+pub fn scoped(scope: &'static str, variant: &'static str) -> &'static str {
+    static SCOPED: Mutex<BTreeMap<(&str, &str), &'static str>> = Mutex::new(BTreeMap::new());
+    let mut made = SCOPED.lock().unwrap_or_else(|e| e.into_inner());
+    made.entry((scope, variant)).or_insert_with(|| Box::leak(format!("{scope}: {variant}").into_boxed_str()))
+}
+
 /// The mistakes the observations name, and for each the cases whose failure it explains.
 pub fn named(observations: &[Observation]) -> BTreeMap<&'static str, Vec<&'static str>> {
     // First, which ways of writing a mistake some comparison contradicts.
@@ -208,6 +219,13 @@ mod tests {
             observation("b", vec![sighting("layernorm", false, false)]),
         ];
         assert!(named(&vetoed).is_empty(), "a passing case where it would be wrong contradicts it");
+    }
+
+    #[test]
+    fn a_scoped_variant_is_its_own_and_made_once() {
+        let (a, b) = (scoped("forward", "centred"), scoped("forward", "centred"));
+        assert_eq!((a, std::ptr::eq(a, b)), ("forward: centred", true));
+        assert_ne!(scoped("backward", "centred"), a);
     }
 
     #[test]

@@ -15,7 +15,10 @@ pub mod data;
 pub mod evidence;
 pub mod fault;
 pub mod outcome;
+pub mod probe;
 pub mod report;
+pub mod rounding;
+pub mod row_scale;
 pub mod run;
 pub mod text;
 

@@ -105,6 +105,16 @@ pub fn wrong_shape(what: &Bi, expected: &[usize], found: &[usize]) -> Bi {
     )
 }
 
+/// A call that returned an array of another shape than its input's (a rank lower, flattened,
+/// empty): said plainly, with the usual ways it happens after a reduction along the last axis.
+pub fn returned_shape(call: &str, found: &[usize], input: &[usize]) -> Bi {
+    let (found, input) = (shape(found), shape(input));
+    Bi::new(
+        format!("`{call}` 对形状为 {input} 的输入返回了形状 {found}：结果必须与 x 同形。按行的统计量求出后要用 `insert_axis` 把归约掉的最后一维放回（或用 `into_shape` 变回 [..., 1]）再去除，不要把结果展平，也不要返回空数组。"),
+        format!("`{call}` returned shape {found} for input {input}: the result must have x's shape. Put the reduced last axis back on the per-row statistic with `insert_axis` (or `into_shape` to [..., 1]) before dividing; do not flatten the result or return an empty array."),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,5 @@
 //! exercise: 02-norm
-//! mistake: not-scale-invariant
+//! mistake: no-sqrt
 //! the row is divided by the RMS twice (a leftover second division), i.e. by rms²: the output no longer ignores the input's scale.
 
 #![allow(dead_code)]

@@ -1,5 +1,5 @@
 //! exercise: 02-norm
-//! mistake: not-scale-invariant
+//! mistake: no-sqrt
 //! divides by mean(x²) + eps without the square root: doubling x halves the output.
 
 #![allow(dead_code)]

@@ -1,5 +1,5 @@
 //! exercise: 03-forward
-//! mistake: unnamed
+//! mistake: weight-squared
 //! the weight is multiplied in twice (once per row in a loop, once more on the whole array): the output scales with weight².
 
 #![allow(dead_code)]

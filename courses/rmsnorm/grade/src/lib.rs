@@ -13,7 +13,7 @@ pub mod mistakes;
 pub mod oracle;
 pub mod text;
 
-pub use checks::{all_cases, run_all, Run};
+pub use checks::{all_cases, Run};
 pub use tutor_grade::{evidence, report, Fault};
 /// The course's kit, for tests that compile learner files in (`tutor_kit::graded_server!`).
 pub use tutor_kit;

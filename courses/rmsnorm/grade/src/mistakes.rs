@@ -2,20 +2,15 @@
 //! mistakes that can be computed would output on a given input (the candidates that
 //! [`crate::evidence`] holds the learner's output against).
 
-use half::{bf16, f16};
 use ndarray::{ArrayD, Axis};
+use tutor_grade::rounding::Rounding;
 use tutor_kit::{reference, Float, Param};
+
+use crate::oracle;
 
 pub use tutor_grade::Mistake;
 
-macro_rules! mistakes {
-    ($($id:literal, $exercise:literal, $hint:literal, $zh:literal, $en:literal;)*) => {
-        /// Every mistake the checks can name.
-        pub const ALL: &[Mistake] = &[$(Mistake { id: $id, exercise: $exercise, hint: $hint, zh: $zh, en: $en }),*];
-    };
-}
-
-mistakes! {
+tutor_grade::mistakes! {
     "zero-weight", "01-weight", 2,
         "权重初值为 0：输出恒为 0", "the weight starts at zeros: the output is always zero";
     "random-weight", "01-weight", 2,
@@ -108,6 +103,24 @@ mistakes! {
         "backward 改变了 weight 的值（例如顺手做了一步优化器更新）：它只应把梯度累加进 weight.grad", "backward changes the weight's value (an optimiser step, say): it must only accumulate into weight.grad";
     "ties-away-from-zero", "03-forward", 3,
         "转换回 f16/bf16 时恰好一半的值远离零舍入（如 (bits + 0x8000) & 0xFFFF0000），而不是舍入到偶数", "the cast back to f16/bf16 rounds exact ties away from zero ((bits + 0x8000) & 0xFFFF0000, say) instead of to even";
+    "constant-weight", "01-weight", 2,
+        "权重初值是同一个常数，但不是 1（失败信息里给出了这个值）", "the weight starts at one constant other than 1 (the failure shows the value)";
+    "weight-wrong-length", "01-weight", 1,
+        "权重的长度不是 hidden_size：每个特征通道正好一个值", "the weight's length is not hidden_size: exactly one value per feature channel";
+    "no-sqrt", "02-norm", 3,
+        "除以的是 mean(x²) + eps（RMS 的平方），而不是它的平方根：少了开方，或多除了一次", "dividing by mean(x²) + eps, the RMS squared, instead of its square root: a root missing, or a second division";
+    "eps-as-floor", "02-norm", 3,
+        "eps 被当成下限 max(mean(x²), eps)，而不是加到均方上（f32::max 还会把 NaN 吞掉）", "eps is used as a floor, max(mean(x²), eps), instead of being added to the mean square (and f32::max swallows a NaN)";
+    "square-of-mean", "02-norm", 2,
+        "用了均值的平方 mean(x)²，而不是平方的均值 mean(x²)", "the square of the mean, mean(x)², instead of the mean of the squares, mean(x²)";
+    "wrong-count", "02-norm", 2,
+        "平方和除以的不是 D（最后一维的长度），而是另一个数（例如第一维的长度）", "the sum of squares is divided by another count than D, the last axis's length (the first axis's length, say)";
+    "weight-divided", "03-forward", 2,
+        "除以了权重，而不是乘以权重", "the normalised values are divided by the weight instead of multiplied";
+    "weight-squared", "03-forward", 2,
+        "权重乘了两次（n ⊙ weight²）：只应乘一次", "the weight is multiplied in twice (n ⊙ weight²): once is right";
+    "weight-added", "03-forward", 2,
+        "权重被加上（像偏置 β 那样），而不是逐通道相乘", "the weight is added (like a bias β) instead of multiplied channel by channel";
     "rounds-toward-zero", "03-forward", 3,
         "转换回 f16/bf16 时截断（向零舍入），而不是就近舍入", "the cast back to f16/bf16 truncates (rounds toward zero) instead of rounding to nearest";
 }
@@ -119,7 +132,8 @@ pub fn find(id: &str) -> Option<&'static Mistake> {
 
 pub use tutor_grade::evidence::{candidate, Candidate};
 
-/// What `norm(x)` gives under each statistics mistake that can be computed.
+/// What `norm(x)` gives under the statistics mistakes that are not one scale per row of x (those
+/// are read from the answer: `scale_fit`), and under the ways of taking the statistics in T.
 pub fn wrong_norms<T: Float>(x: &ArrayD<T>, eps: f32) -> Vec<Candidate<f32>> {
     if x.ndim() == 0 {
         return Vec::new();
@@ -127,6 +141,12 @@ pub fn wrong_norms<T: Float>(x: &ArrayD<T>, eps: f32) -> Vec<Candidate<f32>> {
     let x32 = x.mapv(T::to_f32);
     let last = Axis(x.ndim() - 1);
     let d = x32.len_of(last) as f32;
+    // x divided by the root of `mean_square + eps`, its reduced axis put back (or not).
+    let divided = |mean_square: ArrayD<f32>, axis: Option<Axis>| {
+        let root = (mean_square + eps).mapv(f32::sqrt);
+        &x32 / &axis.map_or(root.clone(), |axis| root.insert_axis(axis))
+    };
+    let mean_square = |axis: Axis| x32.mapv(|v| v * v).sum_axis(axis) / x32.len_of(axis) as f32;
     let mut out = vec![candidate(
         "layernorm",
         "centred",
@@ -138,10 +158,7 @@ pub fn wrong_norms<T: Float>(x: &ArrayD<T>, eps: f32) -> Vec<Candidate<f32>> {
         }),
     )];
     if x.shape()[0] > 0 {
-        let first = Axis(0);
-        let n = x32.len_of(first) as f32;
-        let ms = (x32.mapv(|v| v * v).sum_axis(first) / n).insert_axis(first);
-        out.push(candidate("wrong-axis", "first-axis", &x32 / &(ms + eps).mapv(f32::sqrt)));
+        out.push(candidate("wrong-axis", "first-axis", divided(mean_square(Axis(0)), Some(Axis(0)))));
     }
     if !x32.is_empty() {
         let ms = x32.iter().map(|v| v * v).sum::<f32>() / x32.len() as f32;
@@ -149,242 +166,131 @@ pub fn wrong_norms<T: Float>(x: &ArrayD<T>, eps: f32) -> Vec<Candidate<f32>> {
     }
     if x.ndim() >= 2 && x.shape()[x.ndim() - 2] == x.shape()[x.ndim() - 1] {
         // A square input broadcasts the un-kept statistics along the wrong axis without a panic.
-        let ms = x32.mapv(|v| v * v).sum_axis(last) / d;
-        out.push(candidate("keepdim-forgotten", "square-broadcast", &x32 / &(ms + eps).mapv(f32::sqrt)));
+        out.push(candidate("keepdim-forgotten", "square-broadcast", divided(mean_square(last), None)));
     }
-    out.push(candidate("eps-outside-sqrt", "root-plus-eps", scale_rows(&x32, last, |ms, _| 1.0 / (ms.sqrt() + eps))));
-    out.push(candidate("no-eps", "no-eps", scale_rows(&x32, last, |ms, _| 1.0 / ms.sqrt())));
     // No eps, with the zero row special-cased instead (`if ms > 0`): such rows are left as they are.
-    out.push(candidate(
-        "no-eps",
-        "zero-guard",
-        scale_rows(&x32, last, |ms, _| if ms > 0.0 { 1.0 / ms.sqrt() } else { 1.0 }),
-    ));
-    out.push(candidate("sum-not-mean", "sum", scale_rows(&x32, last, |ms, d| 1.0 / (ms * d + eps).sqrt())));
-    out.push(candidate(
-        "d-minus-one",
-        "bessel",
-        scale_rows(&x32, last, |ms, d| 1.0 / (ms * d / (d - 1.0) + eps).sqrt()),
-    ));
-    out.push(candidate(
-        "abs-not-square",
-        "mean-abs",
-        per_row(&x32, last, |row| {
-            let mean_abs = row.iter().map(|v| v.abs()).sum::<f32>() / row.len() as f32;
-            let scale = 1.0 / (mean_abs + eps).sqrt();
-            row.iter().map(|v| v * scale).collect()
-        }),
-    ));
-    for (variant, fixed) in [("eps-1e-6", 1e-6f32), ("machine-epsilon", f32::EPSILON)] {
-        out.push(candidate("eps-ignored", variant, scale_rows(&x32, last, |ms, _| 1.0 / (ms + fixed).sqrt())));
-    }
+    let guarded = mean_square(last).mapv(|ms| if ms > 0.0 { ms.sqrt() } else { 1.0 });
+    out.push(candidate("no-eps", "zero-guard", &x32 / &guarded.insert_axis(last)));
     // Low-precision statistics, the ways people write them: squares in T; squares rounded to T
     // and summed in T one by one; everything in T through ndarray's sum (eight partial sums).
-    let squares_in_t = x.mapv(|v| (v * v).to_f32());
-    out.push(candidate(
-        "half-precision-statistics",
-        "squares-in-t",
-        divide_by_rms(&x32, &(squares_in_t.sum_axis(last) / d), last, eps),
-    ));
-    let sequential =
-        per_lane_mean(&x32, last, |row| row.iter().fold(T::zero(), |acc, v| acc + T::from_f32(v * v)).to_f32());
-    out.push(candidate("half-precision-statistics", "running-sum-in-t", divide_by_rms(&x32, &sequential, last, eps)));
-    let all_in_t = x.mapv(|v| v * v).sum_axis(last).mapv(T::to_f32) / d;
-    out.push(candidate("half-precision-statistics", "sum-axis-in-t", divide_by_rms(&x32, &all_in_t, last, eps)));
+    let in_t = [
+        ("squares-in-t", x.mapv(|v| (v * v).to_f32()).sum_axis(last)),
+        (
+            "running-sum-in-t",
+            x.map_axis(last, |row| row.fold(T::zero(), |s, &v| s + T::from_f32(v.to_f32() * v.to_f32())).to_f32()),
+        ),
+        ("sum-axis-in-t", x.mapv(|v| v * v).sum_axis(last).mapv(T::to_f32)),
+    ];
+    for (variant, sum) in in_t {
+        out.push(candidate("half-precision-statistics", variant, divided(sum / d, Some(last))));
+    }
     out
+}
+
+/// A variant as written in `forward` itself, not in the `norm` it calls (see
+/// [`tutor_grade::evidence::scoped`]).
+pub fn in_forward(variant: &'static str) -> &'static str {
+    tutor_grade::evidence::scoped("forward", variant)
+}
+
+/// A right forward's FP32 result, before its one rounding to `T`.
+pub fn unrounded_forward<T: Float>(x: &ArrayD<T>, eps: f32, weight: &Param) -> Option<ArrayD<f32>> {
+    let mut y = reference::rms_normalize(x, eps).ok()?;
+    if y.ndim() == 0 || y.shape().last() != Some(&weight.len()) {
+        return None;
+    }
+    let last = Axis(y.ndim() - 1);
+    y.lanes_mut(last).into_iter().for_each(|mut row| row *= &weight.value);
+    Some(y)
 }
 
 /// What `forward(x)` gives under each mistake: every statistics mistake carried through a
 /// correct scale-and-cast, and the scaling and casting mistakes on a correct normalisation.
-pub fn wrong_forwards<T: Float + HalfBits>(x: &ArrayD<T>, eps: f32, weight: &Param) -> Vec<Candidate<T>> {
+pub fn wrong_forwards<T: Float>(x: &ArrayD<T>, eps: f32, weight: &Param) -> Vec<Candidate<T>> {
     let scale = |n: &ArrayD<f32>| reference::scale_and_cast::<T>(n, weight).ok();
     let mut out: Vec<Candidate<T>> = wrong_norms(x, eps)
         .into_iter()
-        .filter_map(|c| scale(&c.output).map(|y| candidate(c.mistake, c.variant, y)))
+        .filter_map(|c| scale(&c.output).map(|y| candidate(c.mistake, in_forward(c.variant), y)))
         .collect();
-    let Ok(normalized) = reference::rms_normalize(x, eps) else {
+    let (Some(right), Ok(normalized)) = (unrounded_forward(x, eps, weight), reference::rms_normalize(x, eps)) else {
         return out;
     };
-    if normalized.ndim() == 0 || normalized.shape().last() != Some(&weight.len()) {
-        return out;
-    }
     let last = Axis(normalized.ndim() - 1);
-    let scaled = |w: &ndarray::Array1<f32>| {
-        let mut y = normalized.clone();
-        for mut row in y.lanes_mut(last) {
-            row *= w;
-        }
-        y
-    };
-    let right = scaled(&weight.value);
-    if let Some(without) = scale(&scale_rows(&x.mapv(T::to_f32), last, |ms, _| 1.0 / ms.sqrt())) {
+    let x32 = x.mapv(T::to_f32);
+    let root = (x32.mapv(|v| v * v).sum_axis(last) / weight.len() as f32).mapv(f32::sqrt);
+    if let Some(without) = scale(&(&x32 / &root.insert_axis(last))) {
         out.push(candidate("forward-without-eps", "no-eps", without));
     }
-    out.push(candidate("weight-ignored", "unscaled", normalized.mapv(T::from_f32)));
-    if let Some(&first) = weight.value.first() {
-        out.push(candidate("scalar-weight", "first-element", normalized.mapv(|v| T::from_f32(v * first))));
-    }
-    let reversed: ndarray::Array1<f32> = weight.value.iter().rev().copied().collect();
-    out.push(candidate("weight-transposed-or-reversed", "reversed", scaled(&reversed).mapv(T::from_f32)));
     if normalized.ndim() >= 2 && normalized.shape()[normalized.ndim() - 2] == weight.len() {
         let column = weight.value.clone().insert_axis(Axis(1));
         out.push(candidate("weight-transposed-or-reversed", "column", (&normalized * &column).mapv(T::from_f32)));
     }
     // Two roundings: the normalised values rounded to T first, then multiplied in T (Hugging
     // Face, Meta LLaMA), or widened again and multiplied in FP32 or f64.
-    let weight_t = weight.value.mapv(T::from_f32);
     let normalized_t = normalized.mapv(T::from_f32);
-    let mut in_t = normalized_t.clone();
-    for mut row in in_t.lanes_mut(last) {
-        row.zip_mut_with(&weight_t, |v, &w| *v = *v * w);
-    }
-    out.push(candidate("double-rounding", "product-in-t", in_t));
-    let mut via_f32 = normalized_t.mapv(T::to_f32);
-    for mut row in via_f32.lanes_mut(last) {
-        row *= &weight.value;
-    }
-    out.push(candidate("double-rounding", "widened-again", via_f32.mapv(T::from_f32)));
-    let mut via_f64 = normalized_t.mapv(T::to_f64);
-    for mut row in via_f64.lanes_mut(last) {
-        row.zip_mut_with(&weight.value, |v, &w| *v *= f64::from(w));
-    }
-    out.push(candidate("double-rounding", "product-in-f64", via_f64.mapv(T::from_f64)));
-    if T::TRUNCATES {
-        out.push(candidate("rounds-toward-zero", "truncated", right.mapv(T::toward_zero)));
-        out.push(candidate("ties-away-from-zero", "ties-away", right.mapv(T::ties_away)));
-        out.push(candidate(
-            "half-precision-statistics",
-            "forward-in-t",
-            crate::diagnose::rounding::forward_in(x, eps, weight),
-        ));
+    let weighted = |times: &dyn Fn(T, f32) -> T| {
+        let mut y = normalized_t.clone();
+        y.lanes_mut(last).into_iter().for_each(|mut row| row.zip_mut_with(&weight.value, |v, &w| *v = times(*v, w)));
+        y
+    };
+    out.push(candidate("double-rounding", "product-in-t", weighted(&|v, w| v * T::from_f32(w))));
+    out.push(candidate("double-rounding", "widened-again", weighted(&|v, w| T::from_f32(v.to_f32() * w))));
+    out.push(candidate("double-rounding", "product-in-f64", weighted(&|v, w| T::from_f64(v.to_f64() * f64::from(w)))));
+    if std::mem::size_of::<T>() < 4 {
+        // The wrong conversions, per dtype: a file may truncate bf16 and round f16 right.
+        let unrounded = right.mapv(f64::from);
+        out.push(candidate("rounds-toward-zero", T::NAME, Rounding::TowardZero.array(&unrounded)));
+        out.push(candidate("ties-away-from-zero", T::NAME, Rounding::TiesAway.array(&unrounded)));
+        out.push(candidate("half-precision-statistics", "forward-in-t", forward_in(x, eps, weight)));
     }
     out
 }
 
-/// What `backward` gives under each gradient mistake that can be computed: `(dx, dweight)` in
-/// f64 from a cleared weight gradient, for the observations of the backward cases.
-pub fn wrong_backwards(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Vec<Candidate<f64>> {
-    if x.ndim() == 0 || x.shape() != grad_out.shape() || x.shape().last() != Some(&weight.len()) {
-        return Vec::new();
+/// `forward` computed in `T` throughout, as `x * rsqrt(mean(x * x) + eps) * w` written on `T`
+/// values: squares, running sum, root and products each rounded to `T`.
+pub fn forward_in<T: Float>(x: &ArrayD<T>, eps: f32, weight: &Param) -> ArrayD<T> {
+    let mut y = x.clone();
+    if x.ndim() == 0 || x.shape().last() != Some(&weight.len()) {
+        return y;
     }
     let last = Axis(x.ndim() - 1);
-    let d = weight.len() as f64;
-    // One row's (dx, dweight contribution) with r computed by `rms` and the mean term kept or not.
-    let row = |x: &[f64], g: &[f64], with_eps: bool, mean_term: bool| -> (Vec<f64>, Vec<f64>) {
-        let ms = x.iter().map(|v| v * v).sum::<f64>() / d;
-        let r = 1.0 / (ms + if with_eps { eps } else { 0.0 }).sqrt();
-        let n: Vec<f64> = x.iter().map(|v| v * r).collect();
-        let h: Vec<f64> = g.iter().zip(weight).map(|(g, w)| g * w).collect();
-        let mean_hn = if mean_term { h.iter().zip(&n).map(|(a, b)| a * b).sum::<f64>() / d } else { 0.0 };
-        let dx = h.iter().zip(&n).map(|(h, n)| r * (h - n * mean_hn)).collect();
-        let dw = g.iter().zip(&n).map(|(g, n)| g * n).collect();
-        (dx, dw)
-    };
-    let gradients = |with_eps: bool, mean_term: bool| {
-        let mut dx = x.clone();
-        let mut per_row = Vec::new();
-        for ((x_row, g_row), mut dx_row) in x.lanes(last).into_iter().zip(grad_out.lanes(last)).zip(dx.lanes_mut(last))
-        {
-            let (row_dx, row_dw) = row(&x_row.to_vec(), &g_row.to_vec(), with_eps, mean_term);
-            dx_row.iter_mut().zip(row_dx).for_each(|(slot, v)| *slot = v);
-            per_row.push(row_dw);
+    let weight_t: Vec<T> = weight.value.iter().map(|&w| T::from_f32(w)).collect();
+    for mut row in y.lanes_mut(last) {
+        let d = T::from_f32(row.len() as f32);
+        let sum = row.iter().fold(T::zero(), |acc, &v| acc + v * v);
+        let root = T::from_f32((sum / d + T::from_f32(eps)).to_f32().sqrt());
+        for (v, &w) in row.iter_mut().zip(&weight_t) {
+            *v = *v / root * w;
         }
-        (dx, per_row)
-    };
-    let summed = |rows: &[Vec<f64>]| -> ArrayD<f64> {
-        let mut total = vec![0.0; weight.len()];
-        for r in rows {
-            total.iter_mut().zip(r).for_each(|(t, v)| *t += v);
-        }
-        ArrayD::from_shape_vec(vec![weight.len()], total).expect("one value per feature")
-    };
-    let mut out = Vec::new();
-    let (dx, rows) = gradients(true, false);
-    out.push(candidate("mean-term-dropped", "dx", dx));
-    out.push(candidate("mean-term-dropped", "dweight", summed(&rows)));
-    let (dx, rows) = gradients(false, true);
-    out.push(candidate("eps-dropped-from-r", "dx", dx));
-    out.push(candidate("eps-dropped-from-r", "dweight", summed(&rows)));
-    let (_, rows) = gradients(true, true);
-    if rows.len() > 1 {
-        let vector =
-            |r: &Vec<f64>| ArrayD::from_shape_vec(vec![weight.len()], r.clone()).expect("one value per feature");
-        if let (Some(first), Some(last_row)) = (rows.first(), rows.last()) {
-            out.push(candidate("weight-gradient-not-summed", "first-row", vector(first)));
-            out.push(candidate("weight-gradient-not-summed", "last-row", vector(last_row)));
-        }
-        out.push(candidate(
-            "weight-gradient-not-summed",
-            "mean-over-rows",
-            summed(&rows).mapv(|v| v / rows.len() as f64),
-        ));
+    }
+    y
+}
+
+/// What `backward` gives under the gradient mistakes that `backward_fit` does not read from dx's
+/// terms: r without eps, and a weight gradient of one row only or averaged over the rows; in f64
+/// from a cleared weight gradient. Variants that start with `dx` are dx; the others, the weight's
+/// gradient.
+pub fn wrong_backwards(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Vec<Candidate<f64>> {
+    if x.ndim() == 0 || weight.is_empty() || x.shape() != grad_out.shape() || x.shape().last() != Some(&weight.len()) {
+        return Vec::new();
+    }
+    let vector = |v: Vec<f64>| ArrayD::from_shape_vec(vec![weight.len()], v).expect("one value per feature");
+    let (dx, dw) = oracle::backward(x, grad_out, weight, 0.0);
+    let mut out =
+        vec![candidate("eps-dropped-from-r", "dx", dx), candidate("eps-dropped-from-r", "dweight", vector(dw))];
+    let (rows, last) = (x.len() / weight.len(), Axis(x.ndim() - 1));
+    if rows > 1 {
+        let one_row = |i: usize| {
+            let row = |a: &ArrayD<f64>| a.lanes(last).into_iter().nth(i).map(|l| l.to_owned().into_dyn());
+            let (x_row, g_row) = (row(x).expect("a row"), row(grad_out).expect("a row"));
+            vector(oracle::backward(&x_row, &g_row, weight, eps).1)
+        };
+        out.push(candidate("weight-gradient-not-summed", "first-row", one_row(0)));
+        out.push(candidate("weight-gradient-not-summed", "last-row", one_row(rows - 1)));
+        let summed = vector(oracle::backward(x, grad_out, weight, eps).1);
+        out.push(candidate("weight-gradient-not-summed", "mean-over-rows", summed / rows as f64));
     }
     out
-}
-
-/// Rounding toward zero, for the element types where it differs from rounding to nearest.
-pub trait HalfBits: Sized {
-    /// Whether this type is narrower than f32 (so a cast can truncate).
-    const TRUNCATES: bool;
-    /// `v` rounded toward zero.
-    fn toward_zero(v: f32) -> Self;
-    /// `v` rounded to nearest with ties away from zero (`(bits + 0x8000) & 0xFFFF0000` for bf16).
-    fn ties_away(v: f32) -> Self;
-}
-
-macro_rules! half_bits {
-    ($t:ty, $truncates:expr) => {
-        impl HalfBits for $t {
-            const TRUNCATES: bool = $truncates;
-            fn toward_zero(v: f32) -> Self {
-                let nearest = <$t as Float>::from_f32(v);
-                let back = <$t as Float>::to_f32(nearest);
-                if !$truncates || !v.is_finite() || back.abs() <= v.abs() {
-                    return nearest;
-                }
-                // One step toward zero: the bit pattern's magnitude less one.
-                <$t>::from_bits(nearest.to_bits() - 1)
-            }
-            fn ties_away(v: f32) -> Self {
-                let nearest = <$t as Float>::from_f32(v);
-                let back = <$t as Float>::to_f32(nearest);
-                if !$truncates || !v.is_finite() || back == v || back.abs() > v.abs() {
-                    return nearest;
-                }
-                // Nearest went toward zero: on an exact tie, away from zero is one step up.
-                let away = <$t>::from_bits(nearest.to_bits() + 1);
-                let tie = (v - back).abs() == (<$t as Float>::to_f32(away) - v).abs();
-                if tie {
-                    away
-                } else {
-                    nearest
-                }
-            }
-        }
-    };
-}
-
-half_bits!(f16, true);
-half_bits!(bf16, true);
-
-impl HalfBits for f32 {
-    const TRUNCATES: bool = false;
-    fn toward_zero(v: f32) -> Self {
-        v
-    }
-    fn ties_away(v: f32) -> Self {
-        v
-    }
-}
-
-impl HalfBits for f64 {
-    const TRUNCATES: bool = false;
-    fn toward_zero(v: f32) -> Self {
-        f64::from(v)
-    }
-    fn ties_away(v: f32) -> Self {
-        f64::from(v)
-    }
 }
 
 fn per_row(x: &ArrayD<f32>, axis: Axis, f: impl Fn(&[f32]) -> Vec<f32>) -> ArrayD<f32> {
@@ -398,29 +304,6 @@ fn per_row(x: &ArrayD<f32>, axis: Axis, f: impl Fn(&[f32]) -> Vec<f32>) -> Array
     out
 }
 
-/// Scales each row by `scale(mean_square, D)`.
-fn scale_rows(x: &ArrayD<f32>, axis: Axis, scale: impl Fn(f32, f32) -> f32) -> ArrayD<f32> {
-    per_row(x, axis, |row| {
-        let d = row.len() as f32;
-        let ms = row.iter().map(|v| v * v).sum::<f32>() / d;
-        let s = scale(ms, d);
-        row.iter().map(|v| v * s).collect()
-    })
-}
-
-fn per_lane_mean(x: &ArrayD<f32>, axis: Axis, sum: impl Fn(&[f32]) -> f32) -> ArrayD<f32> {
-    let d = x.len_of(axis) as f32;
-    let values: Vec<f32> =
-        x.lanes(axis).into_iter().map(|row| sum(&row.iter().copied().collect::<Vec<_>>()) / d).collect();
-    let mut shape = x.shape().to_vec();
-    shape.remove(axis.index());
-    ArrayD::from_shape_vec(shape, values).expect("one mean per lane")
-}
-
-fn divide_by_rms(x: &ArrayD<f32>, mean_square: &ArrayD<f32>, axis: Axis, eps: f32) -> ArrayD<f32> {
-    x / &(mean_square.clone().insert_axis(axis) + eps).mapv(f32::sqrt)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -429,37 +312,11 @@ mod tests {
     fn every_candidate_names_a_catalogued_mistake() {
         let x = ArrayD::from_shape_vec(vec![2, 2], vec![1.0f32, 2.0, 3.0, 4.0]).unwrap();
         let weight = Param::trainable(ndarray::Array1::from(vec![0.5, 2.0]));
-        let x16 = x.mapv(f16::from_f32);
+        let x16 = x.mapv(half::f16::from_f32);
         for c in wrong_forwards(&x16, 1e-6, &weight) {
-            assert!(find(c.mistake).is_some(), "{} is not catalogued", c.mistake);
+            assert!(ALL.iter().any(|m| m.id == c.mistake), "{} is not catalogued", c.mistake);
         }
         let ids: std::collections::BTreeSet<_> = ALL.iter().map(|m| m.id).collect();
         assert_eq!(ids.len(), ALL.len(), "ids are unique");
-    }
-
-    #[test]
-    fn truncation_steps_toward_zero_only_when_nearest_rounds_up() {
-        // 1 + 3·2⁻¹² rounds up to 1 + 2⁻¹⁰ in f16; toward zero it is 1.
-        let v = 1.0 + 3.0 * 2f32.powi(-12);
-        assert_eq!(f16::from_f32(v).to_f32(), 1.0 + 2f32.powi(-10));
-        assert_eq!(f16::toward_zero(v).to_f32(), 1.0);
-        assert_eq!(f16::toward_zero(-v).to_f32(), -1.0);
-        assert_eq!(f16::toward_zero(1.0).to_f32(), 1.0);
-        assert_eq!(bf16::toward_zero(1.0 + 3.0 * 2f32.powi(-9)).to_f32(), 1.0);
-    }
-
-    #[test]
-    fn ties_away_differs_from_nearest_even_only_on_exact_ties() {
-        // 1 + 2⁻⁸ lies halfway between 1 and 1 + 2⁻⁷ in bf16: even is 1, away is 1 + 2⁻⁷.
-        let tie = 1.0 + 2f32.powi(-8);
-        assert_eq!(bf16::from_f32(tie).to_f32(), 1.0);
-        assert_eq!(bf16::ties_away(tie).to_f32(), 1.0 + 2f32.powi(-7));
-        assert_eq!(bf16::ties_away(-tie).to_f32(), -(1.0 + 2f32.powi(-7)));
-        let masked = |v: f32| bf16::from_bits(((v.to_bits() + 0x8000) >> 16) as u16);
-        for v in [tie, -tie, 1.0 + 3.0 * 2f32.powi(-8), 0.3, -7.25e-3] {
-            assert_eq!(bf16::ties_away(v), masked(v), "{v}");
-        }
-        assert_eq!(f16::ties_away(1.0 + 2f32.powi(-11)).to_f32(), 1.0 + 2f32.powi(-10));
-        assert_eq!(f16::ties_away(1.0 + 2f32.powi(-12)), f16::from_f32(1.0 + 2f32.powi(-12)));
     }
 }

@@ -4,11 +4,6 @@
 
 pub use tutor_grade::text::*;
 
-/// What a known mistake is, by its id (see [`crate::mistakes`]); the id itself when unknown.
-pub fn mistake_title(id: &str) -> Bi {
-    crate::mistakes::find(id).map_or_else(|| Bi::new(id, id), |m| m.title())
-}
-
 fn shape(s: &[usize]) -> String {
     format!("{s:?}")
 }
@@ -94,20 +89,19 @@ pub(crate) fn not_finite(what: &Bi) -> Bi {
     )
 }
 
-pub(crate) fn rounded_more_than_once(dtype: &str, mismatched: usize, total: usize, worst_ulps: i32) -> Bi {
+/// Two roundings: the normalised values rounded to `dtype` before the weight.
+pub(crate) fn rounded_twice(dtype: &str, mismatched: usize, total: usize, worst_ulps: i32) -> Bi {
     Bi::new(
-        format!("{total} 个 {dtype} 输出中有 {mismatched} 个不等于 FP32 结果的正确舍入（最多差 {worst_ulps} ulp），但每个都在容差之内。常见的原因有两个：舍入了不止一次（先把归一化结果舍入到 {dtype} 再乘权重，这是 Meta LLaMA 与 Hugging Face 的写法，是真实存在的选择，但本课程的契约——教程的，也是 torch.nn.functional.rms_norm 组合实现的——只舍入一次），或者统计量不是在 FP32 中算的。应在 FP32 中统计、在 FP32 中乘以权重，最后用 from_f32 就近舍入一次。"),
-        format!("{mismatched} of {total} {dtype} outputs differ from the correctly rounded FP32 result (by up to {worst_ulps} ulp), though every one is within the tolerance. Two usual causes: rounding more than once (the normalised values rounded to {dtype} before the weight, Meta LLaMA's and Hugging Face's way: a real choice, but this course's contract, the tutorial's and that of torch.nn.functional.rms_norm's composite path, rounds once), or statistics not computed in FP32. Take the statistics in FP32, multiply by the weight in FP32, and round once, at the end, to nearest with from_f32."),
+        format!("{total} 个 {dtype} 输出中有 {mismatched} 个不等于 FP32 结果的正确舍入（最多差 {worst_ulps} ulp），但每个都在容差之内：舍入了两次。先把归一化结果舍入到 {dtype} 再乘权重是 Meta LLaMA 与 Hugging Face 的写法，是真实存在的选择；本课程的契约（教程的，也是 torch.nn.functional.rms_norm 组合实现的）只舍入一次：在 FP32 中乘以权重，最后用 from_f32 舍入。"),
+        format!("{mismatched} of {total} {dtype} outputs differ from the correctly rounded FP32 result (by up to {worst_ulps} ulp), though every one is within the tolerance: they were rounded twice. Rounding the normalised values to {dtype} before the weight is Meta LLaMA's and Hugging Face's way, a real choice; this course's contract (the tutorial's, and that of torch.nn.functional.rms_norm's composite path) rounds once: multiply by the weight in FP32, then round with from_f32."),
     )
 }
 
-/// A call that returned an array of another shape than its input's (a rank lower, flattened,
-/// empty): said plainly, with the usual ways it happens.
-pub(crate) fn returned_shape(call: &str, found: &[usize], input: &[usize]) -> Bi {
-    let (found, input) = (shape(found), shape(input));
+/// The whole forward computed in `dtype` instead of FP32.
+pub(crate) fn computed_in(dtype: &str, mismatched: usize, total: usize) -> Bi {
     Bi::new(
-        format!("`{call}` 对形状为 {input} 的输入返回了形状 {found}：结果必须与 x 同形。按行的统计量求出后要用 `insert_axis` 把归约掉的最后一维放回（或用 `into_shape` 变回 [..., 1]）再去除，不要把结果展平，也不要返回空数组。"),
-        format!("`{call}` returned shape {found} for input {input}: the result must have x's shape. Put the reduced last axis back on the per-row statistic with `insert_axis` (or `into_shape` to [..., 1]) before dividing; do not flatten the result or return an empty array."),
+        format!("{total} 个 {dtype} 输出中有 {mismatched} 个不等于 FP32 结果的正确舍入：整个 forward 是在 {dtype} 中算的（平方、求和、开方、乘法每一步都舍入）。应先转成 f32，在 FP32 中统计并乘以权重，最后用 from_f32 舍入一次。"),
+        format!("{mismatched} of {total} {dtype} outputs differ from the correctly rounded FP32 result: the whole forward was computed in {dtype} (squares, sum, root and products each rounded). Convert to f32, take the statistics and the weight in FP32, and round once, at the end, with from_f32."),
     )
 }
 
@@ -138,15 +132,4 @@ pub(crate) fn dx_rounded_more_than_once(dtype: &str, off: usize, total: usize, w
 /// dx compared row by row, each row in units of its largest reference value.
 pub(crate) fn dx_per_row_scale() -> Bi {
     Bi::new("dx（每行除以该行参考值的最大绝对值）", "dx (each row divided by its largest reference magnitude)")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn unknown_ids_fall_back_to_the_id() {
-        assert_eq!(mistake_title("no-such-mistake").en, "no-such-mistake");
-        assert_ne!(mistake_title("layernorm").zh, mistake_title("layernorm").en);
-    }
 }

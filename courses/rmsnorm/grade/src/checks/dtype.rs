@@ -6,30 +6,33 @@ use ndarray::{Array1, ArrayD, IxDyn};
 use tutor_kit::{reference, Element, Param};
 
 use crate::subject::RMSNorm;
+use tutor_grade::data::tensor;
 
 use super::{assert_close, call, cases, Build, Case, Failure, Outcome, Run};
 use crate::diagnose::{backward_fit, scale_fit};
 use crate::evidence::Observation;
-use crate::mistakes::{self, Candidate, HalfBits};
+use crate::mistakes::{self, Candidate};
 use crate::{oracle, text};
+pub(super) use tutor_grade::rounding::Spacing;
+use tutor_grade::rounding::{rounded_once, rounding_text, Agreement};
 
 pub fn cases() -> Vec<Case> {
     cases! { super::DTYPE_GRADIENT;
         "f32-weighted-forward",
             "f32 输入、非单位权重的 forward",
-            "forward on f32 input with non-unit weights" => f32_weighted_forward;
+            "forward on f32 input with non-unit weights" => |run| seeded_forward::<f32>(run, &[2, 3, 4], 11, F32);
         "f16-forward",
             "f16 输入 2×3×4：同形、同 dtype，rtol 1e-3 / atol 1e-4",
-            "f16 input 2×3×4: same shape and dtype, rtol 1e-3 / atol 1e-4" => f16_forward;
+            "f16 input 2×3×4: same shape and dtype, rtol 1e-3 / atol 1e-4" => |run| seeded_forward::<f16>(run, &[2, 3, 4], 12, F16);
         "bf16-forward",
             "bf16 输入：同形、同 dtype，rtol 1.6e-2 / atol 1e-5",
-            "bf16 input: same shape and dtype, rtol 1.6e-2 / atol 1e-5" => bf16_forward;
+            "bf16 input: same shape and dtype, rtol 1.6e-2 / atol 1e-5" => |run| seeded_forward::<bf16>(run, &[2, 3, 4], 13, BF16);
         "f16-rounds-once",
             "f16 输出只舍入一次：几乎每个值都等于正确舍入的 FP32 结果（权重可在 f16 中精确表示）",
-            "f16 output rounded once: almost every value is the correctly rounded FP32 result (weights exact in f16)" => f16_rounds_once;
+            "f16 output rounded once: almost every value is the correctly rounded FP32 result (weights exact in f16)" => |run| rounds_once::<f16>(run, 14, F16);
         "bf16-rounds-once",
             "bf16 输出只舍入一次、就近舍入：几乎每个值都等于正确舍入的 FP32 结果（权重可在 bf16 中精确表示）",
-            "bf16 output rounded once, to nearest: almost every value is the correctly rounded FP32 result (weights exact in bf16)" => bf16_rounds_once;
+            "bf16 output rounded once, to nearest: almost every value is the correctly rounded FP32 result (weights exact in bf16)" => |run| rounds_once::<bf16>(run, 15, BF16);
         "forward-edge-inputs",
             "forward 处理边界输入：零行、极小值、NaN 行、一维、四维、空批次，错误的最后一维返回 Err",
             "forward on edge inputs: a zero row, tiny values, a NaN row, one- and four-dimensional inputs, an empty batch; a wrong last axis is an Err" => forward_edge_inputs;
@@ -84,7 +87,7 @@ pub(super) fn with_weights<'a>(
 
 /// The learner's forward on `x` against the explicit FP32 reference rounded once to `T`,
 /// recording what the output says about known mistakes.
-fn forward_matches<T: Element + HalfBits>(
+fn forward_matches<T: Element>(
     run: &Run,
     norm: &RMSNorm,
     weight: &Param,
@@ -92,35 +95,56 @@ fn forward_matches<T: Element + HalfBits>(
     eps: f32,
     (atol, rtol): (f64, f64),
 ) -> Outcome {
-    let actual = call(&text::code("forward(x)"), norm.forward(x))?.mapv(T::to_f64);
-    super::shape::same_as_input("forward(x)", actual.shape(), x.shape())?;
-    let expected = reference::forward(x, eps, weight).expect("test inputs are valid").mapv(T::to_f64);
+    let (actual, expected) = forward_and_reference(norm, weight, x, eps)?;
+    let (actual, expected) = (actual.mapv(T::to_f64), expected.mapv(T::to_f64));
     let (case, seen, right, x, weight) = (run.case(), actual.clone(), expected.clone(), x.clone(), weight.clone());
     run.observe(move || {
+        // With the statistics and weight mistakes read from forward's own numbers (`scale_fit`),
+        // scoped to forward (a forward may compute what its norm gets right), but for no eps, whose
+        // forward-only form is `forward-without-eps`, a candidate of its own.
+        let (x64, w) = (x.mapv(T::to_f64), weight.value.mapv(f64::from).to_vec());
+        let precision = if std::mem::size_of::<T>() < 4 { 1e-2 } else { 1e-6 };
+        let mut fitted = scale_fit::candidates(&x64, &w, f64::from(eps), &seen, true, precision);
+        fitted.extend(scale_fit::weight_candidates(&x64, &w, f64::from(eps)));
+        let scoped =
+            |c: &Candidate<f64>| if c.mistake == "no-eps" { c.variant } else { mistakes::in_forward(c.variant) };
         let mut candidates = mistakes::wrong_forwards(&x, eps, &weight);
-        candidates.extend(fitted_forwards(&x, eps, &weight, &seen));
+        candidates.extend(fitted.into_iter().map(|c| Candidate { variant: scoped(&c), ..c.map(T::from_f64) }));
         vec![Observation::by_tolerance(case, &seen, &right, candidates, atol, rtol)]
     });
     assert_close(&text::code("forward(x)"), T::NAME, &actual, &expected, atol, rtol)
 }
 
-/// The statistics and weight mistakes read from forward's own numbers (see `diagnose`), rounded
-/// to the output type as a learner's would be.
-fn fitted_forwards<T: Element + HalfBits>(
+/// The learner's `forward(x)`, of `x`'s shape, and the reference: FP32 rounded once to `T`.
+pub(super) fn forward_and_reference<T: Element>(
+    norm: &RMSNorm,
+    weight: &Param,
+    x: &ArrayD<T>,
+    eps: f32,
+) -> Result<(ArrayD<T>, ArrayD<T>), Failure> {
+    let actual = call(&text::code("forward(x)"), norm.forward(x))?;
+    super::shape::same_as_input("forward(x)", actual.shape(), x.shape())?;
+    Ok((actual, reference::forward(x, eps, weight).expect("test inputs are valid")))
+}
+
+/// Records what forward's bits say: at least `share` of them equal makes a match. Bits judge only
+/// the candidates that round as a learner's program would (the fitted ones are for tolerances).
+pub(super) fn observe_bits<T: Element>(
+    run: &Run,
     x: &ArrayD<T>,
     eps: f32,
     weight: &Param,
-    seen: &ArrayD<f64>,
-) -> Vec<Candidate<T>> {
-    let w: Vec<f64> = weight.value.iter().map(|&v| f64::from(v)).collect();
-    let precision = if T::TRUNCATES { 1e-2 } else { 1e-6 };
-    let x64 = x.mapv(T::to_f64);
-    let mut fitted = scale_fit::candidates(&x64, &w, f64::from(eps), seen, true, precision);
-    fitted.extend(scale_fit::weight_candidates(&x64, &w, f64::from(eps)));
-    fitted.into_iter().map(|c| c.map(T::from_f64)).collect()
+    seen: &ArrayD<T>,
+    share: f64,
+) {
+    let (case, x, weight, seen) = (run.case(), x.clone(), weight.clone(), seen.clone());
+    run.observe(move || {
+        let right = reference::forward(&x, eps, &weight).expect("test inputs are valid");
+        vec![Observation::by_bits(case, &seen, &right, mistakes::wrong_forwards(&x, eps, &weight), share)]
+    });
 }
 
-fn seeded_forward<T: Element + HalfBits>(run: &Run, shape: &[usize], salt: u64, tolerance: (f64, f64)) -> Outcome {
+fn seeded_forward<T: Element>(run: &Run, shape: &[usize], salt: u64, tolerance: (f64, f64)) -> Outcome {
     let hidden = *shape.last().expect("test shapes have a last axis");
     let (norm, weight) = weighted(run, hidden, 1e-6, salt, None)?;
     let x: ArrayD<T> = run.rng(salt + 100).normal_array(shape);
@@ -136,130 +160,58 @@ const F32: (f64, f64) = (1e-6, 1e-5);
 const F16: (f64, f64) = (1e-4, 1e-3);
 const BF16: (f64, f64) = (1e-5, 1.6e-2);
 
-fn f32_weighted_forward(run: &Run) -> Outcome {
-    seeded_forward::<f32>(run, &[2, 3, 4], 11, F32)
-}
-
-fn f16_forward(run: &Run) -> Outcome {
-    seeded_forward::<f16>(run, &[2, 3, 4], 12, F16)
-}
-
-fn bf16_forward(run: &Run) -> Outcome {
-    seeded_forward::<bf16>(run, &[2, 3, 4], 13, BF16)
-}
-
 /// With weights exactly representable in `T`, multiplying in FP32 and rounding once lands on the
 /// correctly rounded value almost everywhere (another summation order moves the FP32 value by an
 /// ulp or two, which crosses a rounding boundary about once in two thousand values), whether the
 /// weight was kept in FP32 or cast to `T` first (the tutorial's own TODO 3). Rounding the
 /// normalised values first, or truncating, misses on a large share of the elements.
-fn rounds_once<T: Element + HalfBits>(run: &Run, salt: u64, tolerance: (f64, f64)) -> Outcome {
+fn rounds_once<T: Element>(run: &Run, salt: u64, tolerance: (f64, f64)) -> Outcome {
     const SHAPE: [usize; 2] = [64, 64];
     const ALLOWED_SHARE: f64 = 0.01;
     let exact: fn(f32) -> f32 = |w| T::from_f32(w).to_f32();
     let (norm, weight) = weighted(run, SHAPE[1], 1e-6, salt, Some(exact))?;
     let x: ArrayD<T> = run.rng(salt + 100).normal_array(&SHAPE);
-    let actual = call(&text::code("forward(x)"), norm.forward(&x))?;
-    super::shape::same_as_input("forward(x)", actual.shape(), x.shape())?;
-    let expected = reference::forward(&x, 1e-6, &weight).expect("test inputs are valid");
-    let (case, seen, right, input, layer_weight) =
-        (run.case(), actual.clone(), expected.clone(), x.clone(), weight.clone());
-    run.observe(move || {
-        let mut candidates = mistakes::wrong_forwards(&input, 1e-6, &layer_weight);
-        candidates.extend(fitted_forwards(&input, 1e-6, &layer_weight, &seen.mapv(T::to_f64)));
-        vec![Observation::by_bits(case, &seen, &right, candidates, 1.0 - ALLOWED_SHARE)]
-    });
+    let (actual, expected) = forward_and_reference(&norm, &weight, &x, 1e-6)?;
+    observe_bits(run, &x, 1e-6, &weight, &actual, 1.0 - ALLOWED_SHARE);
     // A forward that is wrong for another reason fails as such: rounding is not its problem.
     let (atol, rtol) = tolerance;
     assert_close(&text::code("forward(x)"), T::NAME, &actual.mapv(T::to_f64), &expected.mapv(T::to_f64), atol, rtol)?;
+    let unrounded = mistakes::unrounded_forward(&x, 1e-6, &weight).map(|u| u.mapv(f64::from));
+    let Err((agreement, rounding)) = rounded_once(&actual, &expected, unrounded.as_ref(), ALLOWED_SHARE) else {
+        return Ok(());
+    };
     let Err(mut failure) =
         assert_close(&text::code("forward(x)"), T::NAME, &actual.mapv(T::to_f64), &expected.mapv(T::to_f64), 0.0, 0.0)
     else {
         return Ok(());
     };
-    let spacing = Spacing::of::<T>();
-    let ulps = |a: T, b: T| (a.to_f64() - b.to_f64()).abs() / spacing.at(b.to_f64());
-    let worst = actual.iter().zip(expected.iter()).map(|(&a, &e)| ulps(a, e)).fold(0.0, f64::max);
-    let (mismatched, total) = failure.mismatch.as_ref().map_or((0, 0), |m| (m.mismatched, m.total));
-    if worst <= 1.0 && (mismatched as f64) <= ALLOWED_SHARE * total as f64 {
-        return Ok(());
-    }
-    // The rounding message is for a forward that is right but for its rounding: its output must
-    // be, bit for bit, what rounding twice or truncating gives.
-    let same_bits = |c: &ArrayD<T>| {
-        let equal = actual.iter().zip(c.iter()).filter(|(a, b)| a.to_f64().to_bits() == b.to_f64().to_bits()).count();
-        c.shape() == actual.shape() && equal as f64 >= (1.0 - ALLOWED_SHARE) * actual.len() as f64
+    // Say which rounding it is, from the bits: a wrong conversion of the right FP32 values, two
+    // roundings, or the whole forward in `T`; otherwise, the plain mismatch.
+    let (differing, total) = (agreement.differing, agreement.total);
+    let candidates = mistakes::wrong_forwards(&x, 1e-6, &weight);
+    let shows = |mistake: &str| {
+        let same = |c: &ArrayD<T>| c.shape() == x.shape() && Agreement::of(&actual, c).at_least(1.0 - ALLOWED_SHARE);
+        candidates.iter().any(|c| c.mistake == mistake && same(&c.output))
     };
-    let a_rounding_mistake = mistakes::wrong_forwards(&x, 1e-6, &weight)
-        .iter()
-        .any(|c| ["double-rounding", "rounds-toward-zero"].contains(&c.mistake) && same_bits(&c.output));
-    if a_rounding_mistake {
-        failure.message = text::rounded_more_than_once(T::NAME, mismatched, total, worst.round() as i32);
+    if let Some(rounding) = rounding {
+        failure.message = rounding_text(rounding, T::NAME, differing, total);
+    } else if shows("double-rounding") {
+        failure.message = text::rounded_twice(T::NAME, differing, total, agreement.worst_ulps.round() as i32);
+    } else if shows("half-precision-statistics") {
+        failure.message = text::computed_in(T::NAME, differing, total);
     }
     Err(failure)
 }
 
-/// The spacing of `T` values around `v` (for counting ulps in either half type), subnormals
-/// included.
-pub(super) fn ulp_at<T: Element>(v: T) -> f64 {
-    Spacing::of::<T>().at(v.to_f64())
-}
-
-/// The spacing of a floating-point type's values: its mantissa bits and its smallest step.
-pub(super) struct Spacing {
-    mantissa_bits: i32,
-    smallest: f64,
-}
-
-impl Spacing {
-    /// Measured through `T`'s own correct rounding from f64: `1 + 2^-k` stays above 1 while k is
-    /// at most the mantissa's width, and halving stays above 0 down to the smallest subnormal.
-    pub(super) fn of<T: Element>() -> Spacing {
-        let mantissa_bits = (1..64).take_while(|&k| T::from_f64(1.0 + 2f64.powi(-k)).to_f64() != 1.0).count() as i32;
-        let mut smallest = 1.0f64;
-        while smallest > f64::MIN_POSITIVE && T::from_f64(smallest / 2.0).to_f64() != 0.0 {
-            smallest /= 2.0;
-        }
-        Spacing { mantissa_bits, smallest }
-    }
-
-    /// The distance between neighbouring values at `v`.
-    pub(super) fn at(&self, v: f64) -> f64 {
-        let magnitude = v.abs();
-        if !magnitude.is_finite() || magnitude == 0.0 {
-            return self.smallest;
-        }
-        (2f64.powi(magnitude.log2().floor() as i32 - self.mantissa_bits)).max(self.smallest)
-    }
-}
-
-fn f16_rounds_once(run: &Run) -> Outcome {
-    rounds_once::<f16>(run, 14, F16)
-}
-
-fn bf16_rounds_once(run: &Run) -> Outcome {
-    rounds_once::<bf16>(run, 15, BF16)
-}
-
-/// The edge inputs `norm` is graded on, for `forward` and `backward` too.
+/// The edge inputs `norm` is graded on, for `forward` and `backward` too: a zero row, tiny
+/// values and an ordinary row; a NaN row; one and four axes; an empty batch.
 fn edge_inputs(run: &Run) -> Vec<ArrayD<f32>> {
-    let hidden = 4;
-    let zero_tiny_normal = ArrayD::from_shape_vec(
-        IxDyn(&[3, hidden]),
-        vec![0.0, 0.0, 0.0, 0.0, 1e-4, -2e-4, 1e-4, 3e-4, 0.5, -1.5, 2.0, 0.25],
-    )
-    .expect("3 × 4");
-    let nan_row = ArrayD::from_shape_vec(
-        IxDyn(&[3, hidden]),
-        vec![1.0, 2.0, 3.0, 4.0, f32::NAN, 1.0, 2.0, 3.0, -0.5, 0.25, 2.0, -1.0],
-    )
-    .expect("3 × 4");
     vec![
-        zero_tiny_normal,
-        nan_row,
-        run.rng(16).normal_array(&[hidden]),
-        run.rng(17).normal_array(&[2, 2, 3, hidden]),
-        ArrayD::zeros(IxDyn(&[0, hidden])),
+        tensor(&[3, 4], &[0.0, 0.0, 0.0, 0.0, 1e-4, -2e-4, 1e-4, 3e-4, 0.5, -1.5, 2.0, 0.25]),
+        tensor(&[3, 4], &[1.0, 2.0, 3.0, 4.0, f32::NAN, 1.0, 2.0, 3.0, -0.5, 0.25, 2.0, -1.0]),
+        run.rng(16).normal_array(&[4]),
+        run.rng(17).normal_array(&[2, 2, 3, 4]),
+        ArrayD::zeros(IxDyn(&[0, 4])),
     ]
 }
 
@@ -269,10 +221,7 @@ fn forward_edge_inputs(run: &Run) -> Outcome {
         forward_matches(run, &norm, &weight, &x, 1e-6, F32)?;
     }
     let wrong_width = ArrayD::<f32>::zeros(IxDyn(&[2, 5]));
-    if norm.forward(&wrong_width).is_ok() {
-        return Err(Failure::new(text::expected_error(&text::call_on_wrong_width("forward(x)", &[2, 5], 4))));
-    }
-    Ok(())
+    tutor_grade::refused(&text::call_on_wrong_width("forward(x)", &[2, 5], 4), norm.forward(&wrong_width))
 }
 
 /// The eps of the backward edge cases: far from the default, so that it matters on the tiny row.

@@ -15,7 +15,7 @@ pub use tutor_grade::{assert_close, data, is_close, unravel, Case, Failure, Outc
 use tutor_grade::cases;
 use tutor_kit::NormError;
 
-use crate::report::{Contract, Report};
+use crate::report::Contract;
 use crate::subject::{RMSNorm, Subject};
 use crate::text::{self, Bi};
 
@@ -37,9 +37,7 @@ pub trait Build {
 
 impl Build for Run<'_> {
     fn build(&self, hidden_size: usize, eps: f32) -> Result<RMSNorm<'_>, Failure> {
-        self.new_layer(hidden_size, eps).map_err(|e| {
-            Failure::new(text::returned_error(&text::code(&format!("RMSNorm::new({hidden_size}, {eps:e})")), &e.text()))
-        })
+        call(&text::code(&format!("RMSNorm::new({hidden_size}, {eps:e})")), self.new_layer(hidden_size, eps))
     }
 
     fn new_layer(&self, hidden_size: usize, eps: f32) -> Result<RMSNorm<'_>, NormError> {
@@ -55,11 +53,6 @@ pub fn all_cases() -> Vec<Case> {
     cases.extend(ties::cases());
     cases.extend(backward::cases());
     cases
-}
-
-/// Runs every case on the learner's code, then names the mistakes the failures show.
-pub fn run_all(run: &Run) -> Report {
-    tutor_grade::run::grade(&all_cases(), crate::mistakes::ALL, run, crate::diagnose::by_property)
 }
 
 /// Unwraps a call's result, turning an unexpected `Err` into a failure.

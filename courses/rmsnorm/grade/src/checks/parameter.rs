@@ -1,6 +1,7 @@
 //! Parameter contract: the per-feature scale γ and the configuration `new` keeps (TODO 1).
 
-use ndarray::{ArrayD, IxDyn};
+use ndarray::ArrayD;
+use tutor_grade::data::tensor;
 
 use super::{call, cases, Build, Case, Failure, Outcome, Run};
 use crate::text;
@@ -30,11 +31,16 @@ fn weight_is_ones(run: &Run) -> Outcome {
     let norm = run.build(hidden, 1e-6)?;
     let weight = norm.weight();
     if weight.value.shape() != [hidden] {
-        let scalar = (weight.len() == 1).then_some("scalar-weight");
-        return Err(Failure::new(text::weight_shape(weight.value.shape(), hidden)).with_mistake(scalar));
+        let mistake = if weight.len() == 1 { "scalar-weight" } else { "weight-wrong-length" };
+        return Err(Failure::new(text::weight_shape(weight.value.shape(), hidden)).with_mistake(Some(mistake)));
     }
     if weight.value.iter().any(|&v| v != 1.0) {
-        let mistake = if weight.value.iter().all(|&v| v == 0.0) { "zero-weight" } else { "random-weight" };
+        let first = weight.value[0];
+        let mistake = match weight.value.iter().all(|&v| v.to_bits() == first.to_bits()) {
+            true if first == 0.0 => "zero-weight",
+            true => "constant-weight",
+            false => "random-weight",
+        };
         return Err(Failure::new(text::weight_not_ones(&format!("{}", weight.value))).with_mistake(Some(mistake)));
     }
     if !weight.requires_grad {
@@ -65,17 +71,13 @@ pub(super) fn eps_changed(asked: f32, kept: f32) -> Failure {
 
 fn rejects_bad_config(run: &Run) -> Outcome {
     for (hidden, eps) in [(0, 1e-6), (4, -1e-6), (4, f32::NAN), (4, f32::INFINITY)] {
-        if run.new_layer(hidden, eps).is_ok() {
-            return Err(Failure::new(text::expected_error(&text::code(&format!("RMSNorm::new({hidden}, {eps:e})")))));
-        }
+        tutor_grade::refused(&text::code(&format!("RMSNorm::new({hidden}, {eps:e})")), run.new_layer(hidden, eps))?;
     }
     Ok(())
 }
 
 fn sample() -> (ArrayD<f32>, ArrayD<f32>) {
-    let x = ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![0.5f32, -1.0, 2.0, 1.5, 0.25, -0.75]).expect("2 × 3");
-    let g = ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![1.0f32, -0.5, 0.25, 0.75, 2.0, -1.0]).expect("2 × 3");
-    (x, g)
+    (tensor(&[2, 3], &[0.5, -1.0, 2.0, 1.5, 0.25, -0.75]), tensor(&[2, 3], &[1.0, -0.5, 0.25, 0.75, 2.0, -1.0]))
 }
 
 fn weight_gets_gradient(run: &Run) -> Outcome {

@@ -6,22 +6,20 @@
 
 use half::{bf16, f16};
 use ndarray::{Array1, ArrayD, IxDyn};
-use tutor_kit::{reference, Element};
+use tutor_kit::Element;
 
-use super::dtype::{ulp_at, with_weights};
-use super::{assert_close, call, cases, Case, Outcome, Run};
-use crate::evidence::Observation;
-use crate::mistakes::{self, HalfBits};
+use super::dtype::{forward_and_reference, observe_bits, with_weights, Spacing};
+use super::{assert_close, cases, Case, Outcome, Run};
 use crate::text;
 
 pub fn cases() -> Vec<Case> {
     cases! { super::DTYPE_GRADIENT;
         "f16-ties-to-even",
             "f16 输出中恰好一半的值舍入到偶数（eps = 0，归一化结果恰为 ±1，权重在两个 f16 值正中间）",
-            "f16 output: exact ties round to even (eps = 0, normalised values exactly ±1, weights halfway between two f16 values)" => f16_ties;
+            "f16 output: exact ties round to even (eps = 0, normalised values exactly ±1, weights halfway between two f16 values)" => ties::<f16>;
         "bf16-ties-to-even",
             "bf16 输出中恰好一半的值舍入到偶数（eps = 0，归一化结果恰为 ±1，权重在两个 bf16 值正中间）",
-            "bf16 output: exact ties round to even (eps = 0, normalised values exactly ±1, weights halfway between two bf16 values)" => bf16_ties;
+            "bf16 output: exact ties round to even (eps = 0, normalised values exactly ±1, weights halfway between two bf16 values)" => ties::<bf16>;
     }
 }
 
@@ -30,7 +28,7 @@ const HIDDEN: usize = 8;
 /// Weights halfway between neighbouring values of `T`, odd and even multiples of its ulp alike, at
 /// several magnitudes.
 fn tie_weights<T: Element>() -> Array1<f32> {
-    let ulp_of_one = ulp_at(T::from_f32(1.0)) as f32;
+    let ulp_of_one = Spacing::of::<T>().at(1.0) as f32;
     Array1::from_iter((0..HIDDEN).map(|j| {
         let magnitude = [1.0f32, 2.0, 0.5, 4.0][j % 4];
         let steps = (2 * (j / 2) + 1) as f32;
@@ -39,7 +37,7 @@ fn tie_weights<T: Element>() -> Array1<f32> {
     }))
 }
 
-fn ties<T: Element + HalfBits>(run: &Run) -> Outcome {
+fn ties<T: Element>(run: &Run) -> Outcome {
     const EPS: f32 = 0.0;
     let (norm, weight) = with_weights(run, HIDDEN, EPS, tie_weights::<T>())?;
     let rows = [1.0f32, -2.0, 0.5, 4.0];
@@ -47,23 +45,8 @@ fn ties<T: Element + HalfBits>(run: &Run) -> Outcome {
         rows.iter().flat_map(|&c| (0..HIDDEN).map(move |j| if j % 2 == 0 { c } else { -c })).collect();
     let x = ArrayD::from_shape_vec(IxDyn(&[rows.len(), HIDDEN]), values.into_iter().map(T::from_f32).collect())
         .expect("rows × hidden");
-    let actual = call(&text::code("forward(x)"), norm.forward(&x))?;
-    super::shape::same_as_input("forward(x)", actual.shape(), x.shape())?;
-    let expected = reference::forward(&x, EPS, &weight).expect("test inputs are valid");
-    let (case, seen, right, input, layer_weight) =
-        (run.case(), actual.clone(), expected.clone(), x.clone(), weight.clone());
-    run.observe(move || {
-        let candidates = mistakes::wrong_forwards(&input, EPS, &layer_weight);
-        vec![Observation::by_bits(case, &seen, &right, candidates, 1.0)]
-    });
+    let (actual, expected) = forward_and_reference(&norm, &weight, &x, EPS)?;
+    observe_bits(run, &x, EPS, &weight, &actual, 1.0);
     // Bit for bit: every value here is exact until the one rounding asked about.
     assert_close(&text::code("forward(x)"), T::NAME, &actual.mapv(T::to_f64), &expected.mapv(T::to_f64), 0.0, 0.0)
-}
-
-fn f16_ties(run: &Run) -> Outcome {
-    ties::<f16>(run)
-}
-
-fn bf16_ties(run: &Run) -> Outcome {
-    ties::<bf16>(run)
 }
