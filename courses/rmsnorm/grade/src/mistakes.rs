@@ -91,7 +91,9 @@ mistakes! {
     "mean-term-wrong-power", "04-backward", 3,
         "dx 均值项里 r 的次数不对：n = x · r 写成了 x，或多乘了 r（应为 r · n · mean(h ⊙ n) = r³ · x · mean(h ⊙ x)）", "the mean term of dx has the wrong power of r: n = x · r written as x, or an extra r (it is r · n · mean(h ⊙ n) = r³ · x · mean(h ⊙ x))";
     "weight-missing-from-h", "04-backward", 3,
-        "dx 里的 h 没有乘权重：h = g ⊙ weight，不是 g", "h in dx lacks the weight: h = g ⊙ weight, not g";
+        "dx 里的 h 没有乘权重（一项或两项都没有）：h = g ⊙ weight，不是 g", "h in dx lacks the weight (in one term or in both): h = g ⊙ weight, not g";
+    "backward-gemma-one-plus", "04-backward", 3,
+        "dx 里的 h 用了 g ⊙ (1 + weight)（Gemma 的写法）：本课程的 h = g ⊙ weight", "h in dx is g ⊙ (1 + weight) (Gemma's convention): in this course h = g ⊙ weight";
     "weight-gradient-from-x", "04-backward", 2,
         "权重的梯度用了 x 而不是 n = x · r：应为 Σ g ⊙ n", "the weight's gradient uses x instead of n = x · r: it is Σ g ⊙ n";
     "weight-gradient-from-h", "04-backward", 2,
@@ -104,6 +106,8 @@ mistakes! {
         "冻结的权重（requires_grad = false）在 backward 后有了梯度：用 `accumulate_grad`，它会跳过冻结的参数", "a frozen weight (requires_grad = false) gets a gradient from backward: use `accumulate_grad`, which leaves a frozen parameter alone";
     "gradient-overwritten", "04-backward", 2,
         "weight.grad 被覆盖而不是累加：两次 backward 应该相加", "weight.grad is overwritten instead of accumulated: two backward passes must add up";
+    "f64-backward-in-fp32", "04-backward", 1,
+        "f64 的 backward 在 FP32 中计算：dx 每个值都是 f32，只有 FP32 的精度；契约要求在 f64 中计算（PyTorch 对 double 张量也是如此）", "an f64 backward computed in FP32: every dx value is an f32, FP32-precise; the contract computes the backward in f64 (as PyTorch does for a double tensor)";
     "backward-updates-weight", "04-backward", 2,
         "backward 改变了 weight 的值（例如顺手做了一步优化器更新）：它只应把梯度累加进 weight.grad", "backward changes the weight's value (an optimiser step, say): it must only accumulate into weight.grad";
     "ties-away-from-zero", "03-forward", 3,
@@ -256,67 +260,6 @@ pub fn wrong_forwards<T: Float + HalfBits>(x: &ArrayD<T>, eps: f32, weight: &Par
             "half-precision-statistics",
             "forward-in-t",
             crate::diagnose::rounding::forward_in(x, eps, weight),
-        ));
-    }
-    out
-}
-
-/// What `backward` gives under each gradient mistake that can be computed: `(dx, dweight)` in
-/// f64 from a cleared weight gradient, for the observations of the backward cases.
-pub fn wrong_backwards(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Vec<Candidate<f64>> {
-    if x.ndim() == 0 || x.shape() != grad_out.shape() || x.shape().last() != Some(&weight.len()) {
-        return Vec::new();
-    }
-    let last = Axis(x.ndim() - 1);
-    let d = weight.len() as f64;
-    // One row's (dx, dweight contribution) with r computed by `rms` and the mean term kept or not.
-    let row = |x: &[f64], g: &[f64], with_eps: bool, mean_term: bool| -> (Vec<f64>, Vec<f64>) {
-        let ms = x.iter().map(|v| v * v).sum::<f64>() / d;
-        let r = 1.0 / (ms + if with_eps { eps } else { 0.0 }).sqrt();
-        let n: Vec<f64> = x.iter().map(|v| v * r).collect();
-        let h: Vec<f64> = g.iter().zip(weight).map(|(g, w)| g * w).collect();
-        let mean_hn = if mean_term { h.iter().zip(&n).map(|(a, b)| a * b).sum::<f64>() / d } else { 0.0 };
-        let dx = h.iter().zip(&n).map(|(h, n)| r * (h - n * mean_hn)).collect();
-        let dw = g.iter().zip(&n).map(|(g, n)| g * n).collect();
-        (dx, dw)
-    };
-    let gradients = |with_eps: bool, mean_term: bool| {
-        let mut dx = x.clone();
-        let mut per_row = Vec::new();
-        for ((x_row, g_row), mut dx_row) in x.lanes(last).into_iter().zip(grad_out.lanes(last)).zip(dx.lanes_mut(last))
-        {
-            let (row_dx, row_dw) = row(&x_row.to_vec(), &g_row.to_vec(), with_eps, mean_term);
-            dx_row.iter_mut().zip(row_dx).for_each(|(slot, v)| *slot = v);
-            per_row.push(row_dw);
-        }
-        (dx, per_row)
-    };
-    let summed = |rows: &[Vec<f64>]| -> ArrayD<f64> {
-        let mut total = vec![0.0; weight.len()];
-        for r in rows {
-            total.iter_mut().zip(r).for_each(|(t, v)| *t += v);
-        }
-        ArrayD::from_shape_vec(vec![weight.len()], total).expect("one value per feature")
-    };
-    let mut out = Vec::new();
-    let (dx, rows) = gradients(true, false);
-    out.push(candidate("mean-term-dropped", "dx", dx));
-    out.push(candidate("mean-term-dropped", "dweight", summed(&rows)));
-    let (dx, rows) = gradients(false, true);
-    out.push(candidate("eps-dropped-from-r", "dx", dx));
-    out.push(candidate("eps-dropped-from-r", "dweight", summed(&rows)));
-    let (_, rows) = gradients(true, true);
-    if rows.len() > 1 {
-        let vector =
-            |r: &Vec<f64>| ArrayD::from_shape_vec(vec![weight.len()], r.clone()).expect("one value per feature");
-        if let (Some(first), Some(last_row)) = (rows.first(), rows.last()) {
-            out.push(candidate("weight-gradient-not-summed", "first-row", vector(first)));
-            out.push(candidate("weight-gradient-not-summed", "last-row", vector(last_row)));
-        }
-        out.push(candidate(
-            "weight-gradient-not-summed",
-            "mean-over-rows",
-            summed(&rows).mapv(|v| v / rows.len() as f64),
         ));
     }
     out

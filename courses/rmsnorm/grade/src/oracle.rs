@@ -47,6 +47,23 @@ pub fn backward(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f6
     (dx, dweight)
 }
 
+/// The scale of each row's two dx terms, `max |r·h| + max |r·n| · mean |h ⊙ n|`: what the
+/// rounding of a derived gradient is relative to, whatever the order of its sums. Not dx itself,
+/// which the two terms can cancel to far below its rounding.
+pub fn term_scales(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Vec<f64> {
+    let last = Axis(x.ndim() - 1);
+    let (_, inv_rms) = forward(x, weight, eps);
+    let rows = x.lanes(last).into_iter().zip(grad_out.lanes(last)).zip(inv_rms);
+    rows.map(|((x_row, g_row), r)| {
+        let h: Vec<f64> = g_row.iter().zip(weight).map(|(g, w)| g * w).collect();
+        let largest = |v: &mut dyn Iterator<Item = f64>| v.fold(0.0f64, |m, a| m.max(a.abs()));
+        let mean_hn = h.iter().zip(&x_row).map(|(h, x)| (h * x * r).abs()).sum::<f64>() / h.len() as f64;
+        let scale = r * largest(&mut h.iter().copied()) + r * r * largest(&mut x_row.iter().copied()) * mean_hn;
+        scale.max(f64::MIN_POSITIVE)
+    })
+    .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
