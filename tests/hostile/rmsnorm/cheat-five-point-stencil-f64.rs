@@ -56,8 +56,8 @@ impl RMSNorm {
         let last = Axis(x.ndim() - 1);
         let eps = self.eps as f64;
         let w: Vec<f64> = self.weight.value.iter().map(|&v| v as f64).collect();
-        let x64 = x.mapv(|v| v.to_f32() as f64);
-        let g64 = grad_out.mapv(|v| v.to_f32() as f64);
+        let x64 = x.mapv(|v| v.to_f64());
+        let g64 = grad_out.mapv(|v| v.to_f64());
         let mut dx = ArrayD::<f64>::zeros(x.raw_dim());
         let mut dweight = vec![0.0f64; w.len()];
         for ((xr, gr), mut dxr) in x64.lanes(last).into_iter().zip(g64.lanes(last)).zip(dx.lanes_mut(last)) {
