@@ -126,10 +126,10 @@ fn leaves_weight(run: &Run) -> Outcome {
 }
 
 /// Half-precision inputs at |x| ≥ 256: x² overflows f16 (65504). 4096 rows of two features,
-/// g of x's sign, so every term g ⊙ n of the weight's gradient is positive and below 1.2: a
-/// running sum in f16 stalls at 2048 (its values there are 2 apart), in bf16 at 256. The gradient,
-/// summed in FP32 or f64, is held to FP32's precision, so the lost terms show; dx must be the
-/// correctly rounded f64 value almost everywhere.
+/// g of x's sign, so every term g ⊙ n of the weight's gradient is positive, about 1 (0.3 to 1.9):
+/// a running sum in f16 passes 2048, where its values are 2 apart and every term under 1 is lost
+/// (in bf16 that happens at 256). The gradient, summed in FP32 or f64, is held to FP32's
+/// precision, so the lost terms show; dx must be the correctly rounded f64 value almost everywhere.
 fn half_backward_large<T: Element + HalfBits>(run: &Run, salt: u64) -> Outcome {
     const ROWS: usize = 4096;
     const HIDDEN: usize = 2;
