@@ -94,6 +94,8 @@ mistakes! {
         "dx 里的 h 没有乘权重（一项或两项都没有）：h = g ⊙ weight，不是 g", "h in dx lacks the weight (in one term or in both): h = g ⊙ weight, not g";
     "backward-gemma-one-plus", "04-backward", 3,
         "dx 里的 h 用了 g ⊙ (1 + weight)（Gemma 的写法）：本课程的 h = g ⊙ weight", "h in dx is g ⊙ (1 + weight) (Gemma's convention): in this course h = g ⊙ weight";
+    "backward-r-rounded-to-t", "04-backward", 1,
+        "r 被舍入到了输入类型（f16/bf16）再使用：backward 的每个中间量都应留在 f64 中，只有 dx 最后舍入一次", "r is rounded to the input's type (f16/bf16) before use: every intermediate of the backward stays in f64, and only dx is rounded, once, at the end";
     "weight-gradient-from-x", "04-backward", 2,
         "权重的梯度用了 x 而不是 n = x · r：应为 Σ g ⊙ n", "the weight's gradient uses x instead of n = x · r: it is Σ g ⊙ n";
     "weight-gradient-from-h", "04-backward", 2,

@@ -10,6 +10,7 @@ use tutor_kit::Element;
 
 use super::dtype::{compare_gradients, weighted, with_weights, Spacing};
 use super::{assert_close, call, cases, Case, Failure, Outcome, Run};
+use crate::diagnose::backward_fit;
 use crate::evidence::{Observation, Sighting};
 use crate::mistakes::{candidate, HalfBits};
 use crate::subject::RMSNorm;
@@ -186,14 +187,16 @@ fn rounded_once<T: Element + HalfBits>(
     let (exact, _) = oracle::backward(&x.mapv(T::to_f64), &grad_out.mapv(T::to_f64), &w, f64::from(eps));
     let expected = exact.mapv(T::from_f64);
     super::shape::same_as_input("backward(x, grad_out)", dx.shape(), x.shape())?;
-    let (case, seen, right, values) = (run.case(), dx.clone(), expected.clone(), exact.clone());
+    let (case, seen, right, values, (x_t, g)) =
+        (run.case(), dx.clone(), expected.clone(), exact.clone(), (x.clone(), grad_out.mapv(T::to_f64)));
+    let w_kept = w.clone();
     run.observe(move || {
-        let truncated = candidate(
-            "rounds-toward-zero",
-            if T::NAME == "float16" { "dx-truncated-f16" } else { "dx-truncated-bf16" },
-            values.mapv(|v| T::toward_zero(v as f32)),
-        );
-        vec![Observation::by_bits(case, &seen, &right, vec![truncated], 1.0 - allowed)]
+        // Rounded once, but from a wrong value: r rounded to T first, say.
+        let rounded = backward_fit::statistics_in(&x_t, &g, &w_kept, f64::from(eps)).into_iter();
+        let variant = if T::NAME == "float16" { "dx-truncated-f16" } else { "dx-truncated-bf16" };
+        let mut candidates = vec![candidate("rounds-toward-zero", variant, values.mapv(|v| T::toward_zero(v as f32)))];
+        candidates.extend(rounded.map(|c| c.map(T::from_f64)));
+        vec![Observation::by_bits(case, &seen, &right, candidates, 1.0 - allowed)]
     });
     // Where h − n · mean(h ⊙ n) cancels, dx is far smaller than its row and FP32's own rounding
     // of the row's terms (a few 1e-8 of the row's largest value) is several ulp of it: such values

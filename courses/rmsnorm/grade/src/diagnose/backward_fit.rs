@@ -237,6 +237,14 @@ pub fn r_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps
     });
     let layernorm = u.iter().zip(&v).zip(mean_h).map(|((u, v), m)| u - v - m);
     out.push(Candidate { mistake: "layernorm", variant: "backward-mean-of-h", output: rows.array(layernorm) });
+    // A row holding a NaN skipped (dx 0) instead of NaN throughout.
+    let finite: Vec<bool> = rows.x.iter().map(|row| row.iter().all(|v| v.is_finite())).collect();
+    if finite.contains(&false) {
+        let mut skipped = with_r(&|ms| 1.0 / (ms + eps).sqrt());
+        let last = Axis(skipped.ndim() - 1);
+        skipped.lanes_mut(last).into_iter().zip(&finite).filter(|(_, f)| !**f).for_each(|(mut l, _)| l.fill(0.0));
+        out.push(candidate("nan-replaced", "backward-nan-row-zero", skipped));
+    }
     if eps > 0.0 {
         out.push(candidate("eps-dropped-from-r", "backward-no-eps", with_r(&|ms| 1.0 / ms.sqrt())));
         out.push(Candidate {
@@ -248,8 +256,9 @@ pub fn r_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps
     out
 }
 
-/// The right formula with r's statistics taken in a half type `T`: the squares rounded to `T` and
-/// summed in `T` one by one, or summed in FP32. For f16 inputs at |x| ≥ 256 the squares overflow.
+/// The right formula with r's statistics taken in a half type `T` (the squares rounded to `T` and
+/// summed in `T` one by one, or summed in FP32; for f16 inputs at |x| ≥ 256 the squares
+/// overflow), or with r itself rounded to `T`.
 pub fn statistics_in<T: Float>(x: &ArrayD<T>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Vec<Candidate<f64>> {
     if T::NAME != "float16" && T::NAME != "bfloat16" {
         return Vec::new();
@@ -266,7 +275,10 @@ pub fn statistics_in<T: Float>(x: &ArrayD<T>, grad_out: &ArrayD<f64>, weight: &[
         let (u, v) = (rows.first(1, Upstream::H), rows.second(3, Upstream::H));
         rows.array(u.iter().zip(&v).map(|(u, v)| u - v))
     };
+    let r_in_t = Rows { r: rows.r.iter().map(|&r| T::from_f64(r).to_f64()).collect(), ..rows.clone() };
+    let (u, v) = (r_in_t.first(1, Upstream::H), r_in_t.second(3, Upstream::H));
     vec![
+        candidate("backward-r-rounded-to-t", "backward-r-in-t", rows.array(u.iter().zip(&v).map(|(u, v)| u - v))),
         Candidate {
             mistake: "half-precision-statistics",
             variant: "backward-running-sum-in-t",
@@ -287,9 +299,11 @@ pub fn dweight_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64
         return Vec::new();
     };
     let count = rows.x.len();
-    // Row i's term for feature j: g⊙n (right), g⊙x, h⊙n, g⊙h.
+    // Row i's term for feature j: g⊙n (right), g⊙x, h⊙n, g⊙h, g⊙n with rows holding a NaN skipped.
     let term = |which: u8, i: usize, j: usize| match which {
         0 => rows.g[i][j] * rows.x[i][j] * rows.r[i],
+        4 if rows.x[i].iter().any(|v| !v.is_finite()) => 0.0,
+        4 => rows.g[i][j] * rows.x[i][j] * rows.r[i],
         1 => rows.g[i][j] * rows.x[i][j],
         2 => rows.h[i][j] * rows.x[i][j] * rows.r[i],
         _ => rows.g[i][j] * rows.h[i][j],
@@ -302,6 +316,9 @@ pub fn dweight_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64
         candidate("weight-gradient-from-h", "dweight", over(2, 0, count, 1.0)),
         candidate("weight-gradient-from-h", "dweight-g-h", over(3, 0, count, 1.0)),
     ];
+    if rows.x.iter().flatten().any(|v| !v.is_finite()) {
+        out.push(candidate("nan-replaced", "dweight-nan-row-skipped", over(4, 0, count, 1.0)));
+    }
     if count > 1 {
         out.push(candidate("weight-gradient-not-summed", "first-row", over(0, 0, 1, 1.0)));
         out.push(candidate("weight-gradient-not-summed", "last-row", over(0, count - 1, count, 1.0)));
