@@ -52,14 +52,13 @@ pub fn backward(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f6
 /// which the two terms can cancel to far below its rounding.
 pub fn term_scales(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Vec<f64> {
     let last = Axis(x.ndim() - 1);
-    let (_, inv_rms) = forward(x, weight, eps);
-    let rows = x.lanes(last).into_iter().zip(grad_out.lanes(last)).zip(inv_rms);
-    rows.map(|((x_row, g_row), r)| {
-        let h: Vec<f64> = g_row.iter().zip(weight).map(|(g, w)| g * w).collect();
-        let largest = |v: &mut dyn Iterator<Item = f64>| v.fold(0.0f64, |m, a| m.max(a.abs()));
-        let mean_hn = h.iter().zip(&x_row).map(|(h, x)| (h * x * r).abs()).sum::<f64>() / h.len() as f64;
-        let scale = r * largest(&mut h.iter().copied()) + r * r * largest(&mut x_row.iter().copied()) * mean_hn;
-        scale.max(f64::MIN_POSITIVE)
+    let rows = x.lanes(last).into_iter().zip(grad_out.lanes(last)).zip(forward(x, weight, eps).1);
+    let largest = |v: &mut dyn Iterator<Item = f64>| v.fold(f64::MIN_POSITIVE, |m, a| m.max(a.abs()));
+    rows.map(|((x, g), r)| {
+        let mean_hn =
+            x.iter().zip(&g).zip(weight).map(|((x, g), w)| (g * w * x * r).abs()).sum::<f64>() / x.len() as f64;
+        let h = largest(&mut g.iter().zip(weight).map(|(g, w)| g * w));
+        (r * h + r * r * largest(&mut x.iter().copied()) * mean_hn).max(f64::MIN_POSITIVE)
     })
     .collect()
 }

@@ -257,13 +257,7 @@ fn f64_backward_derived(run: &Run) -> Outcome {
     let (expected, _) = oracle::backward(&x, &grad_out, &w, f64::from(EPS));
     let scales = oracle::term_scales(&x, &grad_out, &w, f64::from(EPS));
     // Each row in units of its terms' scale.
-    let in_units = |a: &ArrayD<f64>| {
-        let mut a = a.clone();
-        for (mut row, &scale) in a.axis_iter_mut(Axis(0)).zip(&scales) {
-            row /= scale;
-        }
-        a
-    };
+    let in_units = |a: &ArrayD<f64>| ArrayD::from_shape_fn(a.raw_dim(), |i| a[&i] / scales[i[0]]);
     let (actual, expected) = (in_units(&dx), in_units(&expected));
     let Err(failure) = assert_close(&text::dx_per_term_scale(), "float64", &actual, &expected, 1e-12, 0.0) else {
         return Ok(());

@@ -377,4 +377,16 @@ mod tests {
         noisy.iter_mut().enumerate().for_each(|(i, v)| *v += 1e-2 * ((i * 7919) % 13) as f64);
         assert!(named(&noisy).is_empty());
     }
+
+    #[test]
+    fn every_candidate_names_a_catalogued_mistake() {
+        let (mut x, g, w) = inputs();
+        x[[1, 2]] = f64::NAN;
+        let mut all = r_candidates(&x, &g, &w, 1e-5);
+        all.extend(dweight_candidates(&x, &g, &w, 1e-5));
+        all.extend(statistics_in(&x.mapv(half::f16::from_f64), &g, &w, 1e-5));
+        for id in all.iter().map(|c| c.mistake).chain(FAMILIES.iter().filter_map(|f| f.5)) {
+            assert!(crate::mistakes::find(id).is_some(), "{id} is not catalogued");
+        }
+    }
 }
