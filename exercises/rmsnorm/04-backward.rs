@@ -58,15 +58,16 @@ impl RMSNorm {
         // ==========================================
         // TODO 4: the gradients, by hand / TODO 4：手写梯度
         // ==========================================
-        // For each row (lane along the last axis), in FP32, with D = the row's length:
-        // 对每一行（沿最后一维），在 FP32 中，D 为行长：
+        // For each row (lane along the last axis), in f64 (`v.to_f64()`, the weight widened,
+        // `self.eps as f64`), with D = the row's length:
+        // 对每一行（沿最后一维），在 f64 中（`v.to_f64()`、权重转为 f64、`self.eps as f64`），D 为行长：
         //   r = 1 / sqrt(mean(x²) + eps)      n = x · r      h = grad_out ⊙ weight
         //   dx     = r · (h − n · mean(h ⊙ n))      (the mean term is r's own gradient / 均值项来自 r 的梯度)
         //   dweight = Σ over every row of grad_out ⊙ n   (batch and sequence summed / 批次与序列都要求和)
-        // let dx: ArrayD<f32> = ???;          // same shape as x / 与 x 同形
-        // let dweight: Array1<f32> = ???;     // shape [D] / 形状 [D]
-        // self.weight.accumulate_grad(&dweight)?;   // adds to weight.grad, never overwrites / 累加，不覆盖
-        // Ok(dx.mapv(T::from_f32))            // dx in the input's type / dx 回到输入类型
+        // let dx: ArrayD<f64> = ???;          // same shape as x / 与 x 同形
+        // let dweight: Array1<f64> = ???;     // shape [D] / 形状 [D]
+        // self.weight.accumulate_grad(&dweight.mapv(|v| v as f32))?;   // adds, never overwrites / 累加，不覆盖
+        // Ok(dx.mapv(T::from_f64))            // dx rounded once to the input's type / dx 只舍入一次回到输入类型
         todo!("TODO 4 is not done yet / TODO 4 尚未完成")
     }
 }

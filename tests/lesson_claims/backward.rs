@@ -80,3 +80,67 @@ fn the_kit_names_grad_out_times_gamma_h_as_lesson_04_does() {
     }
     states_both(BACKWARD, "lesson", "h = g ⊙ γ");
 }
+
+/// Rows of 48 features at the scales of the f64 case, with their gradients and a weight.
+fn f64_rows(seed: u64) -> (ArrayD<f64>, ArrayD<f64>, Vec<f64>) {
+    let mut rng = Rng::new(seed);
+    let mut x: ArrayD<f64> = rng.normal_array(&[6, 48]);
+    for (mut row, scale) in x.axis_iter_mut(Axis(0)).zip([1e-2, 1.0, 1e2, 3e-2, 30.0, 0.5]) {
+        row *= scale;
+    }
+    let g = rng.normal_array(&[6, 48]);
+    let w = rng.weights(48).iter().map(|&v| f64::from(v)).collect();
+    (x, g, w)
+}
+
+/// The largest error of `dx` against the f64 oracle, each row in units of its terms' scale.
+fn error_in_term_units(x: &ArrayD<f64>, g: &ArrayD<f64>, w: &[f64], eps: f64, dx: &ArrayD<f64>) -> f64 {
+    let (right, _) = rmsnorm_grade::oracle::backward(x, g, w, eps);
+    let scales = rmsnorm_grade::oracle::term_scales(x, g, w, eps);
+    let rows = dx.axis_iter(Axis(0)).zip(right.axis_iter(Axis(0))).zip(scales);
+    rows.flat_map(|((a, e), s)| a.iter().zip(e.iter()).map(move |(a, e)| (a - e).abs() / s).collect::<Vec<_>>())
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn a_derived_f64_gradient_is_about_1e_15_off_in_fp32_1e_7_and_central_differences_1e_10_at_best() {
+    const EPS: f64 = 1e-12;
+    let (mut derived, mut in_fp32, mut differences) = (0.0f64, 0.0f64, f64::INFINITY);
+    for seed in 1..6 {
+        let (x, g, w) = f64_rows(seed);
+        // The kit's backward computes in f64; the same derivation in FP32 for comparison.
+        let mut weight = Param::trainable(w.iter().map(|&v| v as f32).collect());
+        let dx = reference::backward(&x, &g, EPS as f32, &mut weight).expect("valid shapes");
+        derived = derived.max(error_in_term_units(&x, &g, &w, EPS, &dx));
+        let dx32 = reference::backward(&x.mapv(|v| v as f32), &g.mapv(|v| v as f32), EPS as f32, &mut weight)
+            .expect("valid shapes");
+        let (x32, g32) = (x.mapv(|v| f64::from(v as f32)), g.mapv(|v| f64::from(v as f32)));
+        in_fp32 = in_fp32.max(error_in_term_units(&x32, &g32, &w, EPS, &dx32.mapv(f64::from)));
+        // Central differences of an f64 forward at their best step, each row's step scaled to it.
+        let loss = |x: &ArrayD<f64>| (rmsnorm_grade::oracle::forward(x, &w, EPS).0 * &g).sum();
+        let best = (2..9)
+            .map(|k| {
+                let mut dx = ArrayD::zeros(x.raw_dim());
+                for (i, slot) in dx.iter_mut().enumerate() {
+                    let row = i / 48;
+                    let scale = x.index_axis(Axis(0), row).iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                    let step = scale * 10f64.powi(-k);
+                    let (mut plus, mut minus) = (x.clone(), x.clone());
+                    plus.as_slice_mut().expect("standard layout")[i] += step;
+                    minus.as_slice_mut().expect("standard layout")[i] -= step;
+                    *slot = (loss(&plus) - loss(&minus)) / (2.0 * step);
+                }
+                error_in_term_units(&x, &g, &w, EPS, &dx)
+            })
+            .fold(f64::INFINITY, f64::min);
+        differences = differences.min(best);
+    }
+    assert!(derived < 1e-14, "derived in f64: {derived:e}");
+    assert!((1e-8..1e-6).contains(&in_fp32), "derived in FP32: {in_fp32:e}");
+    assert!((1e-11..1e-9).contains(&differences), "central differences at best: {differences:e}");
+    // The case's 1e-12 sits between them.
+    states_both(BACKWARD, "lesson", "1e-12");
+    states(BACKWARD, "lesson", "约 1e-15", "about 1e-15");
+    states(BACKWARD, "lesson", "约差 1e-7", "about 1e-7 off");
+    states(BACKWARD, "lesson", "最好也只到约 1e-10", "about 1e-10 at best");
+}

@@ -1,5 +1,5 @@
 //! exercise: 04-backward
-//! args: --timeout 4
+//! shows: each row divided by its terms' scale
 //! a cheat: no derivation, central differences (step 1e-3) of its own forward::<f64>.
 
 #![allow(dead_code)]

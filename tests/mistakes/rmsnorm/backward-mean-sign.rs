@@ -53,21 +53,21 @@ impl RMSNorm {
             return Err(NormError::ShapeMismatch { expected: x.shape().to_vec(), found: grad_out.shape().to_vec() });
         }
         let last = Axis(x.ndim() - 1);
-        let x32 = x.mapv(|v| v.to_f32());
-        let g32 = grad_out.mapv(|v| v.to_f32());
-        let d = x32.len_of(last) as f32;
-        let mut dx = ArrayD::<f32>::zeros(x32.raw_dim());
-        let mut dweight = Array1::<f32>::zeros(self.weight.len());
-        let rows = x32.lanes(last).into_iter().zip(g32.lanes(last)).zip(dx.lanes_mut(last));
+        let x64 = x.mapv(|v| v.to_f64());
+        let g64 = grad_out.mapv(|v| v.to_f64());
+        let d = x64.len_of(last) as f64;
+        let mut dx = ArrayD::<f64>::zeros(x64.raw_dim());
+        let mut dweight = Array1::<f64>::zeros(self.weight.len());
+        let rows = x64.lanes(last).into_iter().zip(g64.lanes(last)).zip(dx.lanes_mut(last));
         for ((x_row, g_row), mut dx_row) in rows {
-            let r = 1.0 / (x_row.iter().map(|v| v * v).sum::<f32>() / d + self.eps).sqrt();
+            let r = 1.0 / (x_row.iter().map(|v| v * v).sum::<f64>() / d + (self.eps as f64)).sqrt();
             let n = &x_row * r;
             dweight += &(&g_row * &n);
-            let h = &g_row * &self.weight.value;
+            let h = &g_row * &self.weight.value.mapv(f64::from);
             let mean_hn = (&h * &n).sum() / d;
             dx_row.assign(&((&h + &(&n * mean_hn)) * r));
         }
-        self.weight.accumulate_grad(&dweight)?;
-        Ok(dx.mapv(T::from_f32))
+        self.weight.accumulate_grad(&dweight.mapv(|v| v as f32))?;
+        Ok(dx.mapv(T::from_f64))
     }
 }

@@ -53,22 +53,22 @@ impl RMSNorm {
             return Err(NormError::ShapeMismatch { expected: x.shape().to_vec(), found: grad_out.shape().to_vec() });
         }
         let last = Axis(x.ndim() - 1);
-        let xs = x.mapv(|v| v.to_f32());
-        let gs = grad_out.mapv(|v| v.to_f32());
-        let d = xs.len_of(last) as f32;
-        let w = &self.weight.value;
-        let mut dx = ArrayD::<f32>::zeros(xs.raw_dim());
-        let mut dweight = Array1::<f32>::zeros(self.weight.len());
+        let xs = x.mapv(|v| v.to_f64());
+        let gs = grad_out.mapv(|v| v.to_f64());
+        let d = xs.len_of(last) as f64;
+        let w = &self.weight.value.mapv(f64::from);
+        let mut dx = ArrayD::<f64>::zeros(xs.raw_dim());
+        let mut dweight = Array1::<f64>::zeros(self.weight.len());
         for ((xr, gr), mut out) in xs.lanes(last).into_iter().zip(gs.lanes(last)).zip(dx.lanes_mut(last)) {
             let ms = xr.dot(&xr) / d;
-            let r = (ms + self.eps).sqrt().recip();
-            let hx: f32 = gr.iter().zip(w.iter()).zip(xr.iter()).map(|((g, w), x)| g * w * x).sum();
+            let r = (ms + (self.eps as f64)).sqrt().recip();
+            let hx: f64 = gr.iter().zip(w.iter()).zip(xr.iter()).map(|((g, w), x)| g * w * x).sum();
             for i in 0..xr.len() {
                 out[i] = r * (gr[i] * w[i] * r - r.powi(3) * xr[i] * hx / d);
                 dweight[i] += gr[i] * xr[i] * r;
             }
         }
-        self.weight.accumulate_grad(&dweight)?;
-        Ok(dx.mapv(T::from_f32))
+        self.weight.accumulate_grad(&dweight.mapv(|v| v as f32))?;
+        Ok(dx.mapv(T::from_f64))
     }
 }

@@ -52,32 +52,32 @@ impl RMSNorm {
         if x.shape() != grad_out.shape() {
             return Err(NormError::ShapeMismatch { expected: x.shape().to_vec(), found: grad_out.shape().to_vec() });
         }
-        // TODO 4: everything in FP32, row by row; dx back in T, dweight summed over every row.
-        // TODO 4：全部在 FP32 中逐行计算；dx 转回 T，dweight 对所有行求和。
+        // TODO 4: everything in f64, row by row; dx back in T, dweight summed over every row.
+        // TODO 4：全部在 f64 中逐行计算；dx 转回 T，dweight 对所有行求和。
         let last = Axis(x.ndim() - 1);
-        let x32 = x.mapv(|v| v.to_f32());
-        let g32 = grad_out.mapv(|v| v.to_f32());
-        let d = x32.len_of(last) as f32;
-        let mut dx = ArrayD::<f32>::zeros(x32.raw_dim());
-        let mut dweight = Array1::<f32>::zeros(self.weight.len());
-        let rows = x32.lanes(last).into_iter().zip(g32.lanes(last)).zip(dx.lanes_mut(last));
+        let x64 = x.mapv(|v| v.to_f64());
+        let g64 = grad_out.mapv(|v| v.to_f64());
+        let d = x64.len_of(last) as f64;
+        let mut dx = ArrayD::<f64>::zeros(x64.raw_dim());
+        let mut dweight = Array1::<f64>::zeros(self.weight.len());
+        let rows = x64.lanes(last).into_iter().zip(g64.lanes(last)).zip(dx.lanes_mut(last));
         for ((x_row, g_row), mut dx_row) in rows {
             // r depends on every x_i of the row: eps inside, as in the forward pass.
             // r 依赖这一行的每个 x_i：eps 在根号内，与前向一致。
-            let r = 1.0 / (x_row.iter().map(|v| v * v).sum::<f32>() / d + self.eps).sqrt();
+            let r = 1.0 / (x_row.iter().map(|v| v * v).sum::<f64>() / d + (self.eps as f64)).sqrt();
             let n = &x_row * r;
             // The weight's gradient sums g ⊙ n over every row (batch and sequence).
             // 权重的梯度对所有行（批次与序列）累加 g ⊙ n。
             dweight = &g_row * &n;
             // dx = r · (h − n · mean(h ⊙ n)) with h = g ⊙ w; the mean term is r's own gradient.
             // dx = r · (h − n · mean(h ⊙ n))，其中 h = g ⊙ w；均值项来自 r 本身的梯度。
-            let h = &g_row * &self.weight.value;
+            let h = &g_row * &self.weight.value.mapv(f64::from);
             let mean_hn = (&h * &n).sum() / d;
             dx_row.assign(&((&h - &(&n * mean_hn)) * r));
         }
         // `accumulate_grad` adds (PyTorch's `+=` on `.grad`) and leaves a frozen weight alone.
         // `accumulate_grad` 是累加（相当于 PyTorch 对 `.grad` 的 `+=`），冻结的权重则不变。
-        self.weight.accumulate_grad(&dweight)?;
-        Ok(dx.mapv(T::from_f32))
+        self.weight.accumulate_grad(&dweight.mapv(|v| v as f32))?;
+        Ok(dx.mapv(T::from_f64))
     }
 }

@@ -31,18 +31,18 @@ tutor_grade::coaching! {
     "03-forward", Dimension,
         "`self.weight.value` 是 `Array1<f32>`，`self.norm(x)?` 是 `ArrayD<f32>`：用引用相乘 `&normalized * &self.weight.value`，ndarray 会沿最后一个轴广播，结果仍是 `ArrayD`。",
         "`self.weight.value` is an `Array1<f32>` and `self.norm(x)?` an `ArrayD<f32>`: multiply references, `&normalized * &self.weight.value`, and ndarray broadcasts along the last axis, giving an `ArrayD`.";
-    // 04-backward: `x` and `grad_out` go into f32, `dx` comes back as `T`, the weight's gradient
-    // is an `Array1<f32>`.
+    // 04-backward: `x` and `grad_out` go into f64, `dx` comes back as `T`, the weight's gradient
+    // is summed in f64 and accumulated as an `Array1<f32>`.
     "04-backward", CastToGeneric,
-        "Rust 不允许 `v as T`（`T` 是泛型，不是基本类型）。用 `T::from_f32(v)` 把 f32 舍入到 `T`：`dx.mapv(T::from_f32)`，最后只做这一次。",
-        "Rust does not allow `v as T` (`T` is generic, not a primitive type). Use `T::from_f32(v)`, which rounds an f32 to `T`: `dx.mapv(T::from_f32)`, once, at the end.";
+        "Rust 不允许 `v as T`（`T` 是泛型，不是基本类型）。用 `T::from_f64(v)` 把 f64 舍入到 `T`：`dx.mapv(T::from_f64)`，最后只做这一次。",
+        "Rust does not allow `v as T` (`T` is generic, not a primitive type). Use `T::from_f64(v)`, which rounds an f64 to `T`: `dx.mapv(T::from_f64)`, once, at the end.";
     "04-backward", ElementType,
-        "`backward` 返回 `ArrayD<T>`：`dx` 在 f32 中计算，返回前用 `dx.mapv(T::from_f32)` 转回 `T`；`accumulate_grad` 接收的是 f32 的 `Array1`。",
-        "`backward` returns an `ArrayD<T>`: compute `dx` in f32 and return `dx.mapv(T::from_f32)`; `accumulate_grad` takes an f32 `Array1`.";
+        "`backward` 返回 `ArrayD<T>`：`dx` 在 f64 中计算，返回前用 `dx.mapv(T::from_f64)` 转回 `T`；`accumulate_grad` 接收的是 f32 的 `Array1`（`dweight.mapv(|v| v as f32)`）。",
+        "`backward` returns an `ArrayD<T>`: compute `dx` in f64 and return `dx.mapv(T::from_f64)`; `accumulate_grad` takes an f32 `Array1` (`dweight.mapv(|v| v as f32)`).";
     "04-backward", MixedFloat,
-        "`T` 与 `f32` 不能直接混合运算。进入时转成 f32：`x.mapv(|v| v.to_f32())` 与 `grad_out.mapv(|v| v.to_f32())`；返回时转回：`dx.mapv(T::from_f32)`。给 `T` 加上 `Div<f32>` 或 `Mul<f32>` 约束是走错了路：那样运算会在 `T` 中进行（f16 会溢出），而不是在 FP32 中。",
-        "`T` and `f32` do not mix in arithmetic. Go into f32 on the way in, `x.mapv(|v| v.to_f32())` and `grad_out.mapv(|v| v.to_f32())`, and back on the way out, `dx.mapv(T::from_f32)`. Adding a `Div<f32>` or `Mul<f32>` bound to `T` is the wrong road: the arithmetic would then run in `T` (f16 overflows), not in FP32.";
+        "`T` 与 `f32` 不能直接混合运算。进入时转成 f64：`x.mapv(|v| v.to_f64())` 与 `grad_out.mapv(|v| v.to_f64())`；返回时转回：`dx.mapv(T::from_f64)`。给 `T` 加上 `Div<f32>` 或 `Mul<f32>` 约束是走错了路：那样运算会在 `T` 中进行（f16 会溢出），而不是在 f64 中。",
+        "`T` and `f32` do not mix in arithmetic. Go into f64 on the way in, `x.mapv(|v| v.to_f64())` and `grad_out.mapv(|v| v.to_f64())`, and back on the way out, `dx.mapv(T::from_f64)`. Adding a `Div<f32>` or `Mul<f32>` bound to `T` is the wrong road: the arithmetic would then run in `T` (f16 overflows), not in f64.";
     "04-backward", Dimension,
-        "权重的梯度是一维的 `Array1<f32>`（每个特征一个值），`dx` 与 `x` 同形（`ArrayD`）。对所有行求和得到权重梯度：`Array1::<f32>::zeros(self.weight.len())` 逐行累加，或对前面各轴用 `sum_axis`。",
-        "The weight's gradient is a one-dimensional `Array1<f32>` (one value per feature); `dx` has `x`'s shape (`ArrayD`). Sum over the rows for the weight's gradient: add each row into `Array1::<f32>::zeros(self.weight.len())`, or `sum_axis` over the leading axes.";
+        "权重的梯度是一维的 `Array1`（每个特征一个值，在 f64 中求和），`dx` 与 `x` 同形（`ArrayD`）。对所有行求和得到权重梯度：`Array1::<f64>::zeros(self.weight.len())` 逐行累加，或对前面各轴用 `sum_axis`。",
+        "The weight's gradient is a one-dimensional `Array1` (one value per feature, summed in f64); `dx` has `x`'s shape (`ArrayD`). Sum over the rows for the weight's gradient: add each row into `Array1::<f64>::zeros(self.weight.len())`, or `sum_axis` over the leading axes.";
 }

@@ -6,7 +6,6 @@ use ndarray::{ArrayD, Axis};
 use tutor_grade::rounding::Rounding;
 use tutor_kit::{reference, Float, Param};
 
-use crate::oracle;
 
 pub use tutor_grade::Mistake;
 
@@ -86,7 +85,11 @@ tutor_grade::mistakes! {
     "mean-term-wrong-power", "04-backward", 3,
         "dx 均值项里 r 的次数不对：n = x · r 写成了 x，或多乘了 r（应为 r · n · mean(h ⊙ n) = r³ · x · mean(h ⊙ x)）", "the mean term of dx has the wrong power of r: n = x · r written as x, or an extra r (it is r · n · mean(h ⊙ n) = r³ · x · mean(h ⊙ x))";
     "weight-missing-from-h", "04-backward", 3,
-        "dx 里的 h 没有乘权重：h = g ⊙ weight，不是 g", "h in dx lacks the weight: h = g ⊙ weight, not g";
+        "dx 里的 h 没有乘权重（一项或两项都没有）：h = g ⊙ weight，不是 g", "h in dx lacks the weight (in one term or in both): h = g ⊙ weight, not g";
+    "backward-gemma-one-plus", "04-backward", 3,
+        "dx 里的 h 用了 g ⊙ (1 + weight)（Gemma 的写法）：本课程的 h = g ⊙ weight", "h in dx is g ⊙ (1 + weight) (Gemma's convention): in this course h = g ⊙ weight";
+    "backward-r-rounded-to-t", "04-backward", 1,
+        "r 被舍入到了输入类型（f16/bf16）再使用：backward 的每个中间量都应留在 f64 中，只有 dx 最后舍入一次", "r is rounded to the input's type (f16/bf16) before use: every intermediate of the backward stays in f64, and only dx is rounded, once, at the end";
     "weight-gradient-from-x", "04-backward", 2,
         "权重的梯度用了 x 而不是 n = x · r：应为 Σ g ⊙ n", "the weight's gradient uses x instead of n = x · r: it is Σ g ⊙ n";
     "weight-gradient-from-h", "04-backward", 2,
@@ -99,6 +102,8 @@ tutor_grade::mistakes! {
         "冻结的权重（requires_grad = false）在 backward 后有了梯度：用 `accumulate_grad`，它会跳过冻结的参数", "a frozen weight (requires_grad = false) gets a gradient from backward: use `accumulate_grad`, which leaves a frozen parameter alone";
     "gradient-overwritten", "04-backward", 2,
         "weight.grad 被覆盖而不是累加：两次 backward 应该相加", "weight.grad is overwritten instead of accumulated: two backward passes must add up";
+    "f64-backward-in-fp32", "04-backward", 1,
+        "f64 的 backward 在 FP32 中计算：dx 每个值都是 f32，只有 FP32 的精度；契约要求在 f64 中计算（PyTorch 对 double 张量也是如此）", "an f64 backward computed in FP32: every dx value is an f32, FP32-precise; the contract computes the backward in f64 (as PyTorch does for a double tensor)";
     "backward-updates-weight", "04-backward", 2,
         "backward 改变了 weight 的值（例如顺手做了一步优化器更新）：它只应把梯度累加进 weight.grad", "backward changes the weight's value (an optimiser step, say): it must only accumulate into weight.grad";
     "ties-away-from-zero", "03-forward", 3,
@@ -264,33 +269,6 @@ pub fn forward_in<T: Float>(x: &ArrayD<T>, eps: f32, weight: &Param) -> ArrayD<T
         }
     }
     y
-}
-
-/// What `backward` gives under the gradient mistakes that `backward_fit` does not read from dx's
-/// terms: r without eps, and a weight gradient of one row only or averaged over the rows; in f64
-/// from a cleared weight gradient. Variants that start with `dx` are dx; the others, the weight's
-/// gradient.
-pub fn wrong_backwards(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Vec<Candidate<f64>> {
-    if x.ndim() == 0 || weight.is_empty() || x.shape() != grad_out.shape() || x.shape().last() != Some(&weight.len()) {
-        return Vec::new();
-    }
-    let vector = |v: Vec<f64>| ArrayD::from_shape_vec(vec![weight.len()], v).expect("one value per feature");
-    let (dx, dw) = oracle::backward(x, grad_out, weight, 0.0);
-    let mut out =
-        vec![candidate("eps-dropped-from-r", "dx", dx), candidate("eps-dropped-from-r", "dweight", vector(dw))];
-    let (rows, last) = (x.len() / weight.len(), Axis(x.ndim() - 1));
-    if rows > 1 {
-        let one_row = |i: usize| {
-            let row = |a: &ArrayD<f64>| a.lanes(last).into_iter().nth(i).map(|l| l.to_owned().into_dyn());
-            let (x_row, g_row) = (row(x).expect("a row"), row(grad_out).expect("a row"));
-            vector(oracle::backward(&x_row, &g_row, weight, eps).1)
-        };
-        out.push(candidate("weight-gradient-not-summed", "first-row", one_row(0)));
-        out.push(candidate("weight-gradient-not-summed", "last-row", one_row(rows - 1)));
-        let summed = vector(oracle::backward(x, grad_out, weight, eps).1);
-        out.push(candidate("weight-gradient-not-summed", "mean-over-rows", summed / rows as f64));
-    }
-    out
 }
 
 fn per_row(x: &ArrayD<f32>, axis: Axis, f: impl Fn(&[f32]) -> Vec<f32>) -> ArrayD<f32> {

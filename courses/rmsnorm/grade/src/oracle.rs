@@ -47,6 +47,22 @@ pub fn backward(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f6
     (dx, dweight)
 }
 
+/// The scale of each row's two dx terms, `max |r·h| + max |r·n| · mean |h ⊙ n|`: what the
+/// rounding of a derived gradient is relative to, whatever the order of its sums. Not dx itself,
+/// which the two terms can cancel to far below its rounding.
+pub fn term_scales(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Vec<f64> {
+    let last = Axis(x.ndim() - 1);
+    let rows = x.lanes(last).into_iter().zip(grad_out.lanes(last)).zip(forward(x, weight, eps).1);
+    let largest = |v: &mut dyn Iterator<Item = f64>| v.fold(f64::MIN_POSITIVE, |m, a| m.max(a.abs()));
+    rows.map(|((x, g), r)| {
+        let mean_hn =
+            x.iter().zip(&g).zip(weight).map(|((x, g), w)| (g * w * x * r).abs()).sum::<f64>() / x.len() as f64;
+        let h = largest(&mut g.iter().zip(weight).map(|(g, w)| g * w));
+        (r * h + r * r * largest(&mut x.iter().copied()) * mean_hn).max(f64::MIN_POSITIVE)
+    })
+    .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -124,12 +124,15 @@ pub(crate) fn forward_changed_by_backward() -> Bi {
 /// dx of a half type that is not the correctly rounded value often enough.
 pub(crate) fn dx_rounded_more_than_once(dtype: &str, off: usize, total: usize, worst_ulps: i64) -> Bi {
     Bi::new(
-        format!("{total} 个 {dtype} 的 dx 中有 {off} 个不等于 f64 结果的正确舍入（最多差 {worst_ulps} ulp）。应在 FP32 中计算全部统计量与 dx，最后用 `T::from_f32` 只舍入一次。"),
-        format!("{off} of {total} {dtype} dx values differ from the correctly rounded f64 result (by up to {worst_ulps} ulp). Compute every statistic and dx in FP32 and round once, at the end, with `T::from_f32`."),
+        format!("{total} 个 {dtype} 的 dx 中有 {off} 个不等于 f64 结果的正确舍入（最多差 {worst_ulps} ulp）。应在 f64 中计算全部统计量与 dx，最后用 `T::from_f64` 只舍入一次。"),
+        format!("{off} of {total} {dtype} dx values differ from the correctly rounded f64 result (by up to {worst_ulps} ulp). Compute every statistic and dx in f64 and round once, at the end, with `T::from_f64`."),
     )
 }
 
-/// dx compared row by row, each row in units of its largest reference value.
-pub(crate) fn dx_per_row_scale() -> Bi {
-    Bi::new("dx（每行除以该行参考值的最大绝对值）", "dx (each row divided by its largest reference magnitude)")
+/// dx compared row by row, each row in units of its terms' scale.
+pub(crate) fn dx_per_term_scale() -> Bi {
+    Bi::new(
+        "dx（每行除以该行两项的尺度 max|r·h| + max|r·n|·mean|h ⊙ n|）",
+        "dx (each row divided by its terms' scale, max|r·h| + max|r·n|·mean|h ⊙ n|)",
+    )
 }

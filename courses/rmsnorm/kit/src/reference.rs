@@ -1,4 +1,4 @@
-//! The reference maths, in FP32, written for clarity: the "given" pieces.
+//! The reference maths, in FP32 (the backward in f64), written for clarity: the "given" pieces.
 //!
 //! Each exercise stub calls these for the parts the learner is *not* writing in that exercise,
 //! and tutor's grader uses them as the "explicit FP32 reference" (it tests them against an f64
@@ -86,10 +86,12 @@ pub fn forward<T: Float>(x: &ArrayD<T>, eps: f32, weight: &Param) -> Result<Arra
 }
 
 /// Gradient of `sum(forward(x) ⊙ grad_out)`: returns `dx` (in `T`) and accumulates `dweight`
-/// into `weight.grad` when the weight is trainable. Computed in FP32.
+/// into `weight.grad` when the weight is trainable. Computed in f64 (what PyTorch does for a
+/// double tensor), so that an f64 dx is the derived gradient to the last few ulp; dx is rounded
+/// once to `T`, and dweight, summed in f64 over every row, once to f32.
 ///
 /// With `r = 1/sqrt(mean(x²) + eps)`, `n = x·r` and `h = grad_out ⊙ γ` for one row of length D
-/// (lesson 04's names, where g is `grad_out`): `dγ += grad_out ⊙ n` and
+/// (lesson 04's names, where g is `grad_out`): `dγ += Σ grad_out ⊙ n` and
 /// `dx = r·(h − n·mean(h ⊙ n))`.
 pub fn backward<T: Float>(
     x: &ArrayD<T>,
@@ -103,23 +105,22 @@ pub fn backward<T: Float>(
         return Err(NormError::ShapeMismatch { expected: x.shape().to_vec(), found: grad_out.shape().to_vec() });
     }
     let last = last_axis(x)?;
-    let upstream = grad_out.mapv(T::to_f32);
-    let mut dx = ArrayD::<f32>::zeros(x.raw_dim());
-    let mut dweight = Array1::<f32>::zeros(weight.len());
-    let x32 = x.mapv(T::to_f32);
-    let rows = x32.lanes(last).into_iter().zip(upstream.lanes(last)).zip(dx.lanes_mut(last));
+    let (x64, upstream) = (x.mapv(T::to_f64), grad_out.mapv(T::to_f64));
+    let (w, eps) = (weight.value.mapv(f64::from), f64::from(eps));
+    let mut dx = ArrayD::<f64>::zeros(x.raw_dim());
+    let mut dweight = Array1::<f64>::zeros(weight.len());
+    let rows = x64.lanes(last).into_iter().zip(upstream.lanes(last)).zip(dx.lanes_mut(last));
     for ((x_row, up_row), mut dx_row) in rows {
-        let d = x_row.len() as f32;
-        let mean_square = x_row.iter().map(|v| v * v).sum::<f32>() / d;
-        let inv_rms = 1.0 / (mean_square + eps).sqrt();
+        let d = x_row.len() as f64;
+        let inv_rms = 1.0 / (x_row.dot(&x_row) / d + eps).sqrt();
         let n_row = &x_row * inv_rms;
         dweight += &(&up_row * &n_row);
-        let g = &up_row * &weight.value;
-        let projection = g.iter().zip(n_row.iter()).map(|(a, b)| a * b).sum::<f32>() / d;
-        dx_row.assign(&((&g - &(&n_row * projection)) * inv_rms));
+        let h = &up_row * &w;
+        let projection = h.dot(&n_row) / d;
+        dx_row.assign(&((&h - &(&n_row * projection)) * inv_rms));
     }
-    weight.accumulate_grad(&dweight)?;
-    Ok(dx.mapv(T::from_f32))
+    weight.accumulate_grad(&dweight.mapv(|v| v as f32))?;
+    Ok(dx.mapv(T::from_f64))
 }
 
 fn last_axis<T>(x: &ArrayD<T>) -> Result<Axis, NormError> {

@@ -15,7 +15,9 @@ use ndarray::{ArrayD, Axis};
 
 use tutor_kit::Float;
 
-use crate::mistakes::Candidate;
+use tutor_grade::fit::{near, two_terms};
+
+use crate::mistakes::{candidate, Candidate};
 
 /// The per-row ingredients of the gradient formulas, in f64.
 #[derive(Clone)]
@@ -26,7 +28,17 @@ struct Rows {
     g: Vec<Vec<f64>>,
     /// h = g ⊙ w.
     h: Vec<Vec<f64>>,
+    /// g ⊙ (1 + w): Gemma's weight, stored as an offset from one.
+    one_plus: Vec<Vec<f64>>,
     shape: Vec<usize>,
+}
+
+/// What stands for h in a term of dx: g alone, g ⊙ w (right), or g ⊙ (1 + w).
+#[derive(Clone, Copy, PartialEq)]
+enum Upstream {
+    G,
+    H,
+    OnePlus,
 }
 
 impl Rows {
@@ -40,22 +52,31 @@ impl Rows {
         let g_rows: Vec<Vec<f64>> = grad_out.lanes(last).into_iter().map(|l| l.to_vec()).collect();
         let r = x_rows.iter().map(|row| 1.0 / (row.iter().map(|v| v * v).sum::<f64>() / d + eps).sqrt()).collect();
         let h = g_rows.iter().map(|row| row.iter().zip(weight).map(|(g, w)| g * w).collect()).collect();
-        Some(Rows { r, x: x_rows, g: g_rows, h, shape: x.shape().to_vec() })
+        let one_plus = g_rows.iter().map(|row| row.iter().zip(weight).map(|(g, w)| g * (1.0 + w)).collect()).collect();
+        Some(Rows { r, x: x_rows, g: g_rows, h, one_plus, shape: x.shape().to_vec() })
     }
 
     fn array(&self, values: impl Iterator<Item = f64>) -> ArrayD<f64> {
         ArrayD::from_shape_vec(self.shape.clone(), values.collect()).expect("one value per element")
     }
 
+    fn upstream(&self, which: Upstream) -> &Vec<Vec<f64>> {
+        match which {
+            Upstream::G => &self.g,
+            Upstream::H => &self.h,
+            Upstream::OnePlus => &self.one_plus,
+        }
+    }
+
     /// `r^p · H`, every row.
-    fn first(&self, p: i32, weighted: bool) -> Vec<f64> {
-        let upstream = if weighted { &self.h } else { &self.g };
+    fn first(&self, p: i32, which: Upstream) -> Vec<f64> {
+        let upstream = self.upstream(which);
         self.r.iter().zip(upstream).flat_map(|(r, row)| row.iter().map(move |v| r.powi(p) * v)).collect()
     }
 
     /// `r^q · x · mean(H ⊙ x)`, every row.
-    fn second(&self, q: i32, weighted: bool) -> Vec<f64> {
-        let upstream = if weighted { &self.h } else { &self.g };
+    fn second(&self, q: i32, which: Upstream) -> Vec<f64> {
+        let upstream = self.upstream(which);
         let rows = self.r.iter().zip(&self.x).zip(upstream);
         rows.flat_map(|((r, x), u)| {
             let mean = x.iter().zip(u).map(|(a, b)| a * b).sum::<f64>() / x.len() as f64;
@@ -65,55 +86,29 @@ impl Rows {
     }
 }
 
-/// Least squares for `y ≈ a·u + b·v`: the coefficients and the residual's norm over y's norm.
-fn fit_two(y: &[f64], u: &[f64], v: &[f64]) -> Option<(f64, f64, f64)> {
-    let dot = |p: &[f64], q: &[f64]| p.iter().zip(q).map(|(a, b)| a * b).sum::<f64>();
-    let (uu, vv, uv, uy, vy, yy) = (dot(u, u), dot(v, v), dot(u, v), dot(u, y), dot(v, y), dot(y, y));
-    let det = uu * vv - uv * uv;
-    // Nearly collinear terms (one row, or rows of one scale) cannot be told apart.
-    let separable = det > 1e-9 * uu * vv;
-    if !separable || yy.is_nan() || yy <= 0.0 || !y.iter().all(|v| v.is_finite()) {
-        return None;
-    }
-    let a = (uy * vv - vy * uv) / det;
-    let b = (vy * uu - uy * uv) / det;
-    let residual: f64 = y.iter().zip(u).zip(v).map(|((y, u), v)| (y - a * u - b * v).powi(2)).sum();
-    Some((a, b, (residual / yy).sqrt()))
-}
+/// One family of dx formulas `a·r^p·H + b·r^q·x·mean(H'⊙x)`: its name (a candidate's variant,
+/// starting with "dx": the backward cases tell dx candidates from the weight's by it), its terms,
+/// and the mistake it means at `a = 1, b = −1` (`None` for the right family, whose b is read).
+struct Family(&'static str, i32, Upstream, i32, Upstream, Option<&'static str>);
 
-/// Within `tolerance` (relative) of `target`.
-fn near(value: f64, target: f64, tolerance: f64) -> bool {
-    (value - target).abs() <= tolerance * target.abs().max(1e-3)
-}
-
-/// One family of dx formulas and the mistakes its coefficients can mean.
-struct Family {
-    /// Power of r on the first term, and whether it carries the weight.
-    p: i32,
-    first_weighted: bool,
-    /// Power of r on the mean term, and whether its mean carries the weight.
-    q: i32,
-    second_weighted: bool,
-}
-
-impl Family {
-    /// The family's name, as a candidate's variant. It must start with "dx": the backward cases
-    /// tell dx candidates from the weight's by it.
-    fn name(&self) -> &'static str {
-        match (self.p, self.q, self.first_weighted, self.second_weighted) {
-            (1, 3, true, true) => "dx-fit",
-            (0, 2, ..) => "dx-fit-r0-r2",
-            (2, 4, ..) => "dx-fit-r2-r4",
-            (1, 1, ..) => "dx-fit-r1-r1",
-            (1, 2, ..) => "dx-fit-r1-r2",
-            (1, 4, ..) => "dx-fit-r1-r4",
-            (1, 5, ..) => "dx-fit-r1-r5",
-            (_, _, false, false) => "dx-fit-g-g",
-            (_, _, true, false) => "dx-fit-h-g",
-            _ => "dx-fit-g-h",
-        }
-    }
-}
+const FAMILIES: [Family; 11] = {
+    use Upstream::{OnePlus, G, H};
+    let power = Some("mean-term-wrong-power");
+    let unweighted = Some("weight-missing-from-h");
+    [
+        Family("dx-fit", 1, H, 3, H, None),
+        Family("dx-fit-r0-r2", 0, H, 2, H, Some("outer-r-missing")),
+        Family("dx-fit-r2-r4", 2, H, 4, H, Some("outer-r-squared")),
+        Family("dx-fit-r1-r1", 1, H, 1, H, power),
+        Family("dx-fit-r1-r2", 1, H, 2, H, power),
+        Family("dx-fit-r1-r4", 1, H, 4, H, power),
+        Family("dx-fit-r1-r5", 1, H, 5, H, power),
+        Family("dx-fit-g-g", 1, G, 3, G, unweighted),
+        Family("dx-fit-h-g", 1, H, 3, G, unweighted),
+        Family("dx-fit-g-h", 1, G, 3, H, unweighted),
+        Family("dx-fit-one-plus", 1, OnePlus, 3, OnePlus, Some("backward-gemma-one-plus")),
+    ]
+};
 
 /// The mean term's coefficients a slip of a factor gives (a 2 from d(x²)/dx kept or dropped
 /// twice, say). Any other coefficient is named by nothing: an element-wise comparison follows, and
@@ -129,34 +124,27 @@ fn wrong_counts(d: f64) -> [f64; 4] {
 /// What a family's fitted coefficients `(a, b)` mean, if a mistake explains them.
 fn meaning(family: &Family, (a, b): (f64, f64), d: f64, tolerance: f64) -> Option<&'static str> {
     let near = |value, target| near(value, target, tolerance);
-    let right_shape = (family.p, family.q, family.first_weighted, family.second_weighted) == (1, 3, true, true);
     if !near(a, 1.0) {
         return None;
     }
-    if right_shape {
-        return if b.abs() <= tolerance / 10.0 {
-            Some("mean-term-dropped")
-        } else if near(b, 1.0) {
-            Some("mean-term-wrong-sign")
-        } else if near(b, -1.0) {
-            None
-        } else if wrong_counts(d).iter().any(|&k| near(-b, k)) {
-            Some("mean-over-wrong-count")
-        } else if WRONG_SCALES.iter().any(|&k| near(-b, k)) {
-            Some("mean-term-wrong-scale")
-        } else {
-            None
-        };
+    if let Some(mistake) = family.5 {
+        return near(b, -1.0).then_some(mistake);
     }
-    if !near(b, -1.0) {
-        return None;
-    }
-    match (family.p, family.q, family.first_weighted && family.second_weighted) {
-        (0, 2, true) => Some("outer-r-missing"),
-        (2, 4, true) => Some("outer-r-squared"),
-        (1, 3, false) => Some("weight-missing-from-h"),
-        (1, 1 | 2 | 4 | 5, true) => Some("mean-term-wrong-power"),
-        _ => None,
+    if b.abs() <= tolerance / 10.0 {
+        Some("mean-term-dropped")
+    } else if near(b, 1.0) {
+        Some("mean-term-wrong-sign")
+    } else if near(b, -1.0) {
+        None
+    } else {
+        // At D = 2 a mean over D twice is a halved mean term: such a coefficient names nothing.
+        let count = wrong_counts(d).iter().any(|&k| near(-b, k));
+        let scale = WRONG_SCALES.iter().any(|&k| near(-b, k));
+        match (count, scale) {
+            (true, false) => Some("mean-over-wrong-count"),
+            (false, true) => Some("mean-term-wrong-scale"),
+            _ => None,
+        }
     }
 }
 
@@ -178,18 +166,10 @@ pub fn dx_candidates(
     }
     let y: Vec<f64> = learner_dx.iter().copied().collect();
     let d = weight.len() as f64;
-    let mut families = Vec::new();
-    for (p, q) in [(1, 3), (0, 2), (2, 4), (1, 1), (1, 2), (1, 4), (1, 5)] {
-        families.push(Family { p, first_weighted: true, q, second_weighted: true });
-    }
-    for (first_weighted, second_weighted) in [(false, false), (true, false), (false, true)] {
-        families.push(Family { p: 1, first_weighted, q: 3, second_weighted });
-    }
     let mut out = Vec::new();
-    for family in &families {
-        let u = rows.first(family.p, family.first_weighted);
-        let v = rows.second(family.q, family.second_weighted);
-        let Some((a, b, residual)) = fit_two(&y, &u, &v) else {
+    for family in &FAMILIES {
+        let (u, v) = (rows.first(family.1, family.2), rows.second(family.3, family.4));
+        let Some((a, b, residual)) = two_terms(&y, &u, &v) else {
             continue;
         };
         if residual > precision {
@@ -210,14 +190,15 @@ pub fn dx_candidates(
             };
             let output = rows.array(u.iter().zip(&v).map(|(u, v)| u + b * v));
             // One variant per family: a family that fits here and not elsewhere is ruled out alone.
-            out.push(Candidate { mistake, variant: family.name(), output });
+            out.push(Candidate { mistake, variant: family.0, output });
         }
     }
     out
 }
 
-/// The right formula with r computed from another eps: a constant of the learner's own, or eps
-/// added outside the root. Computed for every comparison where it differs from the right r.
+/// The right formula with r computed from another eps (a constant of the learner's own, or eps
+/// added outside the root) or from the whole tensor, and LayerNorm's backward (mean(h) subtracted
+/// too). Computed for every comparison where it differs from the right r.
 pub fn r_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Vec<Candidate<f64>> {
     let Some(rows) = Rows::new(x, grad_out, weight, eps) else {
         return Vec::new();
@@ -229,7 +210,7 @@ pub fn r_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps
             r: rows.x.iter().map(|row| r_of(row.iter().map(|v| v * v).sum::<f64>() / d)).collect(),
             ..rows.clone()
         };
-        let (u, v) = (rows.first(1, true), rows.second(3, true));
+        let (u, v) = (rows.first(1, Upstream::H), rows.second(3, Upstream::H));
         rows.array(u.iter().zip(&v).map(|(u, v)| u - v))
     };
     for (variant, fixed) in
@@ -240,7 +221,32 @@ pub fn r_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps
             out.push(Candidate { mistake: "eps-ignored", variant, output: with_r(&|ms| 1.0 / (ms + fixed).sqrt()) });
         }
     }
+    // One r for the whole tensor, from the mean square of every element.
+    let count = rows.x.iter().map(Vec::len).sum::<usize>().max(1) as f64;
+    let global = rows.x.iter().flatten().map(|v| v * v).sum::<f64>() / count;
+    out.push(Candidate {
+        mistake: "whole-tensor",
+        variant: "backward-one-r",
+        output: with_r(&|_| 1.0 / (global + eps).sqrt()),
+    });
+    // LayerNorm's backward: mean(h) subtracted as well.
+    let (u, v) = (rows.first(1, Upstream::H), rows.second(3, Upstream::H));
+    let mean_h = rows.r.iter().zip(&rows.h).flat_map(|(r, h)| {
+        let mean = h.iter().sum::<f64>() / h.len() as f64;
+        h.iter().map(move |_| r * mean)
+    });
+    let layernorm = u.iter().zip(&v).zip(mean_h).map(|((u, v), m)| u - v - m);
+    out.push(Candidate { mistake: "layernorm", variant: "backward-mean-of-h", output: rows.array(layernorm) });
+    // A row holding a NaN skipped (dx 0) instead of NaN throughout.
+    let finite: Vec<bool> = rows.x.iter().map(|row| row.iter().all(|v| v.is_finite())).collect();
+    if finite.contains(&false) {
+        let mut skipped = with_r(&|ms| 1.0 / (ms + eps).sqrt());
+        let last = Axis(skipped.ndim() - 1);
+        skipped.lanes_mut(last).into_iter().zip(&finite).filter(|(_, f)| !**f).for_each(|(mut l, _)| l.fill(0.0));
+        out.push(candidate("nan-replaced", "backward-nan-row-zero", skipped));
+    }
     if eps > 0.0 {
+        out.push(candidate("eps-dropped-from-r", "backward-no-eps", with_r(&|ms| 1.0 / ms.sqrt())));
         out.push(Candidate {
             mistake: "eps-outside-sqrt",
             variant: "backward-outside-root",
@@ -250,8 +256,9 @@ pub fn r_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps
     out
 }
 
-/// The right formula with r's statistics taken in a half type `T`: the squares rounded to `T` and
-/// summed in `T` one by one, or summed in FP32. For f16 inputs at |x| ≥ 256 the squares overflow.
+/// The right formula with r's statistics taken in a half type `T` (the squares rounded to `T` and
+/// summed in `T` one by one, or summed in FP32; for f16 inputs at |x| ≥ 256 the squares
+/// overflow), or with r itself rounded to `T`.
 pub fn statistics_in<T: Float>(x: &ArrayD<T>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Vec<Candidate<f64>> {
     if T::NAME != "float16" && T::NAME != "bfloat16" {
         return Vec::new();
@@ -265,10 +272,13 @@ pub fn statistics_in<T: Float>(x: &ArrayD<T>, grad_out: &ArrayD<f64>, weight: &[
     let with_mean_square = |mean_square: &dyn Fn(&[T]) -> f64| {
         let r = t_rows.iter().map(|row| 1.0 / (mean_square(row) + eps).sqrt()).collect();
         let rows = Rows { r, ..rows.clone() };
-        let (u, v) = (rows.first(1, true), rows.second(3, true));
+        let (u, v) = (rows.first(1, Upstream::H), rows.second(3, Upstream::H));
         rows.array(u.iter().zip(&v).map(|(u, v)| u - v))
     };
+    let r_in_t = Rows { r: rows.r.iter().map(|&r| T::from_f64(r).to_f64()).collect(), ..rows.clone() };
+    let (u, v) = (r_in_t.first(1, Upstream::H), r_in_t.second(3, Upstream::H));
     vec![
+        candidate("backward-r-rounded-to-t", "backward-r-in-t", rows.array(u.iter().zip(&v).map(|(u, v)| u - v))),
         Candidate {
             mistake: "half-precision-statistics",
             variant: "backward-running-sum-in-t",
@@ -282,39 +292,39 @@ pub fn statistics_in<T: Float>(x: &ArrayD<T>, grad_out: &ArrayD<f64>, weight: &[
     ]
 }
 
-/// The weight's gradient, built from x or from h instead of n, or summed as a mean: formulas,
-/// computed for every comparison.
+/// The weight's gradient built from x or from h instead of n, or not summed over the rows (one
+/// row's, or their mean): formulas, computed for every comparison.
 pub fn dweight_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Vec<Candidate<f64>> {
     let Some(rows) = Rows::new(x, grad_out, weight, eps) else {
         return Vec::new();
     };
-    let width = weight.len();
-    let summed = |term: &dyn Fn(usize, usize) -> f64| -> ArrayD<f64> {
-        let mut total = vec![0.0; width];
-        for i in 0..rows.x.len() {
-            for (j, t) in total.iter_mut().enumerate() {
-                *t += term(i, j);
-            }
-        }
-        ArrayD::from_shape_vec(vec![width], total).expect("one value per feature")
+    let count = rows.x.len();
+    // Row i's term for feature j: g⊙n (right), g⊙x, h⊙n, g⊙h, g⊙n with rows holding a NaN skipped.
+    let term = |which: u8, i: usize, j: usize| match which {
+        0 => rows.g[i][j] * rows.x[i][j] * rows.r[i],
+        4 if rows.x[i].iter().any(|v| !v.is_finite()) => 0.0,
+        4 => rows.g[i][j] * rows.x[i][j] * rows.r[i],
+        1 => rows.g[i][j] * rows.x[i][j],
+        2 => rows.h[i][j] * rows.x[i][j] * rows.r[i],
+        _ => rows.g[i][j] * rows.h[i][j],
     };
-    vec![
-        Candidate {
-            mistake: "weight-gradient-from-x",
-            variant: "dweight",
-            output: summed(&|i, j| rows.g[i][j] * rows.x[i][j]),
-        },
-        Candidate {
-            mistake: "weight-gradient-from-h",
-            variant: "dweight",
-            output: summed(&|i, j| rows.h[i][j] * rows.x[i][j] * rows.r[i]),
-        },
-        Candidate {
-            mistake: "weight-gradient-from-h",
-            variant: "dweight-g-h",
-            output: summed(&|i, j| rows.g[i][j] * rows.h[i][j]),
-        },
-    ]
+    let over = |which: u8, from: usize, to: usize, divisor: f64| {
+        ArrayD::from_shape_fn(vec![weight.len()], |j| (from..to).map(|i| term(which, i, j[0])).sum::<f64>() / divisor)
+    };
+    let mut out = vec![
+        candidate("weight-gradient-from-x", "dweight", over(1, 0, count, 1.0)),
+        candidate("weight-gradient-from-h", "dweight", over(2, 0, count, 1.0)),
+        candidate("weight-gradient-from-h", "dweight-g-h", over(3, 0, count, 1.0)),
+    ];
+    if rows.x.iter().flatten().any(|v| !v.is_finite()) {
+        out.push(candidate("nan-replaced", "dweight-nan-row-skipped", over(4, 0, count, 1.0)));
+    }
+    if count > 1 {
+        out.push(candidate("weight-gradient-not-summed", "first-row", over(0, 0, 1, 1.0)));
+        out.push(candidate("weight-gradient-not-summed", "last-row", over(0, count - 1, count, 1.0)));
+        out.push(candidate("weight-gradient-not-summed", "mean-over-rows", over(0, 0, count, count as f64)));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -336,7 +346,7 @@ mod tests {
     fn formula(p: i32, q: i32, b: f64) -> ArrayD<f64> {
         let (x, g, w) = inputs();
         let rows = Rows::new(&x, &g, &w, 1e-5).unwrap();
-        let (u, v) = (rows.first(p, true), rows.second(q, true));
+        let (u, v) = (rows.first(p, Upstream::H), rows.second(q, Upstream::H));
         rows.array(u.iter().zip(&v).map(|(u, v)| u + b * v))
     }
 
@@ -358,9 +368,25 @@ mod tests {
         assert_eq!(named(&formula(0, 2, -1.0)), ["outer-r-missing"]);
         assert_eq!(named(&formula(2, 4, -1.0)), ["outer-r-squared"]);
         assert_eq!(named(&formula(1, 2, -1.0)), ["mean-term-wrong-power"]);
+        let (x, g, w) = inputs();
+        let rows = Rows::new(&x, &g, &w, 1e-5).unwrap();
+        let (u, v) = (rows.first(1, Upstream::OnePlus), rows.second(3, Upstream::OnePlus));
+        assert_eq!(named(&rows.array(u.iter().zip(&v).map(|(u, v)| u - v))), ["backward-gemma-one-plus"]);
         // Noise far above the precision: no family fits, nothing is named.
         let mut noisy = formula(1, 3, 0.0);
         noisy.iter_mut().enumerate().for_each(|(i, v)| *v += 1e-2 * ((i * 7919) % 13) as f64);
         assert!(named(&noisy).is_empty());
+    }
+
+    #[test]
+    fn every_candidate_names_a_catalogued_mistake() {
+        let (mut x, g, w) = inputs();
+        x[[1, 2]] = f64::NAN;
+        let mut all = r_candidates(&x, &g, &w, 1e-5);
+        all.extend(dweight_candidates(&x, &g, &w, 1e-5));
+        all.extend(statistics_in(&x.mapv(half::f16::from_f64), &g, &w, 1e-5));
+        for id in all.iter().map(|c| c.mistake).chain(FAMILIES.iter().filter_map(|f| f.5)) {
+            assert!(crate::mistakes::find(id).is_some(), "{id} is not catalogued");
+        }
     }
 }
