@@ -155,7 +155,8 @@ fn hidden_sizes_in_the_table_and_the_mistakes() {
         };
         states("03-hidden-size", &row);
     }
-    let of = |dim, multiple, m, id| hidden_candidates(dim, multiple, m).into_iter().find(|(i, _)| *i == id).unwrap().1;
+    let of =
+        |dim, multiple, m, id| hidden_candidates(dim, multiple, m).into_iter().find(|(i, _, _)| *i == id).unwrap().2;
     let without = of(4096, 256, None, "hidden-no-two-thirds");
     states_each("03-hidden-size", &format!("4096 得到 {without}"), &format!("4096 gives {without}"));
     let down = of(4096, 256, None, "hidden-rounded-down");
