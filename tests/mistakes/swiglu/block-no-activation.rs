@@ -1,6 +1,6 @@
 //! A wrong file for 04-forward: no activation at all (bilinear): g*u.
 //! From the independent SwiGLU acceptance batch (04-forward/wrong-03-no-activation.rs).
-//! mistake: unnamed
+//! mistake: block-no-activation
 //! exercise: 04-forward
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 01-silu: returns σ(x), forgets the factor x.
 //! From the independent SwiGLU acceptance batch (01-silu/wrong-04-sigmoid-only.rs).
-//! mistake: unnamed
+//! mistake: silu-is-sigmoid
 //! exercise: 01-silu
 
 use ndarray::ArrayD;

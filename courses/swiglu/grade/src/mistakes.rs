@@ -33,6 +33,13 @@ pub const ALL: &[Mistake] = &[
         en: "GELU in place of SiLU (LLaMA uses SiLU; GPT-2 and BERT use GELU)",
     },
     Mistake {
+        id: "silu-is-sigmoid",
+        exercise: "01-silu",
+        hint: 1,
+        zh: "只有 σ(x)，漏了因子 x：SiLU 是 x·σ(x)（σ(g)·u 是最初的 GLU，不是 SwiGLU）",
+        en: "σ(x) alone, the factor x forgotten: SiLU is x·σ(x) (σ(g)·u is the original GLU, not SwiGLU)",
+    },
+    Mistake {
         id: "silu-sigmoid-rounded",
         exercise: "01-silu",
         hint: 3,
@@ -124,6 +131,13 @@ pub const ALL: &[Mistake] = &[
         en: "SiLU applied to up instead of gate (gate and up swapped)",
     },
     Mistake {
+        id: "block-no-activation",
+        exercise: "04-forward",
+        hint: 1,
+        zh: "gate 的输出没有经过 SiLU：gate(x) ⊙ up(x) 是双线性层，不是 SwiGLU",
+        en: "gate's output without SiLU: gate(x) ⊙ up(x) is a bilinear layer, not SwiGLU",
+    },
+    Mistake {
         id: "block-rounds-once",
         exercise: "04-forward",
         hint: 3,
@@ -202,6 +216,7 @@ pub fn silu_candidates<T: Float>(x: &ArrayD<T>) -> Vec<Candidate> {
         candidate("silu-exp-overflow", "x-times-quotient", on(|v| v * (v.exp() / (1.0 + v.exp())))),
         candidate("silu-exp-overflow", "product-first", on(|v| v * v.exp() / (1.0 + v.exp()))),
         candidate("silu-is-relu", "max", on(|v| v.max(0.0))),
+        candidate("silu-is-sigmoid", "sigmoid", on(sigmoid)),
         candidate("silu-is-gelu", "erf", on(|v| gelu_erf(f64::from(v)) as f32)),
         candidate("silu-is-gelu", "tanh", on(|v| gelu_tanh(f64::from(v)) as f32)),
         candidate("silu-sigmoid-rounded", "sigmoid-in-t", x.mapv(|v| (v * T::from_f32(sigmoid(v.to_f32()))).to_f64())),
@@ -324,8 +339,11 @@ pub const WRONG_SLOPES: [WrongSlope; 4] = [
     ("backward-silu-grad-overflow", "exp-x-inf", |x| if x.exp().is_finite() { oracle::silu_grad(x) } else { f64::NAN }),
 ];
 
-/// The backward's slips in the chain rule itself: (mistake, way of writing it, silu′, slip).
-pub const CHAIN_RULE_SLIPS: [(&str, &str, fn(f64) -> f64, Slip); 3] = [
+/// A backward's slip in the chain rule itself: (mistake, way of writing it, silu′, slip).
+pub type ChainRuleSlip = (&'static str, &'static str, fn(f64) -> f64, Slip);
+
+/// The backward's slips in the chain rule itself.
+pub const CHAIN_RULE_SLIPS: [ChainRuleSlip; 3] = [
     ("backward-silu-grad-dropped", "dg-is-dp-times-u", |_| 1.0, Slip::None),
     ("backward-dx-missing-up", "gate-path-only", oracle::silu_grad, Slip::DxWithoutUp),
     ("backward-own-multiplicands", "du-dp-u-dg-dp-a", oracle::silu_grad, Slip::OwnMultiplicands),

@@ -97,7 +97,7 @@ fn frozen(
         [FeedForward::set_gate_requires_grad, FeedForward::set_up_requires_grad, FeedForward::set_down_requires_grad]
             [i](&mut block, false);
         let dx = wide(&ok("FeedForward::backward(x, grad_out)", block.backward(x, dy))?);
-        close("FeedForward::backward(x, grad_out)", "float32", &dx, &all.0, tolerance::<f32>())?;
+        close("FeedForward::backward(x, grad_out)", "float32", &dx, all.0, tolerance::<f32>())?;
         for (j, param) in [block.gate_weight(), block.up_weight(), block.down_weight()].into_iter().enumerate() {
             match param.grad {
                 Some(_) if i == j => return Err(Failure::new(text::frozen_got_grad(name))),

@@ -67,8 +67,10 @@ fn candidates<T: Float>(x: &ArrayD<T>, weights: &[Array2<f32>; 3]) -> Vec<Candid
         // 01's activation mistakes, written into the block itself (variants of their own: the
         // learner's silu may be right).
         candidate("silu-is-relu", "block-max", with(|g| g.max(0.0))),
-        candidate("silu-is-gelu", "block-erf", with(|g| gelu_erf(g))),
-        candidate("silu-is-gelu", "block-tanh", with(|g| gelu_tanh(g))),
+        candidate("silu-is-sigmoid", "block-sigmoid", with(oracle::sigmoid)),
+        candidate("block-no-activation", "bilinear", with(|g| g)),
+        candidate("silu-is-gelu", "block-erf", with(gelu_erf)),
+        candidate("silu-is-gelu", "block-tanh", with(gelu_tanh)),
         candidate("silu-sigmoid-rounded", "block-sigmoid-in-t", with(|g| g * T::from_f64(oracle::sigmoid(g)).to_f64())),
     ]
 }

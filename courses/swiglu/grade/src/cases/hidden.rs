@@ -73,9 +73,10 @@ fn meta(run: &Run) -> Outcome {
 fn rule(run: &Run) -> Outcome {
     let mut rng = run.rng(31);
     let multiples = [1, 8, 32, 64, 100, 256, 1000, 4096];
-    // 1.3 · 10922 = 14198.6: int() gives 14198, round() 14199, and multiple_of 1 keeps either;
-    // at 4012, int(2·int(1.3·4·4012)/3) = 13908 is the multiplier before the 2/3, alone.
-    let mut configs: Vec<Config> = vec![(4096, 1, Some(1.3)), (4012, 1, Some(1.3))];
+    // 1.3 · 10922 = 14198.6: int() gives 14198, round() 14199. With multiple_of 1, each of the
+    // others shows one slip alone: round() at 4002 (13874), the multiplier before the 2/3 at 4014
+    // (13914), 2/3 rounded to nearest (13867) or taken of dim first (13863) at 4000.
+    let mut configs: Vec<Config> = [4096, 4002, 4014, 4000].map(|dim| (dim, 1, Some(1.3))).to_vec();
     configs.extend((0..40).map(|i| {
         let dim = 1 + (rng.uniform() * 6000.0) as usize;
         let multiple_of = multiples[(rng.uniform() * multiples.len() as f64) as usize % multiples.len()];
