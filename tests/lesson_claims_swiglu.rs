@@ -108,6 +108,14 @@ fn silu_values_and_the_overflow() {
     let at = -100f32;
     assert_eq!((at / (1.0 + (-at).exp())).to_bits(), (-0.0f32).to_bits());
     states("01-silu", &format!("−{}·10⁻⁴²", round(-oracle::silu(-100.0) / 1e-42, 1)));
+    // Below about −17 the cancelling forms lose every digit in FP32 (0 from −20); the stable one does not.
+    let cancelling = |x: f32| [x * (1.0 - 1.0 / (1.0 + x.exp())), x * 0.5 * (1.0 + (0.5 * x).tanh())];
+    let off = |x: f32| cancelling(x).map(|y| (f64::from(y) / oracle::silu(f64::from(x)) - 1.0).abs());
+    assert!(off(-16.0).iter().all(|&e| e < 0.1) && off(-18.0).iter().all(|&e| e > 0.5), "{:?}", off(-18.0));
+    assert!(cancelling(-20.0).iter().all(|&y| y == 0.0) && (-20f32 / (1.0 + 20f32.exp())) < 0.0);
+    states("01-silu", "−17");
+    states("01-silu", "−20");
+    states("01-silu", &format!("silu(−20) = −{}·10⁻⁸", round(-oracle::silu(-20.0) / 1e-8, 1)));
 }
 
 #[test]
@@ -155,7 +163,8 @@ fn hidden_sizes_in_the_table_and_the_mistakes() {
         };
         states("03-hidden-size", &row);
     }
-    let of = |dim, multiple, m, id| hidden_candidates(dim, multiple, m).into_iter().find(|(i, _)| *i == id).unwrap().1;
+    let of =
+        |dim, multiple, m, id| hidden_candidates(dim, multiple, m).into_iter().find(|(i, _, _)| *i == id).unwrap().2;
     let without = of(4096, 256, None, "hidden-no-two-thirds");
     states_each("03-hidden-size", &format!("4096 得到 {without}"), &format!("4096 gives {without}"));
     let down = of(4096, 256, None, "hidden-rounded-down");

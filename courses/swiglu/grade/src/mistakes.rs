@@ -7,7 +7,7 @@ use tutor_grade::{candidate, Mistake};
 use tutor_kit::Float;
 
 use crate::cases::Candidate;
-use crate::oracle;
+use crate::oracle::{self, Slip};
 
 /// Every mistake, with the exercise and hint level that address it.
 pub const ALL: &[Mistake] = &[
@@ -31,6 +31,13 @@ pub const ALL: &[Mistake] = &[
         hint: 1,
         zh: "用 GELU 代替了 SiLU（LLaMA 用 SiLU；GPT-2 与 BERT 用 GELU）",
         en: "GELU in place of SiLU (LLaMA uses SiLU; GPT-2 and BERT use GELU)",
+    },
+    Mistake {
+        id: "silu-is-sigmoid",
+        exercise: "01-silu",
+        hint: 1,
+        zh: "只有 σ(x)，漏了因子 x：SiLU 是 x·σ(x)（σ(g)·u 是最初的 GLU，不是 SwiGLU）",
+        en: "σ(x) alone, the factor x forgotten: SiLU is x·σ(x) (σ(g)·u is the original GLU, not SwiGLU)",
     },
     Mistake {
         id: "silu-sigmoid-rounded",
@@ -89,11 +96,46 @@ pub const ALL: &[Mistake] = &[
         en: "ffn_dim_multiplier applied after rounding to the multiple; it comes before",
     },
     Mistake {
+        id: "hidden-two-thirds-rounded",
+        exercise: "03-hidden-size",
+        hint: 1,
+        zh: "2·(4·dim)/3 没有向下取整：先除后乘（(2·dim/3)·4），或四舍五入；Python 的 int() 向下截断",
+        en: "2·(4·dim)/3 not rounded down: divided before multiplying ((2·dim/3)·4), or rounded to nearest; Python's int() truncates",
+    },
+    Mistake {
+        id: "hidden-always-bumps",
+        exercise: "03-hidden-size",
+        hint: 2,
+        zh: "已经是 multiple_of 的倍数时也加了一个倍数：(h/m + 1)·m；向上取整时倍数保持不变",
+        en: "A whole multiple added even when h already is one: (h/m + 1)·m; rounding up leaves a multiple as it is",
+    },
+    Mistake {
+        id: "hidden-multiplier-rounded",
+        exercise: "03-hidden-size",
+        hint: 3,
+        zh: "multiplier·h 四舍五入了（round()）；Meta 的 int() 是向零截断（as usize）",
+        en: "multiplier·h rounded to nearest (round()); Meta's int() truncates toward zero (as usize)",
+    },
+    Mistake {
+        id: "hidden-multiplier-before-two-thirds",
+        exercise: "03-hidden-size",
+        hint: 3,
+        zh: "multiplier 乘在了 4·dim 上、2/3 之前；它应在 2/3 之后",
+        en: "The multiplier applied to 4·dim, before the 2/3; it comes after",
+    },
+    Mistake {
         id: "block-gate-up-swapped",
         exercise: "04-forward",
         hint: 1,
         zh: "SiLU 作用在 up 上而不是 gate 上（gate 与 up 对调）",
         en: "SiLU applied to up instead of gate (gate and up swapped)",
+    },
+    Mistake {
+        id: "block-no-activation",
+        exercise: "04-forward",
+        hint: 1,
+        zh: "gate 的输出没有经过 SiLU：gate(x) ⊙ up(x) 是双线性层，不是 SwiGLU",
+        en: "gate's output without SiLU: gate(x) ⊙ up(x) is a bilinear layer, not SwiGLU",
     },
     Mistake {
         id: "block-rounds-once",
@@ -124,6 +166,27 @@ pub const ALL: &[Mistake] = &[
         en: "Weight gradients overwritten instead of accumulated: after two backward calls grad holds their sum",
     },
     Mistake {
+        id: "backward-silu-grad-dropped",
+        exercise: "05-backward",
+        hint: 2,
+        zh: "dg 漏了 silu′：gate 的梯度是 dp ⊙ u ⊙ silu′(g)，链式法则要穿过 SiLU",
+        en: "dg without silu′: gate's gradient is dp ⊙ u ⊙ silu′(g), the chain rule goes through SiLU",
+    },
+    Mistake {
+        id: "backward-dx-missing-up",
+        exercise: "05-backward",
+        hint: 2,
+        zh: "dx 只走了 gate 一条路：x 同时进入 gate 和 up，dx = dg·W_gate + du·W_up",
+        en: "dx through gate alone: x feeds both gate and up, so dx = dg·W_gate + du·W_up",
+    },
+    Mistake {
+        id: "backward-own-multiplicands",
+        exercise: "05-backward",
+        hint: 2,
+        zh: "du 与 dg 乘错了对象：乘积 a ⊙ u 对 u 的导数是 a，对 a 的导数是 u（du = dp ⊙ silu(g)，dg = dp ⊙ u ⊙ silu′(g)）",
+        en: "du and dg multiplied by the wrong factor: the product a ⊙ u has derivative a in u and u in a (du = dp ⊙ silu(g), dg = dp ⊙ u ⊙ silu′(g))",
+    },
+    Mistake {
         id: "backward-gate-up-swapped",
         exercise: "05-backward",
         hint: 2,
@@ -135,26 +198,39 @@ pub const ALL: &[Mistake] = &[
 /// The ways of writing a mistake that differ from the right answer in where it rounds alone: the
 /// only ones held to the learner's output bit for bit (another is computed as near as a tolerance
 /// tells, not to the bit: an erf approximated, a sum in another order).
-pub const ROUNDINGS: [&str; 6] =
-    ["sigmoid-in-t", "fp32-weight", "products-in-t", "fused-fp32-weights", "fused-weights-in-t", "per-op-fp32-weights"];
+pub const ROUNDINGS: [&str; 7] = [
+    "sigmoid-in-t",
+    "fp32-weight",
+    "products-in-t",
+    "fused-fp32-weights",
+    "fused-weights-in-t",
+    "per-op-fp32-weights",
+    "block-sigmoid-in-t",
+];
 
 /// SiLU's mistaken versions on `x`, rounded to `T` as the learner's would be.
 pub fn silu_candidates<T: Float>(x: &ArrayD<T>) -> Vec<Candidate> {
     let on = |f: fn(f32) -> f32| x.mapv(|v| T::from_f32(f(v.to_f32())).to_f64());
     let sigmoid = |v: f32| 1.0 / (1.0 + (-v).exp());
-    let gelu_erf = |v: f32| (0.5 * f64::from(v) * (1.0 + erf(f64::from(v) / std::f64::consts::SQRT_2))) as f32;
-    let gelu_tanh = |v: f32| {
-        let v = f64::from(v);
-        (0.5 * v * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (v + 0.044715 * v * v * v)).tanh())) as f32
-    };
     vec![
         candidate("silu-exp-overflow", "x-times-quotient", on(|v| v * (v.exp() / (1.0 + v.exp())))),
         candidate("silu-exp-overflow", "product-first", on(|v| v * v.exp() / (1.0 + v.exp()))),
         candidate("silu-is-relu", "max", on(|v| v.max(0.0))),
-        candidate("silu-is-gelu", "erf", on(gelu_erf)),
-        candidate("silu-is-gelu", "tanh", on(gelu_tanh)),
+        candidate("silu-is-sigmoid", "sigmoid", on(sigmoid)),
+        candidate("silu-is-gelu", "erf", on(|v| gelu_erf(f64::from(v)) as f32)),
+        candidate("silu-is-gelu", "tanh", on(|v| gelu_tanh(f64::from(v)) as f32)),
         candidate("silu-sigmoid-rounded", "sigmoid-in-t", x.mapv(|v| (v * T::from_f32(sigmoid(v.to_f32()))).to_f64())),
     ]
+}
+
+/// GELU, exact: `x·Φ(x)`.
+pub fn gelu_erf(x: f64) -> f64 {
+    0.5 * x * (1.0 + erf(x / std::f64::consts::SQRT_2))
+}
+
+/// GELU, the tanh approximation (GPT-2's).
+pub fn gelu_tanh(x: f64) -> f64 {
+    0.5 * x * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (x + 0.044715 * x * x * x)).tanh())
 }
 
 /// erf, Abramowitz & Stegun 7.1.26 (absolute error below 1.5e-7, enough to recognise GELU).
@@ -263,15 +339,35 @@ pub const WRONG_SLOPES: [WrongSlope; 4] = [
     ("backward-silu-grad-overflow", "exp-x-inf", |x| if x.exp().is_finite() { oracle::silu_grad(x) } else { f64::NAN }),
 ];
 
-/// The hidden size's mistaken versions.
-pub fn hidden_candidates(dim: usize, multiple_of: usize, multiplier: Option<f64>) -> Vec<(&'static str, usize)> {
+/// A backward's slip in the chain rule itself: (mistake, way of writing it, silu′, slip).
+pub type ChainRuleSlip = (&'static str, &'static str, fn(f64) -> f64, Slip);
+
+/// The backward's slips in the chain rule itself.
+pub const CHAIN_RULE_SLIPS: [ChainRuleSlip; 3] = [
+    ("backward-silu-grad-dropped", "dg-is-dp-times-u", |_| 1.0, Slip::None),
+    ("backward-dx-missing-up", "gate-path-only", oracle::silu_grad, Slip::DxWithoutUp),
+    ("backward-own-multiplicands", "du-dp-u-dg-dp-a", oracle::silu_grad, Slip::OwnMultiplicands),
+];
+
+/// The hidden size's mistaken versions: (mistake, way of writing it, value).
+pub fn hidden_candidates(
+    dim: usize,
+    multiple_of: usize,
+    multiplier: Option<f64>,
+) -> Vec<(&'static str, &'static str, usize)> {
     let up = |h: usize| multiple_of * h.div_ceil(multiple_of);
     let scaled = |h: usize| multiplier.map_or(h, |m| (m * h as f64) as usize);
     let two_thirds = (2.0 * (4 * dim) as f64 / 3.0) as usize;
+    let rounded = |h: usize| multiplier.map_or(h, |m| (m * h as f64).round() as usize);
     vec![
-        ("hidden-no-two-thirds", up(scaled(4 * dim))),
-        ("hidden-rounded-down", multiple_of * (scaled(two_thirds) / multiple_of)),
-        ("hidden-multiplier-after-rounding", scaled(up(two_thirds))),
+        ("hidden-no-two-thirds", "four-dim", up(scaled(4 * dim))),
+        ("hidden-rounded-down", "down", multiple_of * (scaled(two_thirds) / multiple_of)),
+        ("hidden-multiplier-after-rounding", "after", scaled(up(two_thirds))),
+        ("hidden-two-thirds-rounded", "divided-first", up(scaled(2 * dim / 3 * 4))),
+        ("hidden-two-thirds-rounded", "nearest", up(scaled((8.0 * dim as f64 / 3.0).round() as usize))),
+        ("hidden-always-bumps", "plus-one", (scaled(two_thirds) / multiple_of + 1) * multiple_of),
+        ("hidden-multiplier-rounded", "round", up(rounded(two_thirds))),
+        ("hidden-multiplier-before-two-thirds", "on-four-dim", up(2 * scaled(4 * dim) / 3)),
     ]
 }
 

@@ -56,23 +56,36 @@ pub fn project(x: &ArrayD<f64>, w: &Array2<f64>) -> ArrayD<f64> {
 /// weights are as `T` holds them. Without `per_op`, nothing is rounded before the output (a fused
 /// kernel's road); without `weights_in_t`, the FP32 master weights are multiplied as they are.
 pub fn block<T: Float>(x: &ArrayD<T>, weights: &[Array2<f32>; 3], per_op: bool, weights_in_t: bool) -> ArrayD<f64> {
+    block_with::<T>(x, weights, per_op, weights_in_t, silu)
+}
+
+/// [`block`] with another activation in SiLU's place (a mistake's).
+pub fn block_with<T: Float>(
+    x: &ArrayD<T>,
+    weights: &[Array2<f32>; 3],
+    per_op: bool,
+    weights_in_t: bool,
+    activation: impl Fn(f64) -> f64,
+) -> ArrayD<f64> {
     let to_t = |a: ArrayD<f64>| if per_op { round::<T>(&a) } else { a };
     let as_held = |w: &Array2<f32>| w.mapv(|v| if weights_in_t { T::from_f32(v).to_f64() } else { f64::from(v) });
     let x = x.mapv(|v| v.to_f64());
     let g = to_t(project(&x, &as_held(&weights[0])));
     let u = to_t(project(&x, &as_held(&weights[1])));
-    let activated = to_t(g.mapv(silu));
+    let activated = to_t(g.mapv(activation));
     let product = to_t(&activated * &u);
     project(&product, &as_held(&weights[2]))
 }
 
 /// The exact gradients of `sum(block(x) ⊙ dy)` in f64, on FP32 master weights: dx, dgate, dup,
-/// ddown. `slope` is SiLU's derivative (the oracle's own, or a mistaken one).
+/// ddown. `slope` is SiLU's derivative (the oracle's own, or a mistaken one); `slip`, a mistake
+/// in the chain rule itself, or none.
 pub fn backward<T: Float>(
     x: &ArrayD<T>,
     dy: &ArrayD<T>,
     weights: &[Array2<f32>; 3],
     slope: fn(f64) -> f64,
+    slip: Slip,
 ) -> (ArrayD<f64>, [Array2<f64>; 3]) {
     let dim = weights[0].ncols();
     let rows = x.len() / dim;
@@ -86,13 +99,27 @@ pub fn backward<T: Float>(
     let a = g.mapv(silu);
     let dp = dy2.dot(&wd);
     let dd = dy2.t().dot(&(&a * &u));
-    let du = &dp * &a;
-    let mut dg = &dp * &u;
+    // Each branch's gradient is dp times the OTHER branch's value (and silu′ for gate's).
+    let (du, mut dg) = match slip {
+        Slip::OwnMultiplicands => (&dp * &u, &dp * &a),
+        _ => (&dp * &a, &dp * &u),
+    };
     Zip::from(&mut dg).and(&g).for_each(|d, &g| *d *= slope(g));
-    let dx = dg.dot(&wg) + du.dot(&wu);
+    let dx = if slip == Slip::DxWithoutUp { dg.dot(&wg) } else { dg.dot(&wg) + du.dot(&wu) };
     let dgate = dg.t().dot(&x2);
     let dup = du.t().dot(&x2);
     (dx.into_shape_with_order(x.shape()).expect("dx has x's shape"), [dgate, dup, dd])
+}
+
+/// A slip in the backward's chain rule, as a mistake makes it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Slip {
+    /// The chain rule as it is.
+    None,
+    /// dx through gate alone: `dg·W_gate`, without up's `du·W_up`.
+    DxWithoutUp,
+    /// Each branch multiplied by its own value: `du = dp ⊙ u`, `dg = dp ⊙ silu(g) ⊙ silu′(g)`.
+    OwnMultiplicands,
 }
 
 #[cfg(test)]
@@ -121,7 +148,7 @@ mod tests {
         let x = fixtures::array::<f32>("block.f32.x");
         let dy = fixtures::array::<f32>("block.f32.dy");
         let weights = ["block.gate", "block.up", "block.down"].map(fixtures::matrix);
-        let (dx, [dg, _, _]) = backward(&x, &dy, &weights, silu_grad);
+        let (dx, [dg, _, _]) = backward(&x, &dy, &weights, silu_grad, Slip::None);
         let torch_dx = fixtures::array::<f32>("block.f32.dx").mapv(f64::from);
         assert!((&dx - &torch_dx).iter().all(|d| d.abs() < 1e-6));
         let torch_dg = fixtures::matrix("block.f32.dgate").mapv(f64::from);
@@ -152,5 +179,6 @@ mod tests {
         assert_eq!(hidden_size(4096, 256, None), 11008);
         assert_eq!(hidden_size(5120, 256, None), 13824);
         assert_eq!(hidden_size(8192, 4096, Some(1.3)), 28672);
+        assert_eq!(hidden_size(4096, 1, Some(1.3)), 14198);
     }
 }

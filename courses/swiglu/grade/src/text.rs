@@ -9,8 +9,19 @@ pub fn call_failed(what: &str, error: &Bi) -> Bi {
 }
 
 /// A call succeeded where it must return `Err`.
-pub fn expected_error(what: &str) -> Bi {
-    Bi::new(format!("`{what}` 应当返回 Err，却返回了 Ok"), format!("`{what}` must return Err, and returned Ok"))
+pub fn expected_error(what: &str, variant: &str) -> Bi {
+    Bi::new(
+        format!("`{what}` 应当返回 Err({variant})，却返回了 Ok"),
+        format!("`{what}` must return Err({variant}), and returned Ok"),
+    )
+}
+
+/// A call failed, with another error than the API documents.
+pub fn wrong_error(what: &str, expected: &str, found: &str) -> Bi {
+    Bi::new(
+        format!("`{what}` 应当返回 Err({expected})，却返回了 Err({found})"),
+        format!("`{what}` must return Err({expected}), and returned Err({found})"),
+    )
 }
 
 /// A comparison of `what`, computed in `dtype`, failed.
@@ -63,6 +74,24 @@ pub fn not_as_module(dtype: &str, equal: usize, total: usize, share: f64) -> Bi 
         ),
         format!(
             "{dtype}: only {equal}/{total} outputs equal a {dtype} module's bit for bit (at least {share:.0}% required): the weight rounded to {dtype}, products summed in FP32, each output rounded once"
+        ),
+    )
+}
+
+/// A frozen weight (`requires_grad = false`) was given a gradient.
+pub fn frozen_got_grad(name: &str) -> Bi {
+    Bi::new(
+        format!("权重冻结（requires_grad = false）时 `{name}` 仍然得到了梯度：请用 Param::accumulate_grad，它会跳过冻结的参数"),
+        format!("`{name}` got a gradient although its weight is frozen (requires_grad = false): use Param::accumulate_grad, which skips a frozen parameter"),
+    )
+}
+
+/// With one weight frozen, another, trainable one got no gradient.
+pub fn grad_lost(frozen: &str, lost: &str) -> Bi {
+    Bi::new(
+        format!("冻结 `{frozen}` 的权重后，可训练的 `{lost}` 没有得到梯度：只有被冻结的参数才跳过梯度"),
+        format!(
+            "with `{frozen}`'s weight frozen, the trainable `{lost}` got no gradient: only a frozen parameter skips it"
         ),
     )
 }

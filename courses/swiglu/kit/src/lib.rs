@@ -37,5 +37,8 @@ tutor_subject::course_protocol! {
         15 => FeedForward.clear_grads() = call gate.weight.clear_grad, up.weight.clear_grad, down.weight.clear_grad;
         #[grades(4)] 16 => FeedForward.forward<T>(&self, x: &ndarray::ArrayD<T>) -> Result<ndarray::ArrayD<T>, MlpError>;
         #[grades(5)] 17 => FeedForward.backward<T>(&mut self, x: &ndarray::ArrayD<T>, grad_out: &ndarray::ArrayD<T>) -> Result<ndarray::ArrayD<T>, MlpError>;
+        18 => FeedForward.set_gate_requires_grad(value: bool) = set gate.weight.requires_grad;
+        19 => FeedForward.set_up_requires_grad(value: bool) = set up.weight.requires_grad;
+        20 => FeedForward.set_down_requires_grad(value: bool) = set down.weight.requires_grad;
     }
 }

@@ -5,14 +5,16 @@ use ndarray::{Array2, ArrayD, IxDyn};
 use tutor_grade::report::Contract;
 use tutor_grade::{candidate, Case, Failure, Observation, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
-use tutor_kit::Float;
+use tutor_kit::{Float, MlpError};
 use tutor_subject::wire::Dtype;
 
 use super::block::{holding, seeded_weights};
 use super::{close, compare, err, learner, ok, tolerance, wide, Candidate};
 use crate::fixtures::{self, Stored};
-use crate::mistakes::WRONG_SLOPES;
-use crate::oracle;
+use crate::mistakes::{CHAIN_RULE_SLIPS, WRONG_SLOPES};
+use crate::oracle::{self, Slip};
+use crate::subject::FeedForward;
+use crate::text;
 
 /// Backward, 05-backward.
 pub const BACKWARD: Contract = Contract { id: "backward", zh: "反向传播契约", en: "Backward contract" };
@@ -38,8 +40,8 @@ pub fn cases() -> Vec<Case> {
             "dx 与三个权重梯度与 PyTorch 的 autograd 一致（f32、f16、bf16 输入）",
             "dx and the three weights' gradients match PyTorch's autograd (f32, f16, bf16 inputs)" => against_pytorch;
         "backward-accumulates",
-            "两次 backward 之后梯度是两次之和；grad_out 形状不对时返回 Err",
-            "after two backward calls the gradients hold their sum; Err for a grad_out of the wrong shape"
+            "两次 backward 之后梯度是两次之和；冻结的权重没有梯度，其余照常；grad_out 形状不对时返回 Err",
+            "after two backward calls the gradients hold their sum; a frozen weight gets no gradient, the others still do; Err for a grad_out of the wrong shape"
             => accumulates;
     ]
 }
@@ -82,6 +84,32 @@ fn backward<T: Dtype>(
     Ok((dx, grads))
 }
 
+/// One weight frozen at a time (`requires_grad = false`): its `grad` stays None, and dx and the
+/// others' gradients are those of `all` (one backward with all three trainable).
+fn frozen(
+    run: &Run,
+    weights: &[Array2<f32>; 3],
+    (x, dy): (&ArrayD<f32>, &ArrayD<f32>),
+    all: (&ArrayD<f64>, &[ArrayD<f64>; 3]),
+) -> Outcome {
+    for (i, name) in NAMES.iter().enumerate() {
+        let mut block = holding(run, weights)?;
+        [FeedForward::set_gate_requires_grad, FeedForward::set_up_requires_grad, FeedForward::set_down_requires_grad]
+            [i](&mut block, false);
+        let dx = wide(&ok("FeedForward::backward(x, grad_out)", block.backward(x, dy))?);
+        close("FeedForward::backward(x, grad_out)", "float32", &dx, all.0, tolerance::<f32>())?;
+        for (j, param) in [block.gate_weight(), block.up_weight(), block.down_weight()].into_iter().enumerate() {
+            match param.grad {
+                Some(_) if i == j => return Err(Failure::new(text::frozen_got_grad(name))),
+                Some(g) => close(NAMES[j], "float32", &g.mapv(f64::from).into_dyn(), &all.1[j], tolerance::<f32>())?,
+                None if i != j => return Err(Failure::new(text::grad_lost(name, NAMES[j]))),
+                None => {}
+            }
+        }
+    }
+    Ok(())
+}
+
 const NAMES: [&str; 3] = ["gate.weight.grad", "up.weight.grad", "down.weight.grad"];
 
 /// The f64 gradients as the learner returns them: dx rounded to `T`, the weights' to FP32.
@@ -104,10 +132,11 @@ fn check<T: Dtype>(
     let (case, seen, right) = (run.case(), actual.clone(), expected.clone());
     let (x, dy, weights) = (x.clone(), dy.clone(), weights.clone());
     run.observe(move || {
-        let wrong: Vec<_> = WRONG_SLOPES
-            .iter()
-            .map(|&(mistake, variant, slope)| {
-                (mistake, variant, as_returned::<T>(oracle::backward(&x, &dy, &weights, slope)))
+        let slopes = WRONG_SLOPES.iter().map(|&(mistake, variant, slope)| (mistake, variant, slope, Slip::None));
+        let wrong: Vec<_> = slopes
+            .chain(CHAIN_RULE_SLIPS)
+            .map(|(mistake, variant, slope, slip)| {
+                (mistake, variant, as_returned::<T>(oracle::backward(&x, &dy, &weights, slope, slip)))
             })
             .collect();
         let on_dx = wrong.iter().map(|(m, v, (dx, _))| candidate(m, v, dx.clone())).collect();
@@ -136,7 +165,7 @@ fn against_oracle(run: &Run) -> Outcome {
     let mut rng = run.rng(53);
     let x: ArrayD<f64> = rng.normal_array(&[3, 4, 8]);
     let dy: ArrayD<f64> = rng.normal_array(&[3, 4, 8]);
-    let expected = as_returned::<f64>(oracle::backward(&x, &dy, &weights, oracle::silu_grad));
+    let expected = as_returned::<f64>(oracle::backward(&x, &dy, &weights, oracle::silu_grad, Slip::None));
     check(run, &weights, (&x, &dy), expected, ANALYTIC)
 }
 
@@ -148,7 +177,7 @@ fn tails(run: &Run) -> Outcome {
         let mut rng = run.rng(57);
         let x = rng.normal_array::<T>(&[4, 8]).mapv(|v| T::from_f64(scale * v.to_f64()));
         let dy: ArrayD<T> = rng.normal_array(&[4, 8]);
-        let expected = as_returned::<T>(oracle::backward(&x, &dy, &weights, oracle::silu_grad));
+        let expected = as_returned::<T>(oracle::backward(&x, &dy, &weights, oracle::silu_grad, Slip::None));
         check(run, &weights, (&x, &dy), expected, tolerance::<T>())
     }
     one::<f64>(run, 3000.0)?;
@@ -174,14 +203,19 @@ fn accumulates(run: &Run) -> Outcome {
     let mut rng = run.rng(55);
     let x: ArrayD<f32> = rng.normal_array(&[5, 6]);
     let dy: ArrayD<f32> = rng.normal_array(&[5, 6]);
-    let (_, once) = backward(run, &weights, &x, &dy, 1)?;
+    let (once_dx, once) = backward(run, &weights, &x, &dy, 1)?;
     let (_, twice) = backward(run, &weights, &x, &dy, 2)?;
     for (i, name) in NAMES.iter().enumerate() {
         let (doubled, overwritten) = (&once[i] * 2.0, once[i].clone());
         let wrong = move || vec![candidate("backward-grads-overwritten", "last-call-only", overwritten)];
         compare(run, name, "float32", &twice[i], &doubled, tolerance::<f32>(), wrong)?;
     }
+    frozen(run, &weights, (&x, &dy), (&once_dx, &once))?;
     let mut block = holding(run, &weights)?;
     let wrong: ArrayD<f32> = rng.normal_array(&[5, 5]);
-    err("FeedForward::backward(x, <grad_out of shape [5, 5]>)", block.backward(&x, &wrong))
+    err(
+        "FeedForward::backward(x, <grad_out of shape [5, 5]>)",
+        block.backward(&x, &wrong),
+        MlpError::ShapeMismatch { expected: vec![], found: vec![] },
+    )
 }

@@ -4,11 +4,12 @@ use ndarray::{Array2, ArrayD};
 use tutor_grade::report::Contract;
 use tutor_grade::{candidate, Case, Failure, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
-use tutor_kit::Float;
+use tutor_kit::{Float, MlpError};
 use tutor_subject::wire::Dtype;
 
 use super::{compare, err, learner, ok, pytorch_init, same_bits, tolerance, wide, Candidate};
 use crate::fixtures::{self, Stored};
+use crate::mistakes::{gelu_erf, gelu_tanh};
 use crate::oracle;
 use crate::subject;
 use crate::text;
@@ -57,11 +58,20 @@ fn candidates<T: Float>(x: &ArrayD<T>, weights: &[Array2<f32>; 3]) -> Vec<Candid
     let on = |weights: &[Array2<f32>; 3], per_op, weights_in_t| {
         oracle::round::<T>(&oracle::block(x, weights, per_op, weights_in_t))
     };
+    let with = |activation: fn(f64) -> f64| oracle::round::<T>(&oracle::block_with(x, weights, true, true, activation));
     vec![
         candidate("block-gate-up-swapped", "silu-on-up", on(&[up, gate, down], true, true)),
         candidate("block-rounds-once", "fused-fp32-weights", on(weights, false, false)),
         candidate("block-rounds-once", "fused-weights-in-t", on(weights, false, true)),
         candidate("linear-weight-not-rounded", "per-op-fp32-weights", on(weights, true, false)),
+        // 01's activation mistakes, written into the block itself (variants of their own: the
+        // learner's silu may be right).
+        candidate("silu-is-relu", "block-max", with(|g| g.max(0.0))),
+        candidate("silu-is-sigmoid", "block-sigmoid", with(oracle::sigmoid)),
+        candidate("block-no-activation", "bilinear", with(|g| g)),
+        candidate("silu-is-gelu", "block-erf", with(gelu_erf)),
+        candidate("silu-is-gelu", "block-tanh", with(gelu_tanh)),
+        candidate("silu-sigmoid-rounded", "block-sigmoid-in-t", with(|g| g * T::from_f64(oracle::sigmoid(g)).to_f64())),
     ]
 }
 
@@ -134,7 +144,11 @@ fn shapes(run: &Run) -> Outcome {
     }
     let block = holding(run, &weights)?;
     let scalar: ArrayD<f32> = rng.normal_array(&[]);
-    err("FeedForward::forward(<0-d x>)", block.forward(&scalar))?;
+    err("FeedForward::forward(<0-d x>)", block.forward(&scalar), MlpError::NoAxis)?;
     let wrong: ArrayD<f32> = rng.normal_array(&[2, 5]);
-    err("FeedForward::forward(<x of shape [2, 5]> with dim = 6)", block.forward(&wrong))
+    err(
+        "FeedForward::forward(<x of shape [2, 5]> with dim = 6)",
+        block.forward(&wrong),
+        MlpError::FeatureMismatch { expected: 0, found: 0 },
+    )
 }

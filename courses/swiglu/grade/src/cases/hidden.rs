@@ -4,10 +4,11 @@ use tutor_grade::evidence::Sighting;
 use tutor_grade::report::Contract;
 use tutor_grade::{Case, Failure, Observation, Outcome, Run};
 
-use super::{err, learner, ok};
+use super::{err, learner, ok, zero_size};
 use crate::mistakes::hidden_candidates;
 use crate::oracle;
 use crate::text;
+use tutor_kit::MlpError;
 
 /// Hidden size, 03-hidden-size.
 pub const HIDDEN: Contract = Contract { id: "hidden-size", zh: "隐藏宽度契约", en: "Hidden size contract" };
@@ -49,9 +50,9 @@ fn check(run: &Run, configs: &[Config]) -> Outcome {
         let expected = oracle::hidden_size(dim, multiple_of, multiplier);
         let sightings = hidden_candidates(dim, multiple_of, multiplier)
             .into_iter()
-            .map(|(mistake, value)| Sighting {
+            .map(|(mistake, variant, value)| Sighting {
                 mistake,
-                variant: mistake,
+                variant,
                 matches: value == found,
                 wrong: value != expected,
             })
@@ -72,19 +73,25 @@ fn meta(run: &Run) -> Outcome {
 fn rule(run: &Run) -> Outcome {
     let mut rng = run.rng(31);
     let multiples = [1, 8, 32, 64, 100, 256, 1000, 4096];
-    let configs: Vec<Config> = (0..40)
-        .map(|i| {
-            let dim = 1 + (rng.uniform() * 6000.0) as usize;
-            let multiple_of = multiples[(rng.uniform() * multiples.len() as f64) as usize % multiples.len()];
-            let multiplier = (i % 2 == 1).then(|| (50.0 + rng.uniform() * 150.0).round() / 100.0);
-            (dim, multiple_of, multiplier)
-        })
-        .collect();
+    // 1.3 · 10922 = 14198.6: int() gives 14198, round() 14199. With multiple_of 1, each of the
+    // others shows one slip alone: round() at 4002 (13874), the multiplier before the 2/3 at 4014
+    // (13914), 2/3 rounded to nearest (13867) or taken of dim first (13863) at 4000.
+    let mut configs: Vec<Config> = [4096, 4002, 4014, 4000].map(|dim| (dim, 1, Some(1.3))).to_vec();
+    configs.extend((0..40).map(|i| {
+        let dim = 1 + (rng.uniform() * 6000.0) as usize;
+        let multiple_of = multiples[(rng.uniform() * multiples.len() as f64) as usize % multiples.len()];
+        let multiplier = (i % 2 == 1).then(|| (50.0 + rng.uniform() * 150.0).round() / 100.0);
+        (dim, multiple_of, multiplier)
+    }));
     check(run, &configs)?;
-    err("hidden_size(0, 256, None)", learner(run).hidden_size(0, 256, None))?;
-    err("hidden_size(4096, 0, None)", learner(run).hidden_size(4096, 0, None))?;
+    err("hidden_size(0, 256, None)", learner(run).hidden_size(0, 256, None), zero_size())?;
+    err("hidden_size(4096, 0, None)", learner(run).hidden_size(4096, 0, None), zero_size())?;
     for bad in [0.0, -1.3, f64::NAN, f64::INFINITY] {
-        err(&format!("hidden_size(4096, 256, Some({bad}))"), learner(run).hidden_size(4096, 256, Some(bad)))?;
+        err(
+            &format!("hidden_size(4096, 256, Some({bad}))"),
+            learner(run).hidden_size(4096, 256, Some(bad)),
+            MlpError::BadMultiplier(bad),
+        )?;
     }
     Ok(())
 }

@@ -5,9 +5,10 @@ use ndarray::{Array2, ArrayD};
 use tutor_grade::report::Contract;
 use tutor_grade::{Case, Failure, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
+use tutor_kit::MlpError;
 use tutor_subject::wire::Dtype;
 
-use super::{compare, err, learner, ok, pytorch_init, same_bits, tolerance, wide, ROUNDED_ONCE};
+use super::{compare, err, learner, ok, pytorch_init, same_bits, tolerance, wide, zero_size, ROUNDED_ONCE};
 use crate::fixtures::{self, Stored};
 use crate::mistakes::linear_candidates;
 use crate::oracle;
@@ -91,8 +92,8 @@ fn init(run: &Run) -> Outcome {
             "the same seed should give the same weight and another seed another (use Rng::new(seed))".into(),
         );
     }
-    err("Linear::new(0, 3, seed)", subject::Linear::new(&learner(run), 0, 3, seed))?;
-    err("Linear::new(3, 0, seed)", subject::Linear::new(&learner(run), 3, 0, seed))
+    err("Linear::new(0, 3, seed)", subject::Linear::new(&learner(run), 0, 3, seed), zero_size())?;
+    err("Linear::new(3, 0, seed)", subject::Linear::new(&learner(run), 3, 0, seed), zero_size())
 }
 
 /// A Linear holding `weight`.
@@ -157,9 +158,13 @@ fn shapes(run: &Run) -> Outcome {
     }
     let linear = holding(run, &weight)?;
     let scalar: ArrayD<f32> = rng.normal_array(&[]);
-    err("Linear::forward(<0-d x>)", linear.forward(&scalar))?;
+    err("Linear::forward(<0-d x>)", linear.forward(&scalar), MlpError::NoAxis)?;
     let wrong: ArrayD<f32> = rng.normal_array(&[2, 4]);
-    err("Linear::forward(<x of shape [2, 4]> with in_features = 5)", linear.forward(&wrong))
+    err(
+        "Linear::forward(<x of shape [2, 4]> with in_features = 5)",
+        linear.forward(&wrong),
+        MlpError::FeatureMismatch { expected: 0, found: 0 },
+    )
 }
 
 fn rounds_once(run: &Run) -> Outcome {

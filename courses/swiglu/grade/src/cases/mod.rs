@@ -120,12 +120,21 @@ pub fn ok<V>(what: &str, result: Result<V, MlpError>) -> Result<V, Failure> {
     result.map_err(|e| Failure::new(text::call_failed(what, &e.text())))
 }
 
-/// Requires a call to fail.
-pub fn err<V>(what: &str, result: Result<V, MlpError>) -> Outcome {
+/// Requires a call to fail with the variant of `expected` (the API documents which one).
+pub fn err<V>(what: &str, result: Result<V, MlpError>, expected: MlpError) -> Outcome {
+    let variant = |e: &MlpError| format!("MlpError::{e:?}").split([' ', '(']).next().unwrap_or_default().to_owned();
     match result {
-        Ok(_) => Err(Failure::new(text::expected_error(what))),
+        Ok(_) => Err(Failure::new(text::expected_error(what, &variant(&expected)))),
+        Err(e) if std::mem::discriminant(&e) != std::mem::discriminant(&expected) => {
+            Err(Failure::new(text::wrong_error(what, &variant(&expected), &variant(&e))))
+        }
         Err(_) => Ok(()),
     }
+}
+
+/// An example of `MlpError::ZeroSize`, for [`err`].
+pub fn zero_size() -> MlpError {
+    MlpError::ZeroSize { what: String::new() }
 }
 
 /// Widens a `T` array to f64.

@@ -22,8 +22,8 @@ pub fn cases() -> Vec<Case> {
             "silu matches PyTorch's F.silu (f32, f16, bf16; ±inf, NaN, tiny values, each dtype's largest finite values)"
             => against_pytorch;
         "silu-range",
-            "silu 在每种 dtype 的整个有限范围内有限，并与 f64 参考一致",
-            "silu is finite over each dtype's whole finite range and matches an f64 reference" => whole_range;
+            "silu 在每种 dtype 的整个有限范围内有限，并与 f64 参考一致（负尾部 −80…−17 按相对误差比较）",
+            "silu is finite over each dtype's whole finite range and matches an f64 reference (the negative tail, −80…−17, relatively)" => whole_range;
         "silu-rounds-once",
             "f16 与 bf16：x·σ(x) 在 FP32 中算完、只舍入一次，几乎每个输出（至少 99%）都与正确舍入的值逐位相同",
             "f16 and bf16: x·σ(x) computed in FP32 and rounded once, almost every output (at least 99%) equal to the correctly rounded value bit for bit"
@@ -71,7 +71,20 @@ fn whole_range(run: &Run) -> Outcome {
     }
     one::<f32>(run, 38)?;
     one::<f16>(run, 4)?;
-    one::<bf16>(run, 38)
+    one::<bf16>(run, 38)?;
+    negative_tail::<f32>(run)?;
+    negative_tail::<bf16>(run)
+}
+
+/// Where σ(x) is tiny, relatively: an absolute tolerance would let 0 pass for x·σ(x) ≈ −4e-8
+/// (σ as `1 − 1/(1+eˣ)`, or `(1 + tanh(x/2))/2`, cancels to 0 below x ≈ −17). Every value is a
+/// normal number of f32 and bf16, and FP32's `eˣ` does not overflow there.
+fn negative_tail<T: Dtype>(run: &Run) -> Outcome {
+    let values = [-17.0, -20.0, -24.0, -30.0, -40.0, -60.0, -80.0].map(T::from_f64);
+    let x = ArrayD::from_shape_vec(IxDyn(&[values.len()]), values.to_vec()).expect("one axis");
+    let expected = oracle::round::<T>(&wide(&x).mapv(oracle::silu));
+    let actual = wide(&learner(run).silu(&x));
+    compare(run, "silu(x)", T::NAME, &actual, &expected, (0.0, tolerance::<T>().1), move || silu_candidates(&x))
 }
 
 fn rounds_once(run: &Run) -> Outcome {
