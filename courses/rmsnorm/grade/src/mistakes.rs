@@ -6,7 +6,6 @@ use ndarray::{ArrayD, Axis};
 use tutor_grade::rounding::Rounding;
 use tutor_kit::{reference, Float, Param};
 
-
 pub use tutor_grade::Mistake;
 
 tutor_grade::mistakes! {

@@ -13,9 +13,9 @@ use super::{assert_close, call, cases, Case, Failure, Outcome, Run};
 use crate::diagnose::backward_fit;
 use crate::evidence::{Observation, Sighting};
 use crate::mistakes::candidate;
-use tutor_grade::rounding::Rounding;
 use crate::subject::RMSNorm;
 use crate::{oracle, text};
+use tutor_grade::rounding::Rounding;
 
 pub fn cases() -> Vec<Case> {
     cases! { super::DTYPE_GRADIENT;
