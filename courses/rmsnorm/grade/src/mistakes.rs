@@ -114,7 +114,7 @@ tutor_grade::mistakes! {
     "no-sqrt", "02-norm", 3,
         "除以的是 mean(x²) + eps（RMS 的平方），而不是它的平方根：少了开方，或多除了一次", "dividing by mean(x²) + eps, the RMS squared, instead of its square root: a root missing, or a second division";
     "eps-as-floor", "02-norm", 3,
-        "eps 被当成下限 max(mean(x²), eps)，而不是加到均方上（f32::max 还会把 NaN 吞掉）", "eps is used as a floor, max(mean(x²), eps), instead of being added to the mean square (and f32::max swallows a NaN)";
+        "eps 被当成下限 max(mean(x²), eps) 或 max(rms, eps)，而不是加到均方上（f32::max 还会把 NaN 吞掉）", "eps is used as a floor, max(mean(x²), eps) or max(rms, eps), instead of being added to the mean square (and f32::max swallows a NaN)";
     "square-of-mean", "02-norm", 2,
         "用了均值的平方 mean(x)²，而不是平方的均值 mean(x²)", "the square of the mean, mean(x)², instead of the mean of the squares, mean(x²)";
     "wrong-count", "02-norm", 2,

@@ -129,6 +129,14 @@ pub(crate) fn dx_rounded_more_than_once(dtype: &str, off: usize, total: usize, w
     )
 }
 
+/// dx values that are exact ties of `dtype`, not rounded to even.
+pub(crate) fn dx_ties(dtype: &str, off: usize, total: usize) -> Bi {
+    Bi::new(
+        format!("{total} 个 {dtype} 的 dx 都恰好落在两个相邻值正中，其中 {off} 个没有舍入到偶数。用 `T::from_f64` 舍入：就近，平局取偶。"),
+        format!("All {total} {dtype} dx values lie exactly halfway between two neighbours, and {off} are not rounded to even. Round with `T::from_f64`: to nearest, ties to even."),
+    )
+}
+
 /// dx compared row by row, each row in units of its terms' scale.
 pub(crate) fn dx_per_term_scale() -> Bi {
     Bi::new(

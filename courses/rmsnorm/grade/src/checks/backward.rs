@@ -34,6 +34,12 @@ pub fn cases() -> Vec<Case> {
         "bf16-backward-large",
             "bf16 backward：|x| ≥ 256，权重梯度的 bf16 累加会停滞，dx 只舍入一次",
             "bf16 backward: |x| ≥ 256, a weight gradient a bf16 sum stalls on, dx rounded once" => bf16_backward_large;
+        "half-backward-small",
+            "f16 与 bf16 backward：均方接近 eps（eps = 0.1），权重无法用 T 精确表示：dx 几乎每个值都等于 f64 结果的正确舍入",
+            "f16 and bf16 backward with mean squares near eps (eps = 0.1) and weights T cannot hold exactly: almost every dx equals the correctly rounded f64 result" => half_backward_small;
+        "half-backward-ties",
+            "f16 与 bf16 backward：dx 恰好落在两个相邻值正中（eps = 0）：就近舍入，平局取偶",
+            "f16 and bf16 backward where dx falls exactly halfway between two neighbours (eps = 0): to nearest, ties to even" => half_backward_ties;
         "f64-backward-derived",
             "f64 backward 在 f64 中推导计算：每行误差 ≤ 1e-12 × 该行各项的尺度（数值差分达不到；eps = 1e-12）",
             "f64 backward derived and computed in f64: each row within 1e-12 of its terms' scale (finite differences cannot get there; eps = 1e-12)" => f64_backward_derived;
@@ -228,6 +234,57 @@ fn rounded_once<T: Element>(
     }
     let message = text::dx_rounded_more_than_once(T::NAME, off, dx.len(), worst.round() as i64);
     Err(Failure::new(message))
+}
+
+/// Mean squares near eps, so that an eps rounded to T moves r, and weights T cannot hold, so that
+/// a weight rounded to T moves h: either moves a share of dx across T's rounding boundaries.
+fn half_backward_small(run: &Run) -> Outcome {
+    fn one<T: Element>(run: &Run, salt: u64) -> Outcome {
+        const ROWS: usize = 64;
+        const HIDDEN: usize = 8;
+        const EPS: f32 = 0.1;
+        let mut rng = run.rng(salt);
+        let x = ArrayD::from_shape_fn(IxDyn(&[ROWS, HIDDEN]), |_| T::from_f64(0.3 * rng.normal()));
+        let grad_out = ArrayD::from_shape_fn(IxDyn(&[ROWS, HIDDEN]), |_| T::from_f64(rng.normal()));
+        let weights = Array1::from_iter((0..HIDDEN).map(|_| (1.0 + 0.3 * rng.normal()) as f32));
+        let (mut norm, weight) = with_weights(run, HIDDEN, EPS, weights)?;
+        norm.clear_grad();
+        let dx = call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
+        rounded_once(run, &x, &grad_out, &weight.value, EPS, &dx, 0.01)
+    }
+    one::<f16>(run, 51)?;
+    one::<bf16>(run, 52)
+}
+
+/// x = [1, 1] with eps = 0 makes r = 1 and n = [1, 1] exactly; with weights [w, 0] and g = [c, c],
+/// dx = ±c·w/2, exact in FP32 and f64 alike. With w = 2 + one ulp of T at 1 and c a power of two,
+/// every dx is a midpoint of T: rounded to nearest-even, not away from zero.
+fn half_backward_ties(run: &Run) -> Outcome {
+    fn one<T: Element>(run: &Run) -> Outcome {
+        const GRADIENTS: [f64; 4] = [1.0, -1.0, 2.0, -0.5];
+        let w = 2.0 + Spacing::of::<T>().at(1.0);
+        let (mut norm, weight) = with_weights(run, 2, 0.0, Array1::from_vec(vec![w as f32, 0.0]))?;
+        norm.clear_grad();
+        let x = ArrayD::from_elem(IxDyn(&[GRADIENTS.len(), 2]), T::from_f64(1.0));
+        let grad_out = ArrayD::from_shape_fn(IxDyn(&[GRADIENTS.len(), 2]), |i| T::from_f64(GRADIENTS[i[0]]));
+        let dx = call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
+        super::shape::same_as_input("backward(x, grad_out)", dx.shape(), x.shape())?;
+        let weights: Vec<f64> = weight.value.iter().map(|&v| f64::from(v)).collect();
+        let (exact, _) = oracle::backward(&x.mapv(T::to_f64), &grad_out.mapv(T::to_f64), &weights, 0.0);
+        let expected = exact.mapv(T::from_f64);
+        let off = dx.iter().zip(&expected).filter(|(a, e)| a.to_f64().to_bits() != e.to_f64().to_bits()).count();
+        if off == 0 {
+            return Ok(());
+        }
+        let (case, seen, right) = (run.case(), dx.clone(), expected.clone());
+        run.observe(move || {
+            let away = candidate("ties-away-from-zero", "dx-ties", Rounding::TiesAway.array::<T>(&exact));
+            vec![Observation::by_bits(case, &seen, &right, vec![away], 1.0)]
+        });
+        Err(Failure::new(text::dx_ties(T::NAME, off, dx.len())))
+    }
+    one::<f16>(run)?;
+    one::<bf16>(run)
 }
 
 fn f16_backward_large(run: &Run) -> Outcome {

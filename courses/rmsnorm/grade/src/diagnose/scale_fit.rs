@@ -65,6 +65,8 @@ enum Law {
     Floor,
     /// `max(S, e)^(-1/2)` written with a comparison: a NaN statistic stays NaN.
     FloorKeepingNan,
+    /// `1/max(sqrt(S), e)`: the root floored (`F.normalize`'s guard), as `f32::max` does it.
+    RootFloor,
 }
 
 impl Law {
@@ -75,6 +77,7 @@ impl Law {
             Law::NoRoot => 1.0 / (statistic + e),
             Law::Floor => 1.0 / statistic.max(e).sqrt(),
             Law::FloorKeepingNan => 1.0 / (if statistic < e { e } else { statistic }).sqrt(),
+            Law::RootFloor => 1.0 / statistic.sqrt().max(e),
         }
     }
 }
@@ -147,6 +150,7 @@ pub fn candidates(
         offer("eps-outside-sqrt", "scale-fit", Statistic::MeanSquare, Law::Outside, eps);
         offer("eps-as-floor", "max", Statistic::MeanSquare, Law::Floor, eps);
         offer("eps-as-floor", "compare", Statistic::MeanSquare, Law::FloorKeepingNan, eps);
+        offer("eps-as-floor", "root-max", Statistic::MeanSquare, Law::RootFloor, eps);
     }
     let scales =
         (output.shape() == x.shape()).then(|| row_scales(&rows.base, &tutor_grade::row_scale::rows(output), precision));
@@ -246,12 +250,15 @@ mod tests {
         assert_eq!(named(|r| 1.0 / (ms(r).sqrt() + 1e-6)), ["eps-outside-sqrt"]);
         assert_eq!(named(|r| 1.0 / (ms(r) + 1e-6)), ["no-sqrt"]);
         assert_eq!(named(|r| 1.0 / ms(r).max(1e-6).sqrt()), ["eps-as-floor"]);
+        // On rows above eps, a floored root is no eps at all: a zero row (the cases have one)
+        // tells them apart, 0 against NaN.
+        assert_eq!(named(|r| 1.0 / ms(r).sqrt().max(1e-6)), ["no-eps", "eps-as-floor"]);
         assert_eq!(named(|r| 1.0 / (ms(r) + 1e-12).sqrt()), ["eps-squared"]);
         assert_eq!(named(|r| 1.0 / (ms(r) + 1e-6 / 6.0).sqrt()), ["eps-over-d"]);
         assert_eq!(named(|r| 1.0 / (ms(r) + 1e-5).sqrt()), ["eps-ignored"]);
         assert_eq!(named(|r| 1.0 / (ms(r) + 1e-8).sqrt()), ["eps-ignored"]);
         assert!(named(|r| 1.0 / (ms(r) + 3.7e-7).sqrt()).is_empty(), "an unusual constant is not read as one");
-        assert_eq!(named(|r| 1.0 / ms(r).sqrt()), ["no-eps"]);
+        assert_eq!(named(|r| 1.0 / ms(r).sqrt()), ["no-eps", "eps-as-floor"]);
         let mean = |r: &[f64]| r.iter().sum::<f64>() / r.len() as f64;
         assert_eq!(named(|r| 1.0 / (mean(r).powi(2) + 1e-6).sqrt()), ["square-of-mean"]);
     }
