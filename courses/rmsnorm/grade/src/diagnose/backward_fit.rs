@@ -169,29 +169,34 @@ pub fn dx_candidates(
     let mut out = Vec::new();
     for family in &FAMILIES {
         let (u, v) = (rows.first(family.1, family.2), rows.second(family.3, family.4));
-        let Some((a, b, residual)) = two_terms(&y, &u, &v) else {
+        let formula = |b: f64| rows.array(u.iter().zip(&v).map(|(u, v)| u + b * v));
+        let exact = two_terms(&y, &u, &v).filter(|&(_, _, residual)| residual <= precision);
+        // Coefficients read to about ten times the fit's own precision.
+        let read = exact.and_then(|(a, b, _)| meaning(family, (a, b), d, (10.0 * precision).max(1e-3)).map(|m| (m, b)));
+        let Some((mistake, b)) = read else {
+            // Not this family's mistake here: its plain formulas go out all the same, so that a
+            // family read in one comparison (where r is too small to tell the powers apart, say)
+            // is ruled out by the others.
+            let plain: &[(&'static str, f64)] = match family.5 {
+                Some(mistake) => &[(mistake, -1.0)],
+                None => &[("mean-term-dropped", 0.0), ("mean-term-wrong-sign", 1.0)],
+            };
+            out.extend(plain.iter().map(|&(mistake, b)| Candidate { mistake, variant: family.0, output: formula(b) }));
             continue;
         };
-        if residual > precision {
-            continue;
-        }
-        // Coefficients read to about ten times the fit's own precision.
-        if let Some(mistake) = meaning(family, (a, b), d, (10.0 * precision).max(1e-3)) {
-            // The formula with the coefficients the mistake means (the fitted ones for a scale).
-            let b = match mistake {
-                // The count's own ratio, not the fitted one: an element-wise comparison follows.
-                "mean-over-wrong-count" => {
-                    -wrong_counts(d).into_iter().min_by(|p, q| (p + b).abs().total_cmp(&(q + b).abs())).unwrap_or(-b)
-                }
-                "mean-term-wrong-scale" => {
-                    -WRONG_SCALES.into_iter().min_by(|p, q| (p + b).abs().total_cmp(&(q + b).abs())).unwrap_or(-b)
-                }
-                _ => b.round(),
-            };
-            let output = rows.array(u.iter().zip(&v).map(|(u, v)| u + b * v));
-            // One variant per family: a family that fits here and not elsewhere is ruled out alone.
-            out.push(Candidate { mistake, variant: family.0, output });
-        }
+        // The formula with the coefficients the mistake means (the fitted ones for a scale).
+        let b = match mistake {
+            // The count's own ratio, not the fitted one: an element-wise comparison follows.
+            "mean-over-wrong-count" => {
+                -wrong_counts(d).into_iter().min_by(|p, q| (p + b).abs().total_cmp(&(q + b).abs())).unwrap_or(-b)
+            }
+            "mean-term-wrong-scale" => {
+                -WRONG_SCALES.into_iter().min_by(|p, q| (p + b).abs().total_cmp(&(q + b).abs())).unwrap_or(-b)
+            }
+            _ => b.round(),
+        };
+        // One variant per family: a family that fits here and not elsewhere is ruled out alone.
+        out.push(Candidate { mistake, variant: family.0, output: formula(b) });
     }
     out
 }
@@ -350,9 +355,15 @@ mod tests {
         rows.array(u.iter().zip(&v).map(|(u, v)| u + b * v))
     }
 
+    /// The mistakes whose candidates match `dx`: the others are the plain formulas offered so
+    /// that evidence elsewhere can rule a family out.
     fn named(dx: &ArrayD<f64>) -> Vec<&'static str> {
         let (x, g, w) = inputs();
-        dx_candidates(&x, &g, &w, 1e-5, dx, 1e-6).into_iter().map(|c| c.mistake).collect()
+        let same = |c: &ArrayD<f64>| c.iter().zip(dx.iter()).all(|(a, b)| (a - b).abs() <= 1e-9 * b.abs().max(1e-6));
+        let candidates = dx_candidates(&x, &g, &w, 1e-5, dx, 1e-6);
+        let mut names: Vec<_> = candidates.into_iter().filter(|c| same(&c.output)).map(|c| c.mistake).collect();
+        names.dedup();
+        names
     }
 
     #[test]
@@ -368,6 +379,11 @@ mod tests {
         assert_eq!(named(&formula(0, 2, -1.0)), ["outer-r-missing"]);
         assert_eq!(named(&formula(2, 4, -1.0)), ["outer-r-squared"]);
         assert_eq!(named(&formula(1, 2, -1.0)), ["mean-term-wrong-power"]);
+        // A family that does not fit still offers its plain formulas, which do not match, so that
+        // the evidence rules out a family read in another comparison.
+        let (x, g, w) = inputs();
+        let offered = dx_candidates(&x, &g, &w, 1e-5, &formula(1, 5, -1.0), 1e-6);
+        assert!(offered.iter().any(|c| c.mistake == "mean-term-dropped" && c.variant == "dx-fit"));
         let (x, g, w) = inputs();
         let rows = Rows::new(&x, &g, &w, 1e-5).unwrap();
         let (u, v) = (rows.first(1, Upstream::OnePlus), rows.second(3, Upstream::OnePlus));
