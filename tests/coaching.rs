@@ -28,13 +28,13 @@ fn each_exercise_is_coached_in_its_own_terms() {
             "04-backward",
             "let _g: Array1<f32> = x.mapv(|v| v.to_f32());",
             "E0308",
-            "`Array1::<f32>::zeros(self.weight.len())`",
+            "`Array1::<f64>::zeros(self.weight.len())`",
             "hidden_size",
         ),
         // 04 goes back to `T` at the end.
-        ("04-backward", "let _y = x.mapv(|v| v.to_f32() as T);", "E0605", "`dx.mapv(T::from_f32)`", "scaled"),
+        ("04-backward", "let _y = x.mapv(|v| v.to_f32() as T);", "E0605", "`dx.mapv(T::from_f64)`", "scaled"),
         // E0277, `f32 * T`: 04 converts both ways, 02 only into f32.
-        ("04-backward", "let _y = x.mapv(|v| 2.0f32 * v);", "E0277", "`dx.mapv(T::from_f32)`", "hidden_size"),
+        ("04-backward", "let _y = x.mapv(|v| 2.0f32 * v);", "E0277", "`dx.mapv(T::from_f64)`", "hidden_size"),
         ("02-norm", "let _y = x.mapv(|v| 2.0f32 * v);", "E0277", "`let x32 = x.mapv(|v| v.to_f32());`", "from_f32"),
         // 02 goes into f32 and stays there.
         ("02-norm", "let _y: ArrayD<T> = x.mapv(|v| v.to_f32());", "E0308", "the result stays in f32", "from_f32"),
