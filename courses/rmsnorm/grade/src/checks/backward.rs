@@ -15,7 +15,7 @@ use crate::evidence::{Observation, Sighting};
 use crate::mistakes::candidate;
 use crate::subject::RMSNorm;
 use crate::{oracle, text};
-use tutor_grade::rounding::Rounding;
+use tutor_grade::rounding::{Agreement, Rounding};
 
 pub fn cases() -> Vec<Case> {
     cases! { super::DTYPE_GRADIENT;
@@ -220,14 +220,13 @@ fn rounded_once<T: Element>(
         row.fill(largest);
     }
     let spacing = Spacing::of::<T>();
-    let ulps = |a: T, e: T| (a.to_f64() - e.to_f64()).abs() / spacing.at(e.to_f64());
-    let off = dx.iter().zip(expected.iter()).filter(|(a, e)| a.to_f64().to_bits() != e.to_f64().to_bits()).count();
+    let off = Agreement::of(dx, &expected).differing;
     let worst = dx
         .iter()
         .zip(expected.iter())
         .zip(row_scale.iter())
         .filter(|((a, e), &scale)| (a.to_f64() - e.to_f64()).abs() > 1e-6 * scale || a.to_f64().is_nan())
-        .map(|((&a, &e), _)| ulps(a, e))
+        .map(|((a, e), _)| spacing.ulps(a.to_f64(), e.to_f64()))
         .fold(0.0, f64::max);
     if worst <= 1.0 && off as f64 <= allowed * dx.len() as f64 {
         return Ok(());
@@ -272,7 +271,7 @@ fn half_backward_ties(run: &Run) -> Outcome {
         let weights: Vec<f64> = weight.value.iter().map(|&v| f64::from(v)).collect();
         let (exact, _) = oracle::backward(&x.mapv(T::to_f64), &grad_out.mapv(T::to_f64), &weights, 0.0);
         let expected = exact.mapv(T::from_f64);
-        let off = dx.iter().zip(&expected).filter(|(a, e)| a.to_f64().to_bits() != e.to_f64().to_bits()).count();
+        let off = Agreement::of(&dx, &expected).differing;
         if off == 0 {
             return Ok(());
         }
