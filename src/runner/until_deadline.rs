@@ -15,8 +15,45 @@ pub struct UntilDeadline {
     pub until: Instant,
 }
 
+/// How long a read polls for a reply before it sleeps on the socket: most replies come sooner.
+/// The graded program polls for tutor's next request in the same way (`tutor_subject`'s
+/// `patient`): a process asleep on a socket is woken from another CPU, tens of microseconds a
+/// call (more in a virtual machine), over the few hundred calls of a check.
+const POLL_FOR: Duration = Duration::from_micros(250);
+
+impl UntilDeadline {
+    /// What is waiting, or arrives within [`POLL_FOR`] (and before the deadline); `None` if
+    /// nothing does. Between polls the CPU goes to anything else waiting for it, the graded
+    /// program first of all when the two share one.
+    fn poll(&self, buf: &mut [u8]) -> std::io::Result<Option<usize>> {
+        use std::os::fd::AsRawFd;
+        let until = self.until.min(Instant::now() + POLL_FOR);
+        loop {
+            // SAFETY: `buf` is valid for writes of `buf.len()` bytes for the whole call, and the
+            // descriptor is this value's open socket. MSG_DONTWAIT makes this one call
+            // non-blocking without touching the socket's own mode.
+            let read =
+                unsafe { libc::recv(self.socket.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len(), libc::MSG_DONTWAIT) };
+            if let Ok(n) = usize::try_from(read) {
+                return Ok(Some(n));
+            }
+            let error = std::io::Error::last_os_error();
+            if !matches!(error.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::Interrupted) {
+                return Err(error);
+            }
+            if Instant::now() >= until {
+                return Ok(None);
+            }
+            std::thread::yield_now();
+        }
+    }
+}
+
 impl Read for UntilDeadline {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if let Some(n) = self.poll(buf)? {
+            return Ok(n);
+        }
         self.socket.set_read_timeout(Some(time_left(self.until)?))?;
         self.socket.read(buf)
     }
@@ -78,6 +115,27 @@ mod tests {
         assert!(start.elapsed() < Duration::from_secs(2), "the write ended after {:?}", start.elapsed());
         drop(requests);
         slow_reader.join().unwrap();
+    }
+
+    #[test]
+    fn a_reply_is_read_whether_it_comes_during_the_poll_or_long_after() {
+        let (ours, theirs) = UnixStream::pair().unwrap();
+        let program = std::thread::spawn(move || {
+            let mut theirs = theirs;
+            theirs.write_all(b"soon").unwrap();
+            std::thread::sleep(POLL_FOR * 40);
+            theirs.write_all(b"late").unwrap();
+        });
+        let mut replies = UntilDeadline { socket: ours, until: Instant::now() + Duration::from_secs(30) };
+        let mut read = Vec::new();
+        while read.len() < 8 {
+            let mut buf = [0u8; 8];
+            let n = replies.read(&mut buf).unwrap();
+            assert_ne!(n, 0, "the socket ended early: {read:?}");
+            read.extend_from_slice(&buf[..n]);
+        }
+        assert_eq!(read, b"soonlate");
+        program.join().unwrap();
     }
 
     #[test]

@@ -12,6 +12,8 @@ mod float;
 pub mod frame;
 pub mod panics;
 mod param;
+#[cfg(unix)]
+mod patient;
 pub mod protocol;
 pub mod serve;
 pub mod text;

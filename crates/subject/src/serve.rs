@@ -125,6 +125,8 @@ fn serve_dyn(todo: u32, server: &mut dyn Server) -> ExitCode {
     };
     // Remembers where a panic happened instead of printing it: the reply carries it.
     panics::install_quiet_hook();
+    #[cfg(unix)]
+    let input = crate::patient::Patient::new(std::os::unix::net::UnixStream::from(std::os::fd::OwnedFd::from(input)));
     let mut input = BufReader::new(input);
     let mut output = BufWriter::new(output);
     loop {
