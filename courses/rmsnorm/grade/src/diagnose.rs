@@ -3,7 +3,7 @@
 //! nothing else named the mistake, and they name at most one: the first property that fails.
 //!
 //! Each probe asks one question a correct RMSNorm answers in one way: do rows stay independent,
-//! is the output scale-invariant and odd, does a NaN stay in its row, does any rank work, does a
+//! does the output follow the input, is it scale-invariant and odd, does a NaN stay in its row, does any rank work, does a
 //! reduced axis broadcast back. A probe that cannot run (the code panics on everything, the time
 //! is up) names nothing.
 
@@ -25,6 +25,23 @@ type Apply = fn(&RMSNorm, &ArrayD<f32>) -> Result<ArrayD<f64>, NormError>;
 /// The learner's function on `x`, on a fresh layer from the learner's `new` (default weight).
 fn call(run: &Run, apply: Apply, x: &ArrayD<f32>) -> Called<ArrayD<f64>> {
     probe(|| apply(&run.new_layer(*x.shape().last().unwrap_or(&1), 1e-6)?, x))
+}
+
+/// One layer asked twice, on two inputs of one shape whose right outputs differ: the first answer
+/// is right and the second is the first again, bit for bit. The code keeps a result between
+/// calls.
+fn kept_between_calls(run: &Run, apply: Apply) -> bool {
+    let mut rng = run.rng(12);
+    // A shape no case uses: a result kept for every layer (a static) has none for it yet.
+    const SHAPE: [usize; 3] = [1, 13, 4];
+    let (first, second): (ArrayD<f32>, ArrayD<f32>) = (rng.normal_array(&SHAPE), rng.normal_array(&SHAPE));
+    let answers = probe(|| {
+        let layer = run.new_layer(4, 1e-6)?;
+        Ok::<_, NormError>((apply(&layer, &first)?, apply(&layer, &second)?))
+    });
+    // The first answer right: a constant output (zeros, say) is not a result kept.
+    matches!(answers, Called::Value((a, b)) if a == b && all_close(&a, &right(&first), 1e-6, 1e-3))
+        && right(&first) != right(&second)
 }
 
 fn right(x: &ArrayD<f32>) -> ArrayD<f64> {
@@ -51,6 +68,9 @@ pub fn by_property(run: &Run) -> Option<&'static str> {
     let functions: [Apply; 2] =
         [|layer, x| Ok(layer.norm(x)?.mapv(f64::from)), |layer, x| Ok(layer.forward(x)?.mapv(f64::from))];
     for function in functions {
+        if kept_between_calls(run, function) {
+            return Some("output-kept-between-calls");
+        }
         let learner = |x: &ArrayD<f32>| call(run, function, x);
         let rows = RowWise { learner: &learner, right: &right, rng: &|salt| run.rng(salt) };
         for (mistake, broken) in properties {

@@ -51,6 +51,8 @@ tutor_grade::mistakes! {
         "输出不是尺度不变的（norm(c·x) ≠ norm(x)）：这不是归一化，检查开方与除法", "the output is not scale-invariant (norm(c·x) ≠ norm(x)): not a normalisation; check the square root and the division";
     "not-odd", "02-norm", 3,
         "输出不是奇函数（norm(−x) ≠ −norm(x)）：符号丢了，或者加了多余的项", "the output is not odd (norm(−x) ≠ −norm(x)): a sign is lost, or something extra is added";
+    "output-kept-between-calls", "02-norm", 3,
+        "输出不随输入变化：同一层对同形的另一个输入返回了上一次的结果（结果被保存在调用之间）", "the output does not follow the input: one layer, given another input of the same shape, returned its earlier result (a result kept between calls)";
     "nan-replaced", "02-norm", 2,
         "输入中的 NaN 被跳过或替换了：它应该留在自己那一行的结果里", "a NaN in the input is skipped or replaced: it must stay in its own row's output";
     "weight-ignored", "03-forward", 2,
@@ -103,6 +105,10 @@ tutor_grade::mistakes! {
         "weight.grad 被覆盖而不是累加：两次 backward 应该相加", "weight.grad is overwritten instead of accumulated: two backward passes must add up";
     "f64-backward-in-fp32", "04-backward", 1,
         "f64 的 backward 在 FP32 中计算：dx 每个值都是 f32，只有 FP32 的精度；契约要求在 f64 中计算（PyTorch 对 double 张量也是如此）", "an f64 backward computed in FP32: every dx value is an f32, FP32-precise; the contract computes the backward in f64 (as PyTorch does for a double tensor)";
+    "weight-gradient-summed-in-fp32", "04-backward", 2,
+        "f64 的 backward 把权重梯度在 f32（或 T）中跨行累加：相互抵消的行之间的值全丢了；应在 f64 中求和，最后只转一次 f32", "an f64 backward sums the weight's gradient over rows in f32 (or T): between rows that cancel, everything is lost; sum in f64 and narrow to f32 once, at the end";
+    "grad-shape-unchecked", "04-backward", 1,
+        "grad_out 与 x 形状不同时 backward 仍返回 Ok：保留练习文件里给出的形状检查，返回 `NormError::ShapeMismatch`", "backward returns Ok for a grad_out whose shape is not x's: keep the shape check the exercise file gives, returning `NormError::ShapeMismatch`";
     "backward-updates-weight", "04-backward", 2,
         "backward 改变了 weight 的值（例如顺手做了一步优化器更新）：它只应把梯度累加进 weight.grad", "backward changes the weight's value (an optimiser step, say): it must only accumulate into weight.grad";
     "ties-away-from-zero", "03-forward", 3,

@@ -16,6 +16,14 @@ pub(crate) fn call_on_wrong_width(call: &str, shape: &[usize], hidden: usize) ->
     )
 }
 
+/// `backward` with an upstream gradient whose shape is not the input's.
+pub(crate) fn backward_on_other_grad_shape(x: &[usize], grad_out: &[usize]) -> Bi {
+    Bi::new(
+        format!("x.shape = {}、grad_out.shape = {} 时的 backward(x, grad_out)", shape(x), shape(grad_out)),
+        format!("backward(x, grad_out) with x.shape = {}, grad_out.shape = {}", shape(x), shape(grad_out)),
+    )
+}
+
 /// A call on a 0-d input.
 pub(crate) fn call_on_0d(call: &str) -> Bi {
     Bi::new(format!("零维 x 上的 {call}"), format!("{call} with a 0-d x"))

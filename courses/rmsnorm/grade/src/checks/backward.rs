@@ -8,13 +8,14 @@ use half::{bf16, f16};
 use ndarray::{Array1, ArrayD, Axis, IxDyn};
 use tutor_kit::Element;
 
-use super::dtype::{compare_gradients, weighted, with_weights, Spacing};
+use super::dtype::{compare_gradients, no_gradient, weighted, with_weights, Spacing};
 use super::{assert_close, call, cases, Case, Failure, Outcome, Run};
 use crate::diagnose::backward_fit;
 use crate::evidence::{Observation, Sighting};
 use crate::mistakes::candidate;
 use crate::subject::RMSNorm;
 use crate::{oracle, text};
+use tutor_grade::probe::{probe, Called};
 use tutor_grade::rounding::{Agreement, Rounding};
 
 pub fn cases() -> Vec<Case> {
@@ -41,8 +42,8 @@ pub fn cases() -> Vec<Case> {
             "f16 与 bf16 backward：dx 恰好落在两个相邻值正中（eps = 0）：就近舍入，平局取偶",
             "f16 and bf16 backward where dx falls exactly halfway between two neighbours (eps = 0): to nearest, ties to even" => half_backward_ties;
         "f64-backward-derived",
-            "f64 backward 在 f64 中推导计算：每行误差 ≤ 1e-12 × 该行各项的尺度（数值差分达不到；eps = 1e-12）",
-            "f64 backward derived and computed in f64: each row within 1e-12 of its terms' scale (finite differences cannot get there; eps = 1e-12)" => f64_backward_derived;
+            "f64 backward 在 f64 中推导计算：每行误差 ≤ 1e-12 × 该行各项的尺度（数值差分达不到；eps = 1e-12）；权重梯度在 f64 中跨行求和（相互抵消的行之间的值不丢）",
+            "f64 backward derived and computed in f64: each row within 1e-12 of its terms' scale (finite differences cannot get there; eps = 1e-12); the weight's gradient summed over rows in f64 (nothing lost between rows that cancel)" => f64_backward_derived;
     }
 }
 
@@ -275,10 +276,17 @@ fn half_backward_ties(run: &Run) -> Outcome {
         if off == 0 {
             return Ok(());
         }
+        // A rounding is only read from the ties if the values rounded were the exact ones: the
+        // same rows in f64 must come out exact too (finite differences, say, land near a tie,
+        // on either side of it, and would read as a rounding).
+        norm.clear_grad();
+        let (x64, g64) = (x.mapv(T::to_f64), grad_out.mapv(T::to_f64));
+        let precise = matches!(probe(|| norm.backward(&x64, &g64)), Called::Value(dx64) if dx64 == exact);
         let (case, seen, right) = (run.case(), dx.clone(), expected.clone());
         run.observe(move || {
             let away = candidate("ties-away-from-zero", "dx-ties", Rounding::TiesAway.array::<T>(&exact));
-            vec![Observation::by_bits(case, &seen, &right, vec![away], 1.0)]
+            let candidates = if precise { vec![away] } else { Vec::new() };
+            vec![Observation::by_bits(case, &seen, &right, candidates, 1.0)]
         });
         Err(Failure::new(text::dx_ties(T::NAME, off, dx.len())))
     }
@@ -322,7 +330,12 @@ fn f64_backward_derived(run: &Run) -> Outcome {
     let in_units = |a: &ArrayD<f64>| ArrayD::from_shape_fn(a.raw_dim(), |i| a[&i] / scales[i[0]]);
     let (actual, expected) = (in_units(&dx), in_units(&expected));
     let Err(failure) = assert_close(&text::dx_per_term_scale(), "float64", &actual, &expected, 1e-12, 0.0) else {
-        return Ok(());
+        return weight_gradient_summed_in_f64(
+            &mut norm,
+            &x.index_axis(Axis(0), 0).iter().copied().collect(),
+            &weight.value,
+            EPS,
+        );
     };
     // Evidence, not a direct finding: an FP32 backward may have other slips the other cases name.
     let every_value_an_f32 = dx.iter().all(|&v| f64::from(v as f32) == v);
@@ -338,4 +351,37 @@ fn f64_backward_derived(run: &Run) -> Outcome {
         vec![Observation { case, learner_wrong: true, sightings: vec![in_fp32] }]
     });
     Err(failure)
+}
+
+/// The weight's gradient of rows whose terms cancel: g = +2²⁶ on the first row, 1 on the six
+/// after it, −2²⁶ on the last, all rows `x_row`. Summed in f64, the six middle rows survive
+/// (dweight = 6·n); summed in f32 (or T), each is below half an ulp of 2²⁶·n and is lost, and
+/// the first and last rows leave 0.
+fn weight_gradient_summed_in_f64(norm: &mut RMSNorm, x_row: &Array1<f64>, weight: &Array1<f32>, eps: f32) -> Outcome {
+    const ROWS: usize = 8;
+    const LARGE: f64 = (1u64 << 26) as f64;
+    let hidden = x_row.len();
+    let x = ArrayD::from_shape_fn(IxDyn(&[ROWS, hidden]), |i| x_row[i[1]]);
+    let grad_out = ArrayD::from_shape_fn(IxDyn(&[ROWS, hidden]), |i| match i[0] {
+        0 => LARGE,
+        row if row == ROWS - 1 => -LARGE,
+        _ => 1.0,
+    });
+    norm.clear_grad();
+    call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
+    let w: Vec<f64> = weight.iter().map(|&v| f64::from(v)).collect();
+    let (_, dw_expected) = oracle::backward(&x, &grad_out, &w, f64::from(eps));
+    let expected = ArrayD::from_shape_vec(vec![hidden], dw_expected).expect("one value per feature");
+    let after = norm.weight();
+    let Some(dw) = after.grad.clone() else {
+        return Err(no_gradient(&after));
+    };
+    let dw = dw.into_dyn().mapv(f64::from);
+    let scale = expected.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let Err(failure) = assert_close(&text::code("weight.grad"), "float32", &dw, &expected, 1e-6 * scale, 1e-6) else {
+        return Ok(());
+    };
+    // What an f32 running sum leaves: nothing of the middle rows.
+    let lost_in_f32 = dw.iter().all(|v| v.abs() <= 1e-3 * scale);
+    Err(failure.with_mistake(lost_in_f32.then_some("weight-gradient-summed-in-fp32")))
 }

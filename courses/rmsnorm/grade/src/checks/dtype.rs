@@ -37,8 +37,8 @@ pub fn cases() -> Vec<Case> {
             "forward 处理边界输入：零行、极小值、NaN 行、一维、四维、空批次，错误的最后一维返回 Err",
             "forward on edge inputs: a zero row, tiny values, a NaN row, one- and four-dimensional inputs, an empty batch; a wrong last axis is an Err" => forward_edge_inputs;
         "backward-edge-inputs",
-            "backward 处理同样的边界输入，dx 与 weight 梯度与 f64 参考一致",
-            "backward on the same edge inputs: dx and the weight gradient match an f64 reference" => backward_edge_inputs;
+            "backward 处理同样的边界输入，dx 与 weight 梯度与 f64 参考一致；最后一维不对、或 grad_out 与 x 形状不同时返回 Err",
+            "backward on the same edge inputs: dx and the weight gradient match an f64 reference; a wrong last axis, or a grad_out not of x's shape, is an Err" => backward_edge_inputs;
         "backward-matches-f64",
             "backward 的 dx 与 weight 梯度与 f64 参考一致",
             "backward's dx and weight gradient match an f64 reference" => backward_matches_f64;
@@ -245,6 +245,16 @@ fn backward_edge_inputs(run: &Run) -> Outcome {
             4,
         ))));
     }
+    // A grad_out of another shape: as many values in another order (rows zipped with rows pair
+    // them silently), and another number of rows.
+    for (x_shape, grad_shape) in [([2usize, 3, 4], [3usize, 2, 4]), ([3, 1, 4], [2, 1, 4])] {
+        let x: ArrayD<f32> = run.rng(20).normal_array(&x_shape);
+        let grad_out: ArrayD<f32> = run.rng(21).normal_array(&grad_shape);
+        if norm.backward(&x, &grad_out).is_ok() {
+            let what = text::backward_on_other_grad_shape(&x_shape, &grad_shape);
+            return Err(Failure::new(text::expected_error(&what)).with_mistake(Some("grad-shape-unchecked")));
+        }
+    }
     Ok(())
 }
 
@@ -374,7 +384,7 @@ fn forward_gradient_check(run: &Run) -> Outcome {
 }
 
 /// No gradient reached the weight: frozen, or dropped by the code.
-fn no_gradient(weight: &Param) -> Failure {
+pub(super) fn no_gradient(weight: &Param) -> Failure {
     if weight.requires_grad {
         Failure::new(text::no_weight_gradient())
     } else {
