@@ -23,7 +23,13 @@ fn warm_target() -> &'static Path {
         let lock = std::fs::File::create(dir.with_extension("lock")).unwrap();
         lock.lock().unwrap();
         let target = dir.join(".tutor/harness/target");
-        if !target.join("debug").is_dir() {
+        // Built by this tutor binary, or built again: a harness an older tutor built holds a kit
+        // built from older sources, which the first check here would rebuild under the test's feet.
+        let binary = std::fs::metadata(env!("CARGO_BIN_EXE_tutor")).unwrap();
+        let built_by = format!("{:?} {}", binary.modified().unwrap(), binary.len());
+        let stamp = dir.with_extension("built-by");
+        let current = std::fs::read_to_string(&stamp).is_ok_and(|said| said == built_by);
+        if !current || !target.join("debug").is_dir() {
             let _ = std::fs::remove_dir_all(&dir);
             std::fs::create_dir_all(&dir).unwrap();
             let built = Command::new(env!("CARGO_BIN_EXE_tutor"))
@@ -33,6 +39,7 @@ fn warm_target() -> &'static Path {
                 .output()
                 .expect("tutor init runs");
             assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+            std::fs::write(&stamp, built_by).unwrap();
         }
         target
     })

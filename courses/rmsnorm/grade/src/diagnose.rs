@@ -52,7 +52,8 @@ fn right(x: &ArrayD<f32>) -> ArrayD<f64> {
 type Property = (&'static str, fn(&RowWise) -> bool);
 
 /// The first property the learner's code breaks, as a mistake id: the row-wise ones, then
-/// `norm(10·x) = norm(x)` (eps negligible) and `norm(−x) = −norm(x)`. A probe that panics (tutor's
+/// `norm(10·x) = norm(x)` (eps negligible) and `norm(−x) = −norm(x)`; of `norm`, then `forward`,
+/// then the row-wise ones of `backward`. A probe that panics (tutor's
 /// own bug: the learner's panics are caught inside `call`) is no evidence.
 pub fn by_property(run: &Run) -> Option<&'static str> {
     let properties: [Property; 6] = [
@@ -73,11 +74,37 @@ pub fn by_property(run: &Run) -> Option<&'static str> {
         }
         let learner = |x: &ArrayD<f32>| call(run, function, x);
         let rows = RowWise { learner: &learner, right: &right, rng: &|salt| run.rng(salt) };
-        for (mistake, broken) in properties {
-            if catch_unwind(AssertUnwindSafe(|| broken(&rows))).unwrap_or(false) {
-                return Some(mistake);
-            }
+        if let Some(mistake) = first_broken(&properties, &rows) {
+            return Some(mistake);
         }
     }
-    None
+    // The row-wise questions again, of backward's dx (scale and sign are forward's properties:
+    // dx keeps neither). A backward whose statistics mix rows or assume a rank makes the same
+    // mistake forward would, and has the same name.
+    let learner = |x: &ArrayD<f32>| {
+        probe(|| {
+            let mut layer = run.new_layer(*x.shape().last().unwrap_or(&1), 1e-6)?;
+            Ok::<_, NormError>(layer.backward(x, &upstream(x.shape()))?.mapv(f64::from))
+        })
+    };
+    let rows = RowWise { learner: &learner, right: &right_dx, rng: &|salt| run.rng(salt) };
+    first_broken(&properties[..4], &rows)
+}
+
+/// The first of `properties` the learner's map `rows` breaks.
+fn first_broken(properties: &[Property], rows: &RowWise) -> Option<&'static str> {
+    let broken = |property: &Property| catch_unwind(AssertUnwindSafe(|| (property.1)(rows))).unwrap_or(false);
+    properties.iter().find(|property| broken(property)).map(|property| property.0)
+}
+
+/// An upstream gradient for an input of `shape`, fixed by position (so that changing one row
+/// of x changes nothing else): values from 0.5 to 1.5.
+fn upstream(shape: &[usize]) -> ArrayD<f32> {
+    ArrayD::from_shape_fn(shape, |i: ndarray::IxDyn| 0.5 + (ndarray::Dimension::slice(&i).iter().sum::<usize>() % 5) as f32 * 0.25)
+}
+
+/// The right dx for `x` and [`upstream`], with the default weight (ones) and eps 1e-6.
+fn right_dx(x: &ArrayD<f32>) -> ArrayD<f64> {
+    let ones = vec![1.0; *x.shape().last().unwrap_or(&1)];
+    crate::oracle::backward(&x.mapv(f64::from), &upstream(x.shape()).mapv(f64::from), &ones, 1e-6).0
 }
