@@ -100,7 +100,9 @@ fn first_broken(properties: &[Property], rows: &RowWise) -> Option<&'static str>
 /// An upstream gradient for an input of `shape`, fixed by position (so that changing one row
 /// of x changes nothing else): values from 0.5 to 1.5.
 fn upstream(shape: &[usize]) -> ArrayD<f32> {
-    ArrayD::from_shape_fn(shape, |i: ndarray::IxDyn| 0.5 + (ndarray::Dimension::slice(&i).iter().sum::<usize>() % 5) as f32 * 0.25)
+    ArrayD::from_shape_fn(shape, |i: ndarray::IxDyn| {
+        0.5 + (ndarray::Dimension::slice(&i).iter().sum::<usize>() % 5) as f32 * 0.25
+    })
 }
 
 /// The right dx for `x` and [`upstream`], with the default weight (ones) and eps 1e-6.
