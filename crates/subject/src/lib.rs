@@ -7,9 +7,11 @@
 //! It never decides a verdict. A course's kit (`courses/<id>/kit`) re-exports it, so exercise
 //! files name one crate, `tutor_kit`.
 
+pub mod answer;
 mod declare;
 mod float;
 pub mod frame;
+mod instantiate;
 pub mod panics;
 mod param;
 #[cfg(unix)]
