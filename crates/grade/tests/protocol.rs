@@ -43,6 +43,7 @@ tutor_subject::course_protocol! {
         9 => Linear.set_weight(value: ndarray::Array2<f32>) = set weight.value;
         10 => Linear.clear_grad() = call weight.clear_grad, weight.clear_grad;
         11 => Linear.scale -> f32 = get scale;
+        12 => fn digits(a: u8, b: u16, c: u32, d: u64, e: bool, f: String) -> String;
     }
 }
 
@@ -59,6 +60,10 @@ mod learner {
     pub fn round_up(n: usize, multiple: usize, factor: Option<f32>) -> usize {
         let n = factor.map_or(n, |f| (f * n as f32) as usize);
         n.div_ceil(multiple) * multiple
+    }
+
+    pub fn digits(a: u8, b: u16, c: u32, d: u64, e: bool, f: String) -> String {
+        format!("{a}{b}{c}{d}{}{f}", u8::from(e))
     }
 
     pub fn boom() -> u8 {
@@ -118,6 +123,13 @@ fn generic_calls_run_the_instance_of_the_arrays_element_type() {
     assert_eq!(subject.double(&x.mapv(f64::from)), array![[3.0, -4.0]].into_dyn());
     assert_eq!(subject.round_up(11, 4, None), 12);
     assert_eq!(subject.round_up(10, 8, Some(1.3)), 16);
+}
+
+#[test]
+fn a_call_gets_its_six_arguments_in_order() {
+    let channel = channel();
+    let subject = subject::Subject::new(&channel);
+    assert_eq!(subject.digits(1, 2, 3, 4, true, "6".into()), "123416");
 }
 
 #[test]

@@ -41,6 +41,8 @@ macro_rules! __course_protocol {
         #[doc(hidden)]
         pub use $crate as __tutor_subject;
 
+        $crate::__instantiate_answers! { [$kit] $($declaration)* }
+
         /// This course's declared calls, handed to a generator: `protocol!(path::to::generator!(args))`
         /// expands to `generator! { [kit] [args] handles { … } calls { … } }`.
         #[macro_export]
@@ -76,6 +78,9 @@ macro_rules! __course_protocol {
 }
 
 /// The server of a declared protocol on an exercise module's items (see [`course_protocol!`]).
+/// It only picks the call: each arm hands [`answer`](crate::answer::answer) a closure that lends
+/// the decoded arguments to the learner's item, so that the code compiled in the learner's crate
+/// at every check stays small.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __serve {
@@ -93,10 +98,9 @@ macro_rules! __serve {
                 use $kit::*;
                 let handles = self;
                 let mut reader = $crate::wire::Reader(request);
-                let tag = reader.u8()?;
-                let mut writer = $crate::wire::Writer::default();
-                $crate::__serve_calls! { [$exercise] handles reader writer tag; $($calls)* }
-                ::std::result::Result::Err($crate::wire::WireError(::std::format!("unknown call {tag}")))
+                let tag = $crate::__try!(reader.u8());
+                $crate::__serve_calls! { [$exercise] handles reader tag; $($calls)* }
+                ::std::result::Result::Err($crate::answer::unknown_call(tag))
             }
         }
 
@@ -108,127 +112,132 @@ macro_rules! __serve {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __serve_calls {
-    ([$($ctx:tt)*] $handles:ident $r:ident $w:ident $tag:ident;) => {};
+    ([$($ctx:tt)*] $handles:ident $r:ident $tag:ident;) => {};
     // A free function: `exercise::name(args)`.
-    ([$exercise:ident] $handles:ident $r:ident $w:ident $tag:ident;
+    ([$exercise:ident] $handles:ident $r:ident $tag:ident;
         $(#[grades($todo:literal)])? $n:literal => fn $name:ident $(<$g:ident>)? ($($a:ident : $t:ty),* $(,)?) $(-> $ret:ty)?;
         $($rest:tt)*
     ) => {
         if $tag == $n {
             $crate::__with_dtype!([$($g)?] $r {
-                let out $(: $ret)? = $crate::__call!($r [$($todo)?] [$($a: $t),*] $exercise::$name($($a),*));
-                $crate::wire::Encode::encode(&out, &mut $w);
-                return ::std::result::Result::Ok($w.0);
+                return $crate::__answer!($r [$($todo)?] [$($a: $t),*] {
+                    let out $(: $ret)? = $exercise::$name($($a),*);
+                    out
+                });
             })
         }
-        $crate::__serve_calls! { [$exercise] $handles $r $w $tag; $($rest)* }
+        $crate::__serve_calls! { [$exercise] $handles $r $tag; $($rest)* }
     };
     // A constructor that may fail: `Type::ctor(args) -> Result<Self, E>`; replies with a handle.
-    ([$exercise:ident] $handles:ident $r:ident $w:ident $tag:ident;
+    ([$exercise:ident] $handles:ident $r:ident $tag:ident;
         $(#[grades($todo:literal)])? $n:literal => $ty:ident :: $ctor:ident ($($a:ident : $t:ty),* $(,)?) -> Result<Self, $e:ty>;
         $($rest:tt)*
     ) => {
         if $tag == $n {
-            let built: ::std::result::Result<$exercise::$ty, $e> =
-                $crate::__call!($r [$($todo)?] [$($a: $t),*] $exercise::$ty::$ctor($($a),*));
-            let out: ::std::result::Result<u32, $e> = built.map(|value| $crate::serve::keep(&mut $handles.$ty, value));
-            $crate::wire::Encode::encode(&out, &mut $w);
-            return ::std::result::Result::Ok($w.0);
+            return $crate::__answer!($r [$($todo)?] [$($a: $t),*] {
+                let built: ::std::result::Result<$exercise::$ty, $e> = $exercise::$ty::$ctor($($a),*);
+                let out: ::std::result::Result<u32, $e> = match built {
+                    ::std::result::Result::Ok(value) => ::std::result::Result::Ok($crate::answer::keep(&mut $handles.$ty, value)),
+                    ::std::result::Result::Err(error) => ::std::result::Result::Err(error),
+                };
+                out
+            });
         }
-        $crate::__serve_calls! { [$exercise] $handles $r $w $tag; $($rest)* }
+        $crate::__serve_calls! { [$exercise] $handles $r $tag; $($rest)* }
     };
     // A constructor: `Type::ctor(args) -> Self`; replies with a handle.
-    ([$exercise:ident] $handles:ident $r:ident $w:ident $tag:ident;
+    ([$exercise:ident] $handles:ident $r:ident $tag:ident;
         $(#[grades($todo:literal)])? $n:literal => $ty:ident :: $ctor:ident ($($a:ident : $t:ty),* $(,)?) -> Self;
         $($rest:tt)*
     ) => {
         if $tag == $n {
-            let built: $exercise::$ty = $crate::__call!($r [$($todo)?] [$($a: $t),*] $exercise::$ty::$ctor($($a),*));
-            let out: u32 = $crate::serve::keep(&mut $handles.$ty, built);
-            $crate::wire::Encode::encode(&out, &mut $w);
-            return ::std::result::Result::Ok($w.0);
+            return $crate::__answer!($r [$($todo)?] [$($a: $t),*] {
+                let built: $exercise::$ty = $exercise::$ty::$ctor($($a),*);
+                let out: u32 = $crate::answer::keep(&mut $handles.$ty, built);
+                out
+            });
         }
-        $crate::__serve_calls! { [$exercise] $handles $r $w $tag; $($rest)* }
+        $crate::__serve_calls! { [$exercise] $handles $r $tag; $($rest)* }
     };
     // A method, `&self` or `&mut self`: `Type::method(handle, args)`.
-    ([$exercise:ident] $handles:ident $r:ident $w:ident $tag:ident;
+    ([$exercise:ident] $handles:ident $r:ident $tag:ident;
         $(#[grades($todo:literal)])? $n:literal => $ty:ident . $method:ident $(<$g:ident>)? (& $(mut)? self $(, $a:ident : $t:ty)* $(,)?) $(-> $ret:ty)?;
         $($rest:tt)*
     ) => {
         if $tag == $n {
-            let id: u32 = $crate::wire::Decode::decode(&mut $r)?;
+            let index = $crate::__try!($crate::answer::handle(&mut $r, $handles.$ty.len(), stringify!($ty)));
+            let value = &mut $handles.$ty[index];
             $crate::__with_dtype!([$($g)?] $r {
-                let out $(: $ret)? = $crate::__call!($r [$($todo)?] [$($a: $t),*] $exercise::$ty::$method(
-                    $crate::serve::handle(&mut $handles.$ty, id, stringify!($ty))?,
-                    $($a),*
-                ));
-                $crate::wire::Encode::encode(&out, &mut $w);
-                return ::std::result::Result::Ok($w.0);
+                return $crate::__answer!($r [$($todo)?] [$($a: $t),*] {
+                    let out $(: $ret)? = $exercise::$ty::$method(value, $($a),*);
+                    out
+                });
             })
         }
-        $crate::__serve_calls! { [$exercise] $handles $r $w $tag; $($rest)* }
+        $crate::__serve_calls! { [$exercise] $handles $r $tag; $($rest)* }
     };
     // A field read: a clone of `handle.path`.
-    ([$exercise:ident] $handles:ident $r:ident $w:ident $tag:ident;
+    ([$exercise:ident] $handles:ident $r:ident $tag:ident;
         $n:literal => $ty:ident . $name:ident -> $ret:ty = get $($field:ident).+;
         $($rest:tt)*
     ) => {
         if $tag == $n {
-            let id: u32 = $crate::wire::Decode::decode(&mut $r)?;
-            $r.end()?;
-            let handle = $crate::serve::handle(&mut $handles.$ty, id, stringify!($ty))?;
-            let out: $ret = ::std::clone::Clone::clone(&handle $(.$field)+);
-            $crate::wire::Encode::encode(&out, &mut $w);
-            return ::std::result::Result::Ok($w.0);
+            let index = $crate::__try!($crate::answer::handle(&mut $r, $handles.$ty.len(), stringify!($ty)));
+            let value = &mut $handles.$ty[index];
+            return $crate::__answer!($r [] [] {
+                let out: $ret = ::std::clone::Clone::clone(&value $(.$field)+);
+                out
+            });
         }
-        $crate::__serve_calls! { [$exercise] $handles $r $w $tag; $($rest)* }
+        $crate::__serve_calls! { [$exercise] $handles $r $tag; $($rest)* }
     };
     // A field write: `handle.path = value`.
-    ([$exercise:ident] $handles:ident $r:ident $w:ident $tag:ident;
+    ([$exercise:ident] $handles:ident $r:ident $tag:ident;
         $n:literal => $ty:ident . $name:ident ($v:ident : $t:ty) = set $($field:ident).+;
         $($rest:tt)*
     ) => {
         if $tag == $n {
-            let id: u32 = $crate::wire::Decode::decode(&mut $r)?;
-            let $v: $t = $crate::wire::Decode::decode(&mut $r)?;
-            $r.end()?;
-            let handle = $crate::serve::handle(&mut $handles.$ty, id, stringify!($ty))?;
-            handle $(.$field)+ = $v;
-            return ::std::result::Result::Ok($w.0);
+            let index = $crate::__try!($crate::answer::handle(&mut $r, $handles.$ty.len(), stringify!($ty)));
+            let value = &mut $handles.$ty[index];
+            return $crate::__answer!($r [] [$v: $t] {
+                value $(.$field)+ = $v;
+            });
         }
-        $crate::__serve_calls! { [$exercise] $handles $r $w $tag; $($rest)* }
+        $crate::__serve_calls! { [$exercise] $handles $r $tag; $($rest)* }
     };
     // Methods of fields, without arguments, in order: `handle.path.method()` for each path
     // (`weight.clear_grad`, or `gate.weight.clear_grad, up.weight.clear_grad`).
-    ([$exercise:ident] $handles:ident $r:ident $w:ident $tag:ident;
+    ([$exercise:ident] $handles:ident $r:ident $tag:ident;
         $n:literal => $ty:ident . $name:ident () = call $($($field:ident).+),+;
         $($rest:tt)*
     ) => {
         if $tag == $n {
-            let id: u32 = $crate::wire::Decode::decode(&mut $r)?;
-            $r.end()?;
-            let handle = $crate::serve::handle(&mut $handles.$ty, id, stringify!($ty))?;
-            $(handle $(.$field)+ ();)+
-            return ::std::result::Result::Ok($w.0);
+            let index = $crate::__try!($crate::answer::handle(&mut $r, $handles.$ty.len(), stringify!($ty)));
+            let value = &mut $handles.$ty[index];
+            return $crate::__answer!($r [] [] {
+                $(value $(.$field)+ ();)+
+            });
         }
-        $crate::__serve_calls! { [$exercise] $handles $r $w $tag; $($rest)* }
+        $crate::__serve_calls! { [$exercise] $handles $r $tag; $($rest)* }
     };
 }
 
-/// Decodes a call's arguments (the rest of the request), then runs `$call` on them, marked as
-/// grading `$todo` while it runs.
+/// Answers a call (see [`answer`](crate::answer::answer)): `$body` runs on the arguments decoded
+/// from the rest of the request (`&X` lent, the rest by value), marked as grading `$todo`.
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __call {
-    ($r:ident [$($todo:literal)?] [$($a:ident : $t:ty),*] $call:expr) => {{
-        $(let mut $a = <<$t as $crate::wire::Arg<'_>>::Owned as $crate::wire::Decode>::decode(&mut $r)?;)*
-        $r.end()?;
-        $(let $a: $t = $crate::wire::Arg::lend(&mut $a);)*
-        let serving = $crate::serve::Serving::start($crate::__or_zero!($($todo)?));
-        let out = $call;
-        drop(serving);
-        out
-    }};
+macro_rules! __answer {
+    ($r:ident [$($todo:literal)?] [$($a:ident : $t:ty),*] $body:block) => {
+        $crate::answer::answer::<($(<$t as $crate::wire::Arg<'_>>::Owned,)*), _>(
+            &mut $r,
+            $crate::__or_zero!($($todo)?),
+            &mut |arguments| {
+                let ($($a,)*) = arguments;
+                $(let $a: $t = $crate::wire::Arg::lend($a);)*
+                $body
+            },
+        )
+    };
 }
 
 /// Runs `$body` with `$g` standing for the element type the request names (the next byte), or
@@ -240,7 +249,7 @@ macro_rules! __with_dtype {
         $body
     };
     ([$g:ident] $r:ident $body:block) => {
-        match $r.u8()? {
+        match $crate::__try!($r.u8()) {
             0 => {
                 #[allow(dead_code)]
                 type $g = f32;
@@ -262,8 +271,21 @@ macro_rules! __with_dtype {
                 $body
             }
             other => {
-                return ::std::result::Result::Err($crate::wire::WireError(::std::format!("element type {other}")));
+                return ::std::result::Result::Err($crate::answer::unknown_element(other));
             }
+        }
+    };
+}
+
+/// `$result`'s value, or a return with its error: a `?` without the conversion, which is less code
+/// to compile in every graded program.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __try {
+    ($result:expr) => {
+        match $result {
+            ::std::result::Result::Ok(value) => value,
+            ::std::result::Result::Err(error) => return ::std::result::Result::Err(error),
         }
     };
 }

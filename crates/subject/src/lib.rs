@@ -1,15 +1,18 @@
 //! `tutor_subject`: the subject side below every course — the only code, besides a course's kit,
 //! that runs next to a learner's file. It holds what every graded program needs whatever its
 //! course: the [`Float`] element types, the frame format ([`frame`]) and the values on it
-//! ([`wire`]), a course's declared calls and their server ([`course_protocol!`]), the request
-//! loop and the refusal of a kit's own answer ([`serve`]), [`Param`] of any rank, quiet panic
-//! capture ([`panics`]) and the bilingual pair ([`text::Bi`]).
+//! ([`wire`]), a course's declared calls and their server ([`course_protocol!`]; the work of
+//! answering one, out of the code it generates: [`answer`]), the request loop and the refusal
+//! of a kit's own answer ([`serve`]), [`Param`] of any rank, quiet panic capture ([`panics`])
+//! and the bilingual pair ([`text::Bi`]).
 //! It never decides a verdict. A course's kit (`courses/<id>/kit`) re-exports it, so exercise
 //! files name one crate, `tutor_kit`.
 
+pub mod answer;
 mod declare;
 mod float;
 pub mod frame;
+mod instantiate;
 pub mod panics;
 mod param;
 #[cfg(unix)]

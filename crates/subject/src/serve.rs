@@ -182,17 +182,6 @@ fn refusal(todo: u32, function: &str, always: &[u32], now: &[u32]) -> Option<Str
         .then(|| format!("{KIT_ANSWER_MARKER} {function} (TODO {todo})"))
 }
 
-/// Keeps a value a constructor returned in its table; its handle.
-pub fn keep<V>(table: &mut Vec<V>, value: V) -> u32 {
-    table.push(value);
-    u32::try_from(table.len() - 1).unwrap_or(u32::MAX)
-}
-
-/// The value behind handle `id` of a table of `kind`s, or why there is none.
-pub fn handle<'t, V>(table: &'t mut [V], id: u32, kind: &str) -> Result<&'t mut V, WireError> {
-    table.get_mut(id as usize).ok_or_else(|| WireError(format!("there is no {kind} {id}")))
-}
-
 /// The most of a panic message a reply carries: more than a learner reads in a failed case
 /// (an `assert_eq!` of two long arrays says far more), far less than a frame may hold (an 80 MB
 /// message made the reply unreadable, and the panic looked like tampering with tutor's socket).

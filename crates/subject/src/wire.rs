@@ -242,7 +242,16 @@ macro_rules! tuples {
     )*};
 }
 
-tuples!((A), (A, B), (A, B, C), (A, B, C, D));
+tuples!(
+    (A),
+    (A, B),
+    (A, B, C),
+    (A, B, C, D),
+    (A, B, C, D, E),
+    (A, B, C, D, E, F),
+    (A, B, C, D, E, F, G),
+    (A, B, C, D, E, F, G, H)
+);
 
 impl<T: WireElement, D: Dimension> Encode for Array<T, D> {
     fn encode(&self, w: &mut Writer) {
