@@ -6,6 +6,8 @@ use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
 use std::time::{Duration, Instant};
 
+use tutor_subject::patient::{poll_until, POLL_FOR};
+
 /// One end of the socket, each of whose reads and writes gives up at `until`: a program that
 /// sends or takes its bytes a few at a time cannot stretch a call past it.
 pub struct UntilDeadline {
@@ -15,37 +17,22 @@ pub struct UntilDeadline {
     pub until: Instant,
 }
 
-/// How long a read polls for a reply before it sleeps on the socket: most replies come sooner.
-/// The graded program polls for tutor's next request in the same way (`tutor_subject`'s
-/// `patient`): a process asleep on a socket is woken from another CPU, tens of microseconds a
-/// call (more in a virtual machine), over the few hundred calls of a check.
-const POLL_FOR: Duration = Duration::from_micros(250);
-
 impl UntilDeadline {
     /// What is waiting, or arrives within [`POLL_FOR`] (and before the deadline); `None` if
-    /// nothing does. Between polls the CPU goes to anything else waiting for it, the graded
-    /// program first of all when the two share one.
+    /// nothing does. A process asleep on a socket is woken from another CPU, tens of
+    /// microseconds a call (more in a virtual machine), over the few hundred calls of a check;
+    /// most replies come sooner than that.
     fn poll(&self, buf: &mut [u8]) -> std::io::Result<Option<usize>> {
         use std::os::fd::AsRawFd;
         let until = self.until.min(Instant::now() + POLL_FOR);
-        loop {
+        poll_until(until, || {
             // SAFETY: `buf` is valid for writes of `buf.len()` bytes for the whole call, and the
             // descriptor is this value's open socket. MSG_DONTWAIT makes this one call
             // non-blocking without touching the socket's own mode.
             let read =
                 unsafe { libc::recv(self.socket.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len(), libc::MSG_DONTWAIT) };
-            if let Ok(n) = usize::try_from(read) {
-                return Ok(Some(n));
-            }
-            let error = std::io::Error::last_os_error();
-            if !matches!(error.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::Interrupted) {
-                return Err(error);
-            }
-            if Instant::now() >= until {
-                return Ok(None);
-            }
-            std::thread::yield_now();
-        }
+            usize::try_from(read).map_err(|_| std::io::Error::last_os_error())
+        })
     }
 }
 

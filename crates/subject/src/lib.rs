@@ -16,7 +16,7 @@ mod instantiate;
 pub mod panics;
 mod param;
 #[cfg(unix)]
-mod patient;
+pub mod patient;
 pub mod protocol;
 pub mod serve;
 pub mod text;

@@ -28,20 +28,26 @@ impl Patient {
         if self.stream.set_nonblocking(true).is_err() {
             return Ok(None);
         }
-        let until = Instant::now() + POLL_FOR;
-        let read = loop {
-            match self.stream.read(buf) {
-                Ok(n) => break Ok(Some(n)),
-                Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted) => {}
-                Err(e) => break Err(e),
-            }
-            if Instant::now() >= until {
-                break Ok(None);
-            }
-            std::thread::yield_now();
-        };
+        let read = poll_until(Instant::now() + POLL_FOR, || self.stream.read(buf));
         self.stream.set_nonblocking(false)?;
         read
+    }
+}
+
+/// Tries `read` (a read that does not block) until it reads or fails, or `until` passes
+/// (`None`), giving the CPU to anything else waiting for it between tries. Both ends of tutor's
+/// socket read this way: tutor's own (`runner::until_deadline`) and the graded program's.
+pub fn poll_until(until: Instant, mut read: impl FnMut() -> io::Result<usize>) -> io::Result<Option<usize>> {
+    loop {
+        match read() {
+            Ok(n) => return Ok(Some(n)),
+            Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted) => {}
+            Err(e) => return Err(e),
+        }
+        if Instant::now() >= until {
+            return Ok(None);
+        }
+        std::thread::yield_now();
     }
 }
 
