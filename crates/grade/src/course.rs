@@ -126,6 +126,19 @@ pub trait Course: Sync {
         None
     }
 
+    /// A mistake that makes every comparison unreliable (answers that depend on earlier calls,
+    /// say), asked first when a case failed; when it names one, that is the only name (none by
+    /// default).
+    fn before_evidence(&self, _run: &Run) -> Option<&'static str> {
+        None
+    }
+
+    /// Pairs `(cause, consequence)` of mistakes: when both are named, only the cause is (none by
+    /// default).
+    fn implied(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
     /// Every case's contract, id and title, in order.
     fn cases(&self) -> Vec<CaseTitle> {
         self.checks().iter().map(Case::title).collect()
@@ -133,7 +146,12 @@ pub trait Course: Sync {
 
     /// Grades the program behind `channel`, with random inputs drawn from `seed`.
     fn grade(&self, channel: &dyn Channel, seed: u64) -> Report {
-        run::grade(&self.checks(), self.mistakes(), &Run::new(channel, seed), |run| self.by_property(run))
+        let diagnoses = run::Diagnoses {
+            before_evidence: &|run| self.before_evidence(run),
+            by_property: &|run| self.by_property(run),
+            implied: self.implied(),
+        };
+        run::grade(&self.checks(), self.mistakes(), &Run::new(channel, seed), diagnoses)
     }
 
     /// Notes for the names an exercise file forgets to import.

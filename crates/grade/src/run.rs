@@ -113,16 +113,25 @@ pub fn run_case(case: &Case, run: &Run) -> CaseResult {
     }
 }
 
-/// Runs every case on the learner's code, then names the mistakes the failures show:
-/// the cases' direct findings first; then, only if there are none, what the observations across
-/// all cases support; then, only when nothing else did, what `by_property` finds (a course's
-/// diagnoses from what the answer is, run on the learner's code after the cases).
-pub fn grade(
-    cases: &[Case],
-    known_mistakes: &'static [Mistake],
-    run: &Run,
-    by_property: impl FnOnce(&Run) -> Option<&'static str>,
-) -> Report {
+/// A course's diagnoses from what the answer is, run on the learner's code after the cases and
+/// only when one failed.
+pub struct Diagnoses<'a> {
+    /// Asked first: a finding that makes every comparison unreliable (answers that depend on
+    /// earlier calls, say). When it names a mistake, that is the only name.
+    pub before_evidence: &'a dyn Fn(&Run) -> Option<&'static str>,
+    /// Asked last, only when no case and no observation named anything.
+    pub by_property: &'a dyn Fn(&Run) -> Option<&'static str>,
+    /// Pairs `(cause, consequence)`: a mistake that brings another with it (eps dropped from r
+    /// everywhere also drops it from the weight's gradient). When both are named, only the cause
+    /// is.
+    pub implied: &'a [(&'static str, &'static str)],
+}
+
+/// Runs every case on the learner's code, then names the mistakes the failures show: what
+/// `diagnoses.before_evidence` finds, alone; otherwise the cases' direct findings; then, only if
+/// there are none, what the observations across all cases support; then, only when nothing else
+/// did, what `diagnoses.by_property` finds.
+pub fn grade(cases: &[Case], known_mistakes: &'static [Mistake], run: &Run, diagnoses: Diagnoses) -> Report {
     let mut report = Report {
         cases: cases.iter().map(|case| run_case(case, run)).collect(),
         seed: run.seed,
@@ -130,6 +139,12 @@ pub fn grade(
         known_mistakes,
     };
     if report.all_passed() {
+        return report;
+    }
+    if let Some(first) = (diagnoses.before_evidence)(run) {
+        // It explains every failure: what the cases would name from their numbers is an accident.
+        report.cases.iter_mut().for_each(|case| case.mistake = None);
+        report.mistakes = vec![first.to_string()];
         return report;
     }
     let mut names: Vec<String> = Vec::new();
@@ -149,9 +164,19 @@ pub fn grade(
             names.push(mistake.to_string());
         }
     }
+    // A consequence named beside its cause is the cause's doing.
+    let consequences: Vec<String> = names
+        .iter()
+        .filter(|name| diagnoses.implied.iter().any(|(cause, effect)| effect == name && names.iter().any(|n| n == cause)))
+        .cloned()
+        .collect();
+    names.retain(|name| !consequences.contains(name));
+    for case in report.cases.iter_mut().filter(|c| c.mistake.as_ref().is_some_and(|m| consequences.contains(m))) {
+        case.mistake = None;
+    }
     let failed = report.cases.iter().any(|c| c.status == Status::Failed);
     if names.is_empty() && failed {
-        if let Some(property) = by_property(run) {
+        if let Some(property) = (diagnoses.by_property)(run) {
             names.push(property.to_string());
         }
     }
@@ -202,6 +227,11 @@ mod tests {
         panic!("TODO 3 is not done yet / TODO 3 尚未完成")
     }
 
+    /// Diagnoses that find nothing first and `property` last.
+    fn property_last() -> Diagnoses<'static> {
+        Diagnoses { before_evidence: &|_| None, by_property: &|_| Some("property"), implied: &[] }
+    }
+
     #[test]
     fn every_case_runs_and_mistakes_are_named_on_evidence_then_by_property() {
         crate::outcome::install_quiet_panic_hook();
@@ -211,20 +241,35 @@ mod tests {
             "b", "乙", "b" => fails_observing;
             "c", "丙", "c" => panics;
         };
-        let report = grade(&cases, KNOWN, &run, |_| Some("property"));
+        let report = grade(&cases, KNOWN, &run, property_last());
         let statuses: Vec<_> = report.cases.iter().map(|c| c.status).collect();
         assert_eq!(statuses, vec![Status::Passed, Status::Failed, Status::NotDone]);
         assert_eq!(report.mistakes, vec!["seen".to_string()], "evidence comes before a property");
         assert_eq!(report.cases[1].mistake.as_deref(), Some("seen"));
 
         let direct = cases! { C; "b", "乙", "b" => fails_observing; "d", "丁", "d" => fails_directly; };
-        let report = grade(&direct, KNOWN, &Run::new(&Silent, 7), |_| Some("property"));
+        let report = grade(&direct, KNOWN, &Run::new(&Silent, 7), property_last());
         assert_eq!(report.mistakes, vec!["direct".to_string()], "a direct finding explains the numbers");
+        let first = Diagnoses { before_evidence: &|_| Some("first"), by_property: &|_| Some("property"), implied: &[] };
+        let report = grade(&direct, KNOWN, &Run::new(&Silent, 7), first);
+        assert_eq!(report.mistakes, vec!["first".to_string()], "what is asked first is the only name");
 
         let plain = cases! { C; "e", "戊", "e" => |_| Err(Failure::new(Bi::new("错", "wrong"))); };
-        let report = grade(&plain, KNOWN, &Run::new(&Silent, 7), |_| Some("property"));
+        let both = cases! { C;
+            "d", "丁", "d" => fails_directly;
+            "f", "己", "f" => |_| Err(Failure::new(Bi::new("错", "wrong")).with_mistake(Some("effect")));
+        };
+        let implied = Diagnoses { implied: &[("direct", "effect")], ..property_last() };
+        let report = grade(&both, KNOWN, &Run::new(&Silent, 7), implied);
+        assert_eq!(report.mistakes, vec!["direct".to_string()], "a consequence beside its cause is not named");
+        assert_eq!(report.cases[1].mistake, None);
+        let report = grade(&both[1..], KNOWN, &Run::new(&Silent, 7), property_last());
+        assert_eq!(report.mistakes, vec!["effect".to_string()], "alone, it is named");
+        let report = grade(&plain, KNOWN, &Run::new(&Silent, 7), property_last());
         assert_eq!(report.mistakes, vec!["property".to_string()]);
-        let report = grade(&cases[..1], KNOWN, &Run::new(&Silent, 7), |_| panic!("never asked on a pass"));
+        let never =
+            Diagnoses { before_evidence: &|_| panic!("never asked on a pass"), by_property: &|_| None, implied: &[] };
+        let report = grade(&cases[..1], KNOWN, &Run::new(&Silent, 7), never);
         assert!(report.all_passed() && report.mistakes.is_empty());
     }
 

@@ -1,5 +1,5 @@
 //! exercise: 03-forward
-//! mistake: output-kept-between-calls
+//! mistake: state-kept-between-calls
 //! forward keeps the first output it computes and returns it again for every input of that shape.
 
 #![allow(dead_code)]

@@ -1,5 +1,5 @@
 //! exercise: 02-norm
-//! mistake: output-kept-between-calls
+//! mistake: state-kept-between-calls
 //! norm keeps its last result and returns it again for the next input of the same shape.
 
 #![allow(dead_code)]

@@ -1,48 +1,85 @@
 //! Diagnoses by property, for the mistakes a list of candidate outputs cannot enumerate. They
-//! run on the learner's own `norm` and `forward`, after the cases, only when the check failed and
-//! nothing else named the mistake, and they name at most one: the first property that fails.
+//! run on the learner's own `norm`, `forward` and `backward`, after the cases, only when the check
+//! failed, and they name at most one mistake.
 //!
-//! Each probe asks one question a correct RMSNorm answers in one way: do rows stay independent,
-//! does the output follow the input, is it scale-invariant and odd, does a NaN stay in its row, does any rank work, does a
-//! reduced axis broadcast back. A probe that cannot run (the code panics on everything, the time
-//! is up) names nothing.
+//! First, before any evidence is read, [`state_kept`]: does an answer depend on what was asked
+//! before? Code that keeps a result, statistics or a buffer between calls breaks every comparison
+//! by accident, so that is its only name. Then, only when nothing else named the mistake,
+//! [`by_property`]: the first property that fails. Each probe asks one question a correct RMSNorm
+//! answers in one way: do rows stay independent, is the output scale-invariant and odd, does a
+//! NaN stay in its row, does any rank work, does a reduced axis broadcast back. A probe that
+//! cannot run (the code panics on everything, the time is up) names nothing.
 
 pub(crate) mod backward_fit;
 pub(crate) mod scale_fit;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use ndarray::ArrayD;
+use ndarray::{ArrayD, Axis};
 use tutor_grade::probe::{all_close, probe, Called, RowWise};
 use tutor_kit::{reference, NormError};
 
 use crate::checks::{Build, Run};
 use crate::subject::RMSNorm;
 
-/// A function of the learner's layer a probe calls (`norm`, `forward`), widened to f64.
-type Apply = fn(&RMSNorm, &ArrayD<f32>) -> Result<ArrayD<f64>, NormError>;
+/// A function of the learner's layer a probe calls (`norm`, `forward`, backward's dx), widened to
+/// f64.
+type Apply = fn(&mut RMSNorm, &ArrayD<f32>) -> Result<ArrayD<f64>, NormError>;
 
 /// The learner's function on `x`, on a fresh layer from the learner's `new` (default weight).
 fn call(run: &Run, apply: Apply, x: &ArrayD<f32>) -> Called<ArrayD<f64>> {
-    probe(|| apply(&run.new_layer(*x.shape().last().unwrap_or(&1), 1e-6)?, x))
+    probe(|| apply(&mut run.new_layer(*x.shape().last().unwrap_or(&1), 1e-6)?, x))
 }
 
-/// One layer asked twice, on two inputs of one shape whose right outputs differ: the first answer
-/// is right and the second is the first again, bit for bit. The code keeps a result between
-/// calls.
-fn kept_between_calls(run: &Run, apply: Apply) -> bool {
-    let mut rng = run.rng(12);
-    // A shape no case uses: a result kept for every layer (a static) has none for it yet.
-    const SHAPE: [usize; 3] = [1, 13, 4];
-    let (first, second): (ArrayD<f32>, ArrayD<f32>) = (rng.normal_array(&SHAPE), rng.normal_array(&SHAPE));
+/// Whether the answer depends on what was asked before, asked with two row counts no case uses
+/// (a count a case used may already be in a cache). Each time a process asks, it takes the next
+/// counts: a program graded twice in one process (tutor's own tests) has its first counts cached.
+fn kept_between_calls(run: &Run, apply: Apply, right: &dyn Fn(&ArrayD<f32>) -> ArrayD<f64>) -> bool {
+    const UNUSED_ROW_COUNTS: [usize; 12] = [13, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79];
+    static ASKED: AtomicUsize = AtomicUsize::new(0);
+    (0..2).any(|_| {
+        let next = ASKED.fetch_add(1, Ordering::Relaxed) % UNUSED_ROW_COUNTS.len();
+        kept_for(run, apply, right, UNUSED_ROW_COUNTS[next])
+    })
+}
+
+/// One layer is asked for `first`, then for `second` of the same shape; a fresh layer for
+/// `second` with more rows after it, and another for `first` again. A right answer is a function
+/// of its input: code whose first answer and whose longer answer are right, but whose answer to
+/// `second` after `first` is not (a result, statistics or a buffer kept for the shape or the row
+/// count), or that answers the same input twice differently, keeps something between calls. A
+/// layer whose weight a call changed (an optimiser step in backward) is the cases' finding, not
+/// this one.
+fn kept_for(run: &Run, apply: Apply, right: &dyn Fn(&ArrayD<f32>) -> ArrayD<f64>, rows: usize) -> bool {
+    let mut rng = run.rng(12 + rows as u64);
+    let first: ArrayD<f32> = rng.normal_array(&[1, rows, 4]);
+    let second: ArrayD<f32> = rng.normal_array(&[1, rows, 4]);
+    let extra: ArrayD<f32> = rng.normal_array(&[1, 6, 4]);
+    let Ok(longer) = ndarray::concatenate(Axis(1), &[second.view(), extra.view()]) else {
+        return false;
+    };
     let answers = probe(|| {
-        let layer = run.new_layer(4, 1e-6)?;
-        Ok::<_, NormError>((apply(&layer, &first)?, apply(&layer, &second)?))
+        let mut layer = run.new_layer(4, 1e-6)?;
+        let a = apply(&mut layer, &first)?;
+        let b = apply(&mut layer, &second)?;
+        let weight_kept = layer.weight().value.iter().all(|&w| w == 1.0);
+        let c = apply(&mut run.new_layer(4, 1e-6)?, &longer)?;
+        let again = apply(&mut run.new_layer(4, 1e-6)?, &first)?;
+        Ok::<_, NormError>((a, b, c, again, weight_kept))
     });
+    let Called::Value((a, b, c, again, true)) = answers else {
+        return false;
+    };
+    let close = |y: &ArrayD<f64>, x: &ArrayD<f32>| all_close(y, &right(x), 1e-6, 1e-3);
     // The first answer right: a constant output (zeros, say) is not a result kept.
-    let expected = right(&first);
-    matches!(answers, Called::Value((a, b)) if a == b && all_close(&a, &expected, 1e-6, 1e-3))
-        && expected != right(&second)
+    if !close(&a, &first) || right(&first) == right(&second) {
+        return false;
+    }
+    let head = (c.ndim() == 3 && c.shape()[1] > rows).then(|| c.slice_axis(Axis(1), (..rows).into()).to_owned());
+    let same_bits = a.shape() == again.shape() && a.iter().zip(again.iter()).all(|(p, q)| p.to_bits() == q.to_bits());
+    let stale = head.is_some_and(|head| close(&head, &second)) && !close(&b, &second);
+    stale || !same_bits
 }
 
 fn right(x: &ArrayD<f32>) -> ArrayD<f64> {
@@ -54,8 +91,8 @@ type Property = (&'static str, fn(&RowWise) -> bool);
 
 /// The first property the learner's code breaks, as a mistake id: the row-wise ones, then
 /// `norm(10·x) = norm(x)` (eps negligible) and `norm(−x) = −norm(x)`; of `norm`, then `forward`,
-/// then the row-wise ones of `backward`. A probe that panics (tutor's
-/// own bug: the learner's panics are caught inside `call`) is no evidence.
+/// then the row-wise ones of backward's dx. A probe that panics (tutor's own bug: the learner's
+/// panics are caught inside `call`) is no evidence.
 pub fn by_property(run: &Run) -> Option<&'static str> {
     let properties: [Property; 6] = [
         ("keepdim-forgotten", |rows| rows.reduced_axis_dropped()),
@@ -67,29 +104,37 @@ pub fn by_property(run: &Run) -> Option<&'static str> {
         }),
         ("not-odd", |rows| rows.pair(&[3, 8], 10, |v| -v).is_some_and(|(a, b)| !all_close(&a, &-b, 1e-6, 1e-3))),
     ];
-    let functions: [Apply; 2] =
-        [|layer, x| Ok(layer.norm(x)?.mapv(f64::from)), |layer, x| Ok(layer.forward(x)?.mapv(f64::from))];
-    for function in functions {
-        if kept_between_calls(run, function) {
-            return Some("output-kept-between-calls");
-        }
+    let rights: [&dyn Fn(&ArrayD<f32>) -> ArrayD<f64>; 3] = [&right, &right, &right_dx];
+    for (index, (function, right)) in FUNCTIONS.into_iter().zip(rights).enumerate() {
         let learner = |x: &ArrayD<f32>| call(run, function, x);
-        let rows = RowWise { learner: &learner, right: &right, rng: &|salt| run.rng(salt) };
-        if let Some(mistake) = first_broken(&properties, &rows) {
+        let rows = RowWise { learner: &learner, right, rng: &|salt| run.rng(salt) };
+        // Backward's dx keeps neither scale nor sign (those are forward's properties): only the
+        // row-wise questions are asked of it. A backward whose statistics mix rows or assume a
+        // rank makes the same mistake forward would, and has the same name.
+        let asked = if index == 2 { &properties[..4] } else { &properties[..] };
+        if let Some(mistake) = first_broken(asked, &rows) {
             return Some(mistake);
         }
     }
-    // The row-wise questions again, of backward's dx (scale and sign are forward's properties:
-    // dx keeps neither). A backward whose statistics mix rows or assume a rank makes the same
-    // mistake forward would, and has the same name.
-    let learner = |x: &ArrayD<f32>| {
-        probe(|| {
-            let mut layer = run.new_layer(*x.shape().last().unwrap_or(&1), 1e-6)?;
-            Ok::<_, NormError>(layer.backward(x, &upstream(x.shape()))?.mapv(f64::from))
-        })
-    };
-    let rows = RowWise { learner: &learner, right: &right_dx, rng: &|salt| run.rng(salt) };
-    first_broken(&properties[..4], &rows)
+    None
+}
+
+/// The learner's `norm`, `forward` and backward's dx, as the probes call them.
+const FUNCTIONS: [Apply; 3] = [
+    |layer, x| Ok(layer.norm(x)?.mapv(f64::from)),
+    |layer, x| Ok(layer.forward(x)?.mapv(f64::from)),
+    |layer, x| Ok(layer.backward(x, &upstream(x.shape()))?.mapv(f64::from)),
+];
+
+/// `state-kept-between-calls` when `norm`, `forward` or backward's dx answers depending on what
+/// was asked before. Such code breaks every comparison and property by accident, so this is asked
+/// first, before any evidence is read.
+pub fn state_kept(run: &Run) -> Option<&'static str> {
+    let rights: [&dyn Fn(&ArrayD<f32>) -> ArrayD<f64>; 3] = [&right, &right, &right_dx];
+    let kept = FUNCTIONS.into_iter().zip(rights).any(|(function, right)| {
+        catch_unwind(AssertUnwindSafe(|| kept_between_calls(run, function, right))).unwrap_or(false)
+    });
+    kept.then_some("state-kept-between-calls")
 }
 
 /// The first of `properties` the learner's map `rows` breaks.

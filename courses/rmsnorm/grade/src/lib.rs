@@ -42,6 +42,14 @@ impl Course for RmsNorm {
         diagnose::by_property(run)
     }
 
+    fn before_evidence(&self, run: &Run) -> Option<&'static str> {
+        diagnose::state_kept(run)
+    }
+
+    fn implied(&self) -> &'static [(&'static str, &'static str)] {
+        mistakes::IMPLIED
+    }
+
     fn import_notes(&self) -> &'static [ImportNote] {
         &[
             ImportNote { missing: "Param", import: "use tutor_kit::Param;" },

@@ -40,7 +40,7 @@ tutor_grade::mistakes! {
     "eps-ignored", "02-norm", 3,
         "用了写死的常数而不是本层的 `self.eps`", "a fixed constant is used instead of the layer's own `self.eps`";
     "half-precision-statistics", "02-norm", 1,
-        "平方或求和在 f16/bf16 中进行，而不是 FP32（平方或和溢出为无穷大、输出变成 0，或累加停滞）", "squares or their sum taken in f16/bf16 instead of FP32 (a square or the sum overflows to infinity and the output becomes 0, or the sum stalls)";
+        "统计量（平方、求和或均方）在 f16/bf16 中计算或被舍入到 f16/bf16，而不是留在 FP32（平方或和溢出为无穷大、输出变成 0，累加停滞，或精度丢失）", "the statistics (squares, their sum, or the mean square) computed in or rounded to f16/bf16 instead of kept in FP32 (a square or the sum overflows to infinity and the output becomes 0, the sum stalls, or precision is lost)";
     "sum-not-mean", "02-norm", 2,
         "用了平方和而不是平方的均值（结果整体约小了 sqrt(D) 倍）", "the sum of squares instead of their mean (outputs about sqrt(D) times too small)";
     "d-minus-one", "02-norm", 2,
@@ -51,10 +51,10 @@ tutor_grade::mistakes! {
         "输出不是尺度不变的（norm(c·x) ≠ norm(x)）：这不是归一化，检查开方与除法", "the output is not scale-invariant (norm(c·x) ≠ norm(x)): not a normalisation; check the square root and the division";
     "not-odd", "02-norm", 3,
         "输出不是奇函数（norm(−x) ≠ −norm(x)）：符号丢了，或者加了多余的项", "the output is not odd (norm(−x) ≠ −norm(x)): a sign is lost, or something extra is added";
-    "output-kept-between-calls", "02-norm", 3,
-        "输出不随输入变化：同一层对同形的另一个输入返回了上一次的结果（结果被保存在调用之间）", "the output does not follow the input: one layer, given another input of the same shape, returned its earlier result (a result kept between calls)";
+    "state-kept-between-calls", "02-norm", 3,
+        "结果取决于之前的调用：同形的另一个输入在前一次调用之后得到错误的结果（单独计算同样的行却是对的），或同一输入两次得到不同的结果：调用之间保存了结果、统计量或缓冲区", "the answer depends on earlier calls: another input of the same shape, asked after a first one, comes out wrong (the same rows alone come out right), or one input asked twice gets two answers: a result, statistics or a buffer kept between calls";
     "nan-replaced", "02-norm", 2,
-        "输入中的 NaN 被跳过或替换了：它应该留在自己那一行的结果里", "a NaN in the input is skipped or replaced: it must stay in its own row's output";
+        "输入中的 NaN 被跳过或替换了：它应该留在自己那一行的结果里（backward 中也要进入权重的梯度）", "a NaN in the input is skipped or replaced: it must stay in its own row's output (and, in backward, reach the weight's gradient)";
     "weight-ignored", "03-forward", 2,
         "没有乘以权重", "the weight is never multiplied in";
     "weight-transposed-or-reversed", "03-forward", 2,
@@ -104,13 +104,27 @@ tutor_grade::mistakes! {
     "gradient-overwritten", "04-backward", 2,
         "weight.grad 被覆盖而不是累加：两次 backward 应该相加", "weight.grad is overwritten instead of accumulated: two backward passes must add up";
     "f64-backward-in-fp32", "04-backward", 1,
-        "f64 的 backward 在 FP32 中计算：dx 每个值都是 f32，只有 FP32 的精度；契约要求在 f64 中计算（PyTorch 对 double 张量也是如此）", "an f64 backward computed in FP32: every dx value is an f32, FP32-precise; the contract computes the backward in f64 (as PyTorch does for a double tensor)";
+        "f64 的 backward 全部或部分（如 r，或最后的类型转换）在 FP32 中进行：dx 只有 FP32 的精度；契约要求在 f64 中计算，只舍入一次（PyTorch 对 double 张量也是如此）", "an f64 backward computed, in whole or in part (r, say, or the final cast), in FP32: dx is only FP32-precise; the contract computes it in f64 and rounds once (as PyTorch does for a double tensor)";
     "weight-gradient-summed-in-fp32", "04-backward", 2,
         "f64 的 backward 把权重梯度在 f32（或 T）中跨行累加：相互抵消的行之间的值全丢了；应在 f64 中求和，最后只转一次 f32", "an f64 backward sums the weight's gradient over rows in f32 (or T): between rows that cancel, everything is lost; sum in f64 and narrow to f32 once, at the end";
     "grad-shape-unchecked", "04-backward", 1,
         "grad_out 与 x 形状不同时 backward 仍返回 Ok：保留练习文件里给出的形状检查，返回 `NormError::ShapeMismatch`", "backward returns Ok for a grad_out whose shape is not x's: keep the shape check the exercise file gives, returning `NormError::ShapeMismatch`";
     "backward-updates-weight", "04-backward", 2,
         "backward 改变了 weight 的值（例如顺手做了一步优化器更新）：它只应把梯度累加进 weight.grad", "backward changes the weight's value (an optimiser step, say): it must only accumulate into weight.grad";
+    "mean-term-from-y", "04-backward", 2,
+        "均值项用了输出 y = n ⊙ weight，而不是 n：应为 dx = r · (h − n · mean(h ⊙ n))", "the mean term is built from the output y = n ⊙ weight instead of n: dx = r · (h − n · mean(h ⊙ n))";
+    "weight-applied-twice", "04-backward", 2,
+        "dx 最后又乘了一次权重：h = g ⊙ weight 里已经有它了", "dx is multiplied by the weight once more, though h = g ⊙ weight already holds it";
+    "weight-gradient-without-eps", "04-backward", 2,
+        "权重梯度里的 n 没有 eps（x / sqrt(mean(x²))）：它应与 dx 用同一个 r = 1 / sqrt(mean(x²) + eps)", "the n in the weight's gradient leaves eps out (x / sqrt(mean(x²))): it takes the same r = 1 / sqrt(mean(x²) + eps) as dx";
+    "weight-gradient-rounded-to-t", "04-backward", 2,
+        "权重梯度先舍入到输入类型 T 再存为 f32：它属于 FP32 的 weight，只从 f64 转一次 f32", "the weight's gradient is rounded to the input type T before it is stored: it belongs to the FP32 weight, narrowed once, from f64 to f32";
+    "gradient-rows-misaligned", "04-backward", 2,
+        "grad_out 的行与 x 的行没有对齐（前面的轴按另一种顺序遍历）：第 i 行的 dx 只用第 i 行的 x 与 g", "grad_out's rows are paired with other rows of x (the leading axes walked in another order): row i of dx takes row i of x and of g only";
+    "empty-batch-no-gradient", "04-backward", 2,
+        "空批次（0 行）时 backward 提前返回，没有累加权重梯度：它是全零（对零行求和），和其他批次一样要累加进 weight.grad", "an empty batch (0 rows) returns early without accumulating: its weight gradient is zeros (a sum over no rows), accumulated into weight.grad like any other";
+    "eps-widened-through-decimal", "04-backward", 1,
+        "eps 经过十进制文本转成 f64（得到正好 1e-6），而不是 `self.eps as f64`（f32 的值 9.99999997e-7）：f64 的 backward 要用层里真正的 eps", "eps is widened to f64 through its decimal text (exactly 1e-6) instead of `self.eps as f64` (the f32 value, 9.99999997e-7): the f64 backward takes the layer's actual eps";
     "ties-away-from-zero", "03-forward", 3,
         "转换回 f16/bf16 时恰好一半的值远离零舍入（如 (bits + 0x8000) & 0xFFFF0000），而不是舍入到偶数", "the cast back to f16/bf16 rounds exact ties away from zero ((bits + 0x8000) & 0xFFFF0000, say) instead of to even";
     "constant-weight", "01-weight", 2,
@@ -134,6 +148,10 @@ tutor_grade::mistakes! {
     "rounds-toward-zero", "03-forward", 3,
         "转换回 f16/bf16 时截断（向零舍入），而不是就近舍入", "the cast back to f16/bf16 truncates (rounds toward zero) instead of rounding to nearest";
 }
+
+/// Mistakes that bring another with them, as `(cause, consequence)`: eps left out of r everywhere
+/// also leaves it out of the weight's gradient.
+pub const IMPLIED: &[(&str, &str)] = &[("eps-dropped-from-r", "weight-gradient-without-eps")];
 
 /// Looks a mistake up by id.
 pub fn find(id: &str) -> Option<&'static Mistake> {

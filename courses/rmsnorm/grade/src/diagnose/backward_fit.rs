@@ -167,6 +167,9 @@ pub fn dx_candidates(
     let y: Vec<f64> = learner_dx.iter().copied().collect();
     let d = weight.len() as f64;
     let mut out = Vec::new();
+    if let Some(paired) = rows_paired_elsewhere(&rows, &y, precision) {
+        out.push(Candidate { mistake: "gradient-rows-misaligned", variant: "dx-rows-paired", output: paired });
+    }
     for family in &FAMILIES {
         let (u, v) = (rows.first(family.1, family.2), rows.second(family.3, family.4));
         let formula = |b: f64| rows.array(u.iter().zip(&v).map(|(u, v)| u + b * v));
@@ -201,6 +204,43 @@ pub fn dx_candidates(
     out
 }
 
+/// The learner's dx when each of its rows is the right formula for its own row of x and another
+/// row of grad_out, the same one whatever the precision allows: dx with grad_out's rows paired
+/// that way (the leading axes walked in another order, say). `None` when some row fits no row
+/// of grad_out, or more than one, or every row its own.
+fn rows_paired_elsewhere(rows: &Rows, learner: &[f64], precision: f64) -> Option<ArrayD<f64>> {
+    // Every row against every row: kept to the small inputs where pairings are checked.
+    const MOST_ROWS: usize = 64;
+    let count = rows.x.len();
+    let d = rows.x.first()?.len();
+    if !(2..=MOST_ROWS).contains(&count) || learner.len() != count * d {
+        return None;
+    }
+    // dx of row `i` of x taken with row `j` of grad_out.
+    let paired = |i: usize, j: usize| -> Vec<f64> {
+        let (r, x, h) = (rows.r[i], &rows.x[i], &rows.h[j]);
+        let mean = x.iter().zip(h).map(|(v, h)| v * r * h).sum::<f64>() / d as f64;
+        h.iter().zip(x).map(|(h, v)| r * (h - v * r * mean)).collect()
+    };
+    let close = |seen: &[f64], formula: &[f64]| {
+        let scale = formula.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        scale > 0.0 && seen.iter().zip(formula).all(|(a, b)| (a - b).abs() <= 10.0 * precision * scale)
+    };
+    let mut pairing = Vec::with_capacity(count);
+    for i in 0..count {
+        let seen = &learner[i * d..(i + 1) * d];
+        let mut fits = (0..count).filter(|&j| close(seen, &paired(i, j)));
+        let (Some(j), None) = (fits.next(), fits.next()) else {
+            return None;
+        };
+        pairing.push(j);
+    }
+    if pairing.iter().enumerate().all(|(i, &j)| i == j) {
+        return None;
+    }
+    Some(rows.array(pairing.iter().enumerate().flat_map(|(i, &j)| paired(i, j))))
+}
+
 /// The right formula with r computed from another eps (a constant of the learner's own, or eps
 /// added outside the root) or from the whole tensor, and LayerNorm's backward (mean(h) subtracted
 /// too). Computed for every comparison where it differs from the right r.
@@ -218,10 +258,15 @@ pub fn r_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps
         let (u, v) = (rows.first(1, Upstream::H), rows.second(3, Upstream::H));
         rows.array(u.iter().zip(&v).map(|(u, v)| u - v))
     };
-    for (variant, fixed) in
-        [("backward-eps-1e-6", 1e-6f32), ("backward-eps-1e-5", 1e-5), ("backward-machine-epsilon", f32::EPSILON)]
-    {
-        let fixed = f64::from(fixed);
+    // Each constant as an f32 widened and as an f64 literal: the f64 cases tell them apart.
+    let constants = [
+        ("backward-eps-1e-6", f64::from(1e-6f32)),
+        ("backward-eps-1e-5", f64::from(1e-5f32)),
+        ("backward-machine-epsilon", f64::from(f32::EPSILON)),
+        ("backward-eps-1e-6-f64", 1e-6),
+        ("backward-eps-1e-5-f64", 1e-5),
+    ];
+    for (variant, fixed) in constants {
         if (fixed - eps).abs() > 1e-3 * eps {
             out.push(Candidate { mistake: "eps-ignored", variant, output: with_r(&|ms| 1.0 / (ms + fixed).sqrt()) });
         }
@@ -242,6 +287,35 @@ pub fn r_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps
     });
     let layernorm = u.iter().zip(&v).zip(mean_h).map(|((u, v), m)| u - v - m);
     out.push(Candidate { mistake: "layernorm", variant: "backward-mean-of-h", output: rows.array(layernorm) });
+    // The mean term along the output y = n ⊙ w instead of n: dx = r·(h − y·mean(h⊙y)).
+    let from_y = rows.r.iter().zip(&rows.x).zip(&rows.h).flat_map(|((&r, x), h)| {
+        let y: Vec<f64> = x.iter().zip(weight).map(|(v, w)| v * r * w).collect();
+        let mean = h.iter().zip(&y).map(|(a, b)| a * b).sum::<f64>() / d;
+        h.iter().zip(y).map(|(h, y)| r * (h - y * mean)).collect::<Vec<_>>()
+    });
+    out.push(candidate("mean-term-from-y", "backward-mean-term-from-y", rows.array(from_y)));
+    // The right dx multiplied by the weight once more.
+    let right = with_r(&|ms| 1.0 / (ms + eps).sqrt());
+    let twice = right.iter().enumerate().map(|(i, v)| v * weight[i % weight.len()]);
+    out.push(candidate("weight-applied-twice", "backward-dx-times-weight", rows.array(twice)));
+    // r worked out in f32 inside an f64 backward: the root, the reciprocal, or r rounded.
+    let in_f32: [(&'static str, fn(f64) -> f64); 3] = [
+        ("backward-r-sqrt-in-f32", |s| 1.0 / f64::from((s as f32).sqrt())),
+        ("backward-r-recip-in-f32", |s| f64::from(1.0 / (s as f32).sqrt())),
+        ("backward-r-rounded-to-f32", |s| f64::from((1.0 / s.sqrt()) as f32)),
+    ];
+    for (variant, r_of) in in_f32 {
+        out.push(Candidate { mistake: "f64-backward-in-fp32", variant, output: with_r(&|ms| r_of(ms + eps)) });
+    }
+    // eps widened through its decimal text (0.1, not the f32 value 0.100000001490116…).
+    let decimal = format!("{}", eps as f32).parse::<f64>().unwrap_or(eps);
+    if decimal != eps {
+        out.push(Candidate {
+            mistake: "eps-widened-through-decimal",
+            variant: "backward-eps-decimal",
+            output: with_r(&|ms| 1.0 / (ms + decimal).sqrt()),
+        });
+    }
     // A row holding a NaN skipped (dx 0) instead of NaN throughout.
     let finite: Vec<bool> = rows.x.iter().map(|row| row.iter().all(|v| v.is_finite())).collect();
     if finite.contains(&false) {
@@ -304,12 +378,16 @@ pub fn dweight_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64
         return Vec::new();
     };
     let count = rows.x.len();
-    // Row i's term for feature j: g⊙n (right), g⊙x, h⊙n, g⊙h, g⊙n with rows holding a NaN skipped.
+    // Row i's term for feature j: g⊙n (right), g⊙x, h⊙n, g⊙h, g⊙n with rows holding a NaN
+    // skipped, g⊙n with n taken without eps.
+    let d = weight.len() as f64;
+    let rms: Vec<f64> = rows.x.iter().map(|row| (row.iter().map(|v| v * v).sum::<f64>() / d).sqrt()).collect();
     let term = |which: u8, i: usize, j: usize| match which {
         0 => rows.g[i][j] * rows.x[i][j] * rows.r[i],
         4 if rows.x[i].iter().any(|v| !v.is_finite()) => 0.0,
         4 => rows.g[i][j] * rows.x[i][j] * rows.r[i],
         1 => rows.g[i][j] * rows.x[i][j],
+        5 => rows.g[i][j] * rows.x[i][j] / rms[i],
         2 => rows.h[i][j] * rows.x[i][j] * rows.r[i],
         _ => rows.g[i][j] * rows.h[i][j],
     };
@@ -323,6 +401,9 @@ pub fn dweight_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64
     ];
     if rows.x.iter().flatten().any(|v| !v.is_finite()) {
         out.push(candidate("nan-replaced", "dweight-nan-row-skipped", over(4, 0, count, 1.0)));
+    }
+    if eps > 0.0 {
+        out.push(candidate("weight-gradient-without-eps", "dweight-n-without-eps", over(5, 0, count, 1.0)));
     }
     if count > 1 {
         out.push(candidate("weight-gradient-not-summed", "first-row", over(0, 0, 1, 1.0)));
