@@ -167,7 +167,9 @@ pub fn grade(cases: &[Case], known_mistakes: &'static [Mistake], run: &Run, diag
     // A consequence named beside its cause is the cause's doing.
     let consequences: Vec<String> = names
         .iter()
-        .filter(|name| diagnoses.implied.iter().any(|(cause, effect)| effect == name && names.iter().any(|n| n == cause)))
+        .filter(|name| {
+            diagnoses.implied.iter().any(|(cause, effect)| effect == name && names.iter().any(|n| n == cause))
+        })
         .cloned()
         .collect();
     names.retain(|name| !consequences.contains(name));
