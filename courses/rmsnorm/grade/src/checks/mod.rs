@@ -3,6 +3,7 @@
 
 mod backward;
 mod dtype;
+mod large;
 mod numeric;
 mod parameter;
 mod shape;
@@ -51,6 +52,7 @@ pub fn all_cases() -> Vec<Case> {
     cases.extend(numeric::cases());
     cases.extend(dtype::cases());
     cases.extend(ties::cases());
+    cases.extend(large::cases());
     cases.extend(backward::cases());
     cases
 }
