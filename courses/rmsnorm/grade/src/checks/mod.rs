@@ -3,6 +3,7 @@
 
 mod backward;
 mod dtype;
+mod forward_eps;
 mod large;
 mod numeric;
 mod parameter;
@@ -53,6 +54,7 @@ pub fn all_cases() -> Vec<Case> {
     cases.extend(dtype::cases());
     cases.extend(ties::cases());
     cases.extend(large::cases());
+    cases.extend(forward_eps::cases());
     cases.extend(backward::cases());
     cases
 }

@@ -2,7 +2,10 @@
 //! trick and one Newton step), computed exactly as such a program computes it. Its error (up to
 //! about 0.18 %, depending on the bits of each row's mean square) is a fingerprint no other
 //! mistake shares, so the candidate is compared as any other: it matches only a program that does
-//! this, and a right answer, which it is not, never fails where it would match.
+//! this, and a right answer, which it is not, never fails where it would match. Two Newton steps
+//! are not offered: a few millionths off, that output is within the tolerance of a right one
+//! wherever a tolerance is the judge, so it would stand beside every small mistake (a constant
+//! eps, a wrong rounding) and could take its name.
 
 use ndarray::{ArrayD, Axis};
 use tutor_grade::evidence::{candidate, Candidate};
