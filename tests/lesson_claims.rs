@@ -754,6 +754,19 @@ fn rounding_twice_puts_about_a_quarter_of_the_outputs_one_ulp_off() {
 }
 
 #[test]
+fn past_f16s_range_the_one_rounding_gives_inf_and_a_clamp_fails_that_case_alone() {
+    assert_eq!(f16::from_f32(65519.99).to_f32(), 65504.0);
+    assert!(f16::from_f32(65520.0).is_infinite() && f16::from_f32(-65520.0).is_infinite());
+    let weight = Param::trainable(ndarray::array![57344.0f32, 1.0]);
+    let x = ArrayD::from_shape_vec(IxDyn(&[1, 2]), vec![f16::from_f32(3.0), f16::from_f32(0.5)]).unwrap();
+    assert!(reference::forward(&x, 1e-6, &weight).unwrap()[[0, 0]].is_infinite(), "57344 · 1.4 in f16");
+    let failed: Vec<String> = failing("output-saturated-clamp").into_iter().map(|c| c.id).collect();
+    assert_eq!(failed, ["forward-past-f16-range"]);
+    states(FORWARD, "lesson", "舍入为 f16 的 ±inf", "rounds anything past 65519.99 to ±inf in f16");
+    states(FORWARD, "lesson", "不要把结果截到 ±65504", "clamp to ±65504");
+}
+
+#[test]
 fn the_rounds_once_cases_look_at_4096_outputs_and_the_message_counts_them() {
     let failed = failing("double-rounding");
     let rounding: Vec<&CaseResult> = failed.iter().filter(|c| c.id.ends_with("-rounds-once")).collect();

@@ -8,6 +8,9 @@ use tutor_kit::{reference, Float, Param};
 
 pub use tutor_grade::Mistake;
 
+mod fast_rsqrt;
+mod output;
+
 tutor_grade::mistakes! {
     "zero-weight", "01-weight", 2,
         "权重初值为 0：输出恒为 0", "the weight starts at zeros: the output is always zero";
@@ -147,6 +150,14 @@ tutor_grade::mistakes! {
         "权重被加上（像偏置 β 那样），而不是逐通道相乘", "the weight is added (like a bias β) instead of multiplied channel by channel";
     "rounds-toward-zero", "03-forward", 3,
         "转换回 f16/bf16 时截断（向零舍入），而不是就近舍入", "the cast back to f16/bf16 truncates (rounds toward zero) instead of rounding to nearest";
+    "output-saturated", "03-forward", 3,
+        "FP32 结果在转换前被截到 ±65504（f16 的最大值）：f32、f64 与 bf16 的大值丢了，f16 中超出范围的值应为 ±inf", "the FP32 result is clamped to ±65504 (f16's largest value) before the cast: f32, f64 and bf16 lose their large values, and an f16 value out of range must be ±inf";
+    "weight-rounded-to-half", "03-forward", 2,
+        "无论 T 是什么，权重都先被舍入到 bf16 或 f16 再相乘：应使用 `self.weight.value` 的 FP32 值（或舍入到 T 本身）", "the weight is rounded to bf16 or f16 before the multiply whatever T is: use the FP32 values of `self.weight.value` (or round them to T itself)";
+    "rounded-through-half", "03-forward", 3,
+        "无论 T 是什么，结果都先经过 f16 或 bf16 再转换为 T：f32 与 f64 的输出只剩半精度，另一种半精度类型被舍入了两次；用 `T::from_f32` 直接转换一次", "the result passes through f16 or bf16 on its way to T whatever T is: f32 and f64 outputs keep only half precision, and the other half type is rounded twice; convert once, straight to T, with `T::from_f32`";
+    "fast-inverse-sqrt", "02-norm", 3,
+        "缩放因子用快速平方根倒数（位运算加一步牛顿迭代）求得：误差约 0.2%，远超 FP32 的容差；用 `sqrt` 再相除", "the scale is taken with the fast inverse square root (the bit trick and one Newton step): about 0.2 % off, far beyond FP32's tolerance; take `sqrt` and divide";
 }
 
 /// Mistakes that bring another with them, as `(cause, consequence)`: eps left out of r everywhere
@@ -199,6 +210,7 @@ pub fn wrong_norms<T: Float>(x: &ArrayD<T>, eps: f32) -> Vec<Candidate<f32>> {
     // No eps, with the zero row special-cased instead (`if ms > 0`): such rows are left as they are.
     let guarded = mean_square(last).mapv(|ms| if ms > 0.0 { ms.sqrt() } else { 1.0 });
     out.push(candidate("no-eps", "zero-guard", &x32 / &guarded.insert_axis(last)));
+    out.extend(fast_rsqrt::candidates(&x32, eps));
     // Low-precision statistics, the ways people write them: squares in T; squares rounded to T
     // and summed in T one by one; everything in T through ndarray's sum (eight partial sums).
     let in_t = [
@@ -264,6 +276,7 @@ pub fn wrong_forwards<T: Float>(x: &ArrayD<T>, eps: f32, weight: &Param) -> Vec<
     out.push(candidate("double-rounding", "product-in-t", weighted(&|v, w| v * T::from_f32(w))));
     out.push(candidate("double-rounding", "widened-again", weighted(&|v, w| T::from_f32(v.to_f32() * w))));
     out.push(candidate("double-rounding", "product-in-f64", weighted(&|v, w| T::from_f64(v.to_f64() * f64::from(w)))));
+    out.extend(output::candidates(x, eps, weight, &right, &normalized));
     if std::mem::size_of::<T>() < 4 {
         // The wrong conversions, per dtype: a file may truncate bf16 and round f16 right.
         let unrounded = right.mapv(f64::from);

@@ -87,7 +87,7 @@ pub(super) fn with_weights<'a>(
 
 /// The learner's forward on `x` against the explicit FP32 reference rounded once to `T`,
 /// recording what the output says about known mistakes.
-fn forward_matches<T: Element>(
+pub(super) fn forward_matches<T: Element>(
     run: &Run,
     norm: &RMSNorm,
     weight: &Param,
@@ -156,9 +156,9 @@ fn seeded_forward<T: Element>(run: &Run, shape: &[usize], salt: u64, tolerance: 
 /// / rtol 1e-3): FP32 allows the few ulp another summation order gives, f16 a looser atol (the
 /// tutorial's), and bf16 matches assert_close's, since one bf16 rounding alone moves a value by up
 /// to 2^-8 ≈ 3.9e-3 relative.
-const F32: (f64, f64) = (1e-6, 1e-5);
-const F16: (f64, f64) = (1e-4, 1e-3);
-const BF16: (f64, f64) = (1e-5, 1.6e-2);
+pub(super) const F32: (f64, f64) = (1e-6, 1e-5);
+pub(super) const F16: (f64, f64) = (1e-4, 1e-3);
+pub(super) const BF16: (f64, f64) = (1e-5, 1.6e-2);
 
 /// With weights exactly representable in `T`, multiplying in FP32 and rounding once lands on the
 /// correctly rounded value almost everywhere (another summation order moves the FP32 value by an

@@ -3,6 +3,8 @@
 
 mod backward;
 mod dtype;
+mod forward_eps;
+mod large;
 mod numeric;
 mod parameter;
 mod shape;
@@ -51,6 +53,8 @@ pub fn all_cases() -> Vec<Case> {
     cases.extend(numeric::cases());
     cases.extend(dtype::cases());
     cases.extend(ties::cases());
+    cases.extend(large::cases());
+    cases.extend(forward_eps::cases());
     cases.extend(backward::cases());
     cases
 }
