@@ -124,6 +124,8 @@ tutor_grade::mistakes! {
         "权重梯度先舍入到输入类型 T 再存为 f32：它属于 FP32 的 weight，只从 f64 转一次 f32", "the weight's gradient is rounded to the input type T before it is stored: it belongs to the FP32 weight, narrowed once, from f64 to f32";
     "gradient-rows-misaligned", "04-backward", 2,
         "grad_out 的行与 x 的行没有对齐（前面的轴按另一种顺序遍历）：第 i 行的 dx 只用第 i 行的 x 与 g", "grad_out's rows are paired with other rows of x (the leading axes walked in another order): row i of dx takes row i of x and of g only";
+    "eps-rounded-to-t", "02-norm", 3,
+        "eps 先被舍入到输入类型再相加：它属于 FP32 的统计量，保持原值（1e-6 在 f16 中差 1.3%，1e-8 变成 0）", "eps is rounded to the input's type before it is added: it belongs to the FP32 statistics and stays as it is (1e-6 is 1.3 % off in f16, and 1e-8 becomes 0)";
     "empty-batch-no-gradient", "04-backward", 2,
         "空批次（0 行）时 backward 提前返回，没有累加权重梯度：它是全零（对零行求和），和其他批次一样要累加进 weight.grad", "an empty batch (0 rows) returns early without accumulating: its weight gradient is zeros (a sum over no rows), accumulated into weight.grad like any other";
     "eps-widened-through-decimal", "04-backward", 1,
@@ -211,6 +213,12 @@ pub fn wrong_norms<T: Float>(x: &ArrayD<T>, eps: f32) -> Vec<Candidate<f32>> {
     let guarded = mean_square(last).mapv(|ms| if ms > 0.0 { ms.sqrt() } else { 1.0 });
     out.push(candidate("no-eps", "zero-guard", &x32 / &guarded.insert_axis(last)));
     out.extend(fast_rsqrt::candidates(&x32, eps));
+    // eps rounded to the input's type before it is added (1e-6 is 1.3 % off in f16, 1e-8 is 0).
+    let eps_in_t = T::from_f32(eps).to_f32();
+    if eps_in_t != eps {
+        let root = (mean_square(last) + eps_in_t).mapv(f32::sqrt);
+        out.push(candidate("eps-rounded-to-t", "eps-in-t", &x32 / &root.insert_axis(last)));
+    }
     // Low-precision statistics, the ways people write them: squares in T; squares rounded to T
     // and summed in T one by one; everything in T through ndarray's sum (eight partial sums).
     let in_t = [

@@ -19,8 +19,8 @@ use tutor_grade::rounding::{rounded_once, rounding_text, Agreement};
 pub fn cases() -> Vec<Case> {
     cases! { super::DTYPE_GRADIENT;
         "f32-weighted-forward",
-            "f32 输入、非单位权重的 forward",
-            "forward on f32 input with non-unit weights" => |run| seeded_forward::<f32>(run, &[2, 3, 4], 11, F32);
+            "f32 输入、非单位权重的 forward（以及同宽的两个层，各用各的权重）",
+            "forward on f32 input with non-unit weights (and two layers of one width, each with its own)" => f32_weighted_forward;
         "f16-forward",
             "f16 输入 2×3×4：同形、同 dtype，rtol 1e-3 / atol 1e-4",
             "f16 input 2×3×4: same shape and dtype, rtol 1e-3 / atol 1e-4" => |run| seeded_forward::<f16>(run, &[2, 3, 4], 12, F16);
@@ -66,6 +66,31 @@ pub(super) fn weighted<'a>(
         weights.mapv_inplace(round);
     }
     with_weights(run, hidden, eps, weights)
+}
+
+fn f32_weighted_forward(run: &Run) -> Outcome {
+    seeded_forward::<f32>(run, &[2, 3, 4], 11, F32)?;
+    // Two layers of the width of the first forward of a check (weight-gets-gradient's, 3), with
+    // their own weights, then the first again: a forward follows its own layer's weight, not one
+    // kept from an earlier call.
+    const HIDDEN: usize = 3;
+    let x: ArrayD<f32> = run.rng(13).normal_array(&[2, HIDDEN]);
+    let (first, first_weight) = weighted(run, HIDDEN, 1e-6, 14, None)?;
+    let (second, second_weight) = weighted(run, HIDDEN, 1e-6, 15, None)?;
+    let turns = [(&first, &first_weight, &second_weight), (&second, &second_weight, &first_weight)];
+    for (norm, weight, other) in turns.into_iter().chain([(&first, &first_weight, &second_weight)]) {
+        if let Err(failure) = forward_matches(run, norm, weight, &x, 1e-6, F32) {
+            // The output of the other layer's weight, or of a fresh layer's (ones), to the bit,
+            // from a forward that applied its own weight above: a weight kept from an earlier
+            // call.
+            let ones = Param::trainable(Array1::ones(HIDDEN));
+            let earlier: Vec<_> =
+                [other, &ones].into_iter().filter_map(|w| reference::forward(&x, 1e-6, w).ok()).collect();
+            let kept = call(&text::code("forward(x)"), norm.forward(&x)).ok().is_some_and(|y| earlier.contains(&y));
+            return Err(if kept { failure.with_mistake(Some("state-kept-between-calls")) } else { failure });
+        }
+    }
+    Ok(())
 }
 
 /// Builds a layer and sets its weight to `weights`. Returns the layer and the weight it now holds.
