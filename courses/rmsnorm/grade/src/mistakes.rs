@@ -126,6 +126,8 @@ tutor_grade::mistakes! {
         "grad_out 的行与 x 的行没有对齐（前面的轴按另一种顺序遍历）：第 i 行的 dx 只用第 i 行的 x 与 g", "grad_out's rows are paired with other rows of x (the leading axes walked in another order): row i of dx takes row i of x and of g only";
     "eps-rounded-to-t", "02-norm", 3,
         "eps 先被舍入到输入类型再相加：它属于 FP32 的统计量，保持原值（1e-6 在 f16 中差 1.3%，1e-8 变成 0）", "eps is rounded to the input's type before it is added: it belongs to the FP32 statistics and stays as it is (1e-6 is 1.3 % off in f16, and 1e-8 becomes 0)";
+    "product-not-in-fp32", "03-forward", 2,
+        "乘以权重不是在 FP32 中进行的（例如在 f64 中）：契约是 FP32 乘积只舍入一次，f64 输入的每个输出都是 f32 值", "the product with the weight is not taken in FP32 (in f64, say): the contract is the FP32 product rounded once, so every output of an f64 input is an f32 value";
     "empty-batch-no-gradient", "04-backward", 2,
         "空批次（0 行）时 backward 提前返回，没有累加权重梯度：它是全零（对零行求和），和其他批次一样要累加进 weight.grad", "an empty batch (0 rows) returns early without accumulating: its weight gradient is zeros (a sum over no rows), accumulated into weight.grad like any other";
     "eps-widened-through-decimal", "04-backward", 1,

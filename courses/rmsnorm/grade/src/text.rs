@@ -129,6 +129,14 @@ pub(crate) fn forward_changed_by_backward() -> Bi {
     )
 }
 
+/// f64 outputs of forward that are not all f32 values: the product was not taken in FP32.
+pub(crate) fn product_not_in_fp32(off: usize, total: usize) -> Bi {
+    Bi::new(
+        format!("f64 输入的 forward 输出中有 {off}/{total} 个值不是 f32 值：乘以权重应在 FP32 中进行，再只舍入一次（对 f64 是精确的扩展）"),
+        format!("{off} of forward's {total} f64 outputs are not f32 values: the product with the weight is taken in FP32, then rounded once (for f64, an exact widening)"),
+    )
+}
+
 /// dx of a half type that is not the correctly rounded value often enough.
 pub(crate) fn dx_rounded_more_than_once(dtype: &str, off: usize, total: usize, worst_ulps: i64) -> Bi {
     Bi::new(

@@ -36,8 +36,8 @@ pub fn cases() -> Vec<Case> {
             "bf16 backward：|x| ≥ 256，权重梯度的 bf16 累加会停滞，dx 只舍入一次",
             "bf16 backward: |x| ≥ 256, a weight gradient a bf16 sum stalls on, dx rounded once" => bf16_backward_large;
         "half-backward-small",
-            "f16 与 bf16 backward：均方接近 eps（eps = 0.1），权重无法用 T 精确表示：dx 几乎每个值都等于 f64 结果的正确舍入",
-            "f16 and bf16 backward with mean squares near eps (eps = 0.1) and weights T cannot hold exactly: almost every dx equals the correctly rounded f64 result" => half_backward_small;
+            "f16 与 bf16 backward：均方接近 eps（eps = 0.1），权重无法用 T 精确表示：dx 几乎每个值都等于 f64 结果的正确舍入；单独一行的权重梯度达到 FP32 精度",
+            "f16 and bf16 backward with mean squares near eps (eps = 0.1) and weights T cannot hold exactly: almost every dx equals the correctly rounded f64 result, and one row's weight gradient is FP32-precise" => half_backward_small;
         "half-backward-ties",
             "f16 与 bf16 backward：dx 恰好落在两个相邻值正中（eps = 0）：就近舍入，平局取偶",
             "f16 and bf16 backward where dx falls exactly halfway between two neighbours (eps = 0): to nearest, ties to even" => half_backward_ties;
@@ -270,10 +270,42 @@ fn half_backward_small(run: &Run) -> Outcome {
         let (mut norm, weight) = with_weights(run, HIDDEN, EPS, weights)?;
         norm.clear_grad();
         let dx = call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
-        rounded_once(run, &x, &grad_out, &weight.value, EPS, &dx, 0.01)
+        rounded_once(run, &x, &grad_out, &weight.value, EPS, &dx, 0.01)?;
+        one_row_gradient(run, &mut norm, &x, &grad_out, &weight.value, EPS)
     }
     one::<f16>(run, 51)?;
     one::<bf16>(run, 52)
+}
+
+/// The weight's gradient of one row, g ⊙ n, to FP32's precision: computed in FP32 or f64 it is
+/// off by an ulp of FP32 at most, while terms rounded to `T` first are off by up to half an ulp
+/// of `T` (over many rows those errors average out below any tolerance a sum allows).
+fn one_row_gradient<T: Element>(
+    run: &Run,
+    norm: &mut RMSNorm,
+    x: &ArrayD<T>,
+    grad_out: &ArrayD<T>,
+    weight: &Array1<f32>,
+    eps: f32,
+) -> Outcome {
+    let first_row = |a: &ArrayD<T>| a.slice_axis(Axis(0), (0..1).into()).to_owned();
+    let (x, grad_out) = (first_row(x), first_row(grad_out));
+    norm.clear_grad();
+    call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
+    let Some(dw) = norm.weight().grad else {
+        return Ok(());
+    };
+    let w: Vec<f64> = weight.iter().map(|&v| f64::from(v)).collect();
+    let (_, expected) = oracle::backward(&x.mapv(T::to_f64), &grad_out.mapv(T::to_f64), &w, f64::from(eps));
+    let expected = ArrayD::from_shape_vec(vec![w.len()], expected).expect("one value per feature");
+    let dw = dw.into_dyn().mapv(f64::from);
+    let (case, seen, right) = (run.case(), dw.clone(), expected.clone());
+    run.observe(move || {
+        let in_t = right.mapv(|v| T::from_f64(v).to_f64());
+        let candidates = vec![candidate("weight-gradient-rounded-to-t", "dweight-row-in-t", in_t)];
+        vec![Observation::by_tolerance(case, &seen, &right, candidates, 1e-9, 1e-6)]
+    });
+    assert_close(&text::code("weight.grad"), "float32", &dw, &expected, 1e-9, 1e-6)
 }
 
 /// x = [1, 1] with eps = 0 makes r = 1 and n = [1, 1] exactly; with weights [w, 0] and g = [c, c],

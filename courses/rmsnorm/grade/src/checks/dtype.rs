@@ -137,7 +137,14 @@ pub(super) fn forward_matches<T: Element>(
         candidates.extend(fitted.into_iter().map(|c| Candidate { variant: scoped(&c), ..c.map(T::from_f64) }));
         vec![Observation::by_tolerance(case, &seen, &right, candidates, atol, rtol)]
     });
-    assert_close(&text::code("forward(x)"), T::NAME, &actual, &expected, atol, rtol)
+    assert_close(&text::code("forward(x)"), T::NAME, &actual, &expected, atol, rtol)?;
+    // For f64 input the FP32 product widens exactly: every value is an f32.
+    let off = actual.iter().filter(|&&v| T::NAME == "float64" && f64::from(v as f32) != v && !v.is_nan()).count();
+    if off > 0 {
+        let failure = Failure::new(text::product_not_in_fp32(off, actual.len()));
+        return Err(failure.with_mistake(Some("product-not-in-fp32")));
+    }
+    Ok(())
 }
 
 /// The learner's `forward(x)`, of `x`'s shape, and the reference: FP32 rounded once to `T`.
