@@ -168,6 +168,10 @@ tutor_grade::mistakes! {
 /// also leaves it out of the weight's gradient.
 pub const IMPLIED: &[(&str, &str)] = &[("eps-dropped-from-r", "weight-gradient-without-eps")];
 
+/// The way of writing `product-not-in-fp32` that multiplies in f64: its candidate for every
+/// forward comparison, and what an f64 forward's values that are not f32 values show.
+pub const PRODUCT_IN_F64: &str = "product-in-f64";
+
 /// Looks a mistake up by id.
 pub fn find(id: &str) -> Option<&'static Mistake> {
     ALL.iter().find(|m| m.id == id)
@@ -286,6 +290,11 @@ pub fn wrong_forwards<T: Float>(x: &ArrayD<T>, eps: f32, weight: &Param) -> Vec<
     out.push(candidate("double-rounding", "product-in-t", weighted(&|v, w| v * T::from_f32(w))));
     out.push(candidate("double-rounding", "widened-again", weighted(&|v, w| T::from_f32(v.to_f32() * w))));
     out.push(candidate("double-rounding", "product-in-f64", weighted(&|v, w| T::from_f64(v.to_f64() * f64::from(w)))));
+    // The FP32 normalised values times the weight in f64, rounded once: for a half type a rare
+    // double rounding only; for f64 no FP32 product at all (see `checks::dtype::forward_matches`).
+    let mut in_f64 = normalized.mapv(f64::from);
+    in_f64.lanes_mut(last).into_iter().for_each(|mut row| row.zip_mut_with(&weight.value, |v, &w| *v *= f64::from(w)));
+    out.push(candidate("product-not-in-fp32", PRODUCT_IN_F64, in_f64.mapv(T::from_f64)));
     out.extend(output::candidates(x, eps, weight, &right, &normalized));
     if std::mem::size_of::<T>() < 4 {
         // The wrong conversions, per dtype: a file may truncate bf16 and round f16 right.

@@ -10,7 +10,7 @@ use tutor_grade::data::tensor;
 
 use super::{assert_close, call, cases, Build, Case, Failure, Outcome, Run};
 use crate::diagnose::{backward_fit, scale_fit};
-use crate::evidence::Observation;
+use crate::evidence::{Observation, Sighting};
 use crate::mistakes::{self, Candidate};
 use crate::{oracle, text};
 pub(super) use tutor_grade::rounding::Spacing;
@@ -138,11 +138,24 @@ pub(super) fn forward_matches<T: Element>(
         vec![Observation::by_tolerance(case, &seen, &right, candidates, atol, rtol)]
     });
     assert_close(&text::code("forward(x)"), T::NAME, &actual, &expected, atol, rtol)?;
-    // For f64 input the FP32 product widens exactly: every value is an f32.
-    let off = actual.iter().filter(|&&v| T::NAME == "float64" && f64::from(v as f32) != v && !v.is_nan()).count();
+    if T::NAME != "float64" {
+        return Ok(());
+    }
+    // For f64 input the FP32 product widens exactly: every value is an f32. Evidence, not a
+    // direct finding: a product in T after a first rounding (double rounding) is in f64 too.
+    let off = actual.iter().filter(|&&v| f64::from(v as f32) != v && !v.is_nan()).count();
+    let case = run.case();
+    run.observe(move || {
+        let in_f64 = Sighting {
+            mistake: "product-not-in-fp32",
+            variant: mistakes::PRODUCT_IN_F64,
+            matches: off > 0,
+            wrong: true,
+        };
+        vec![Observation { case, learner_wrong: off > 0, sightings: vec![in_f64] }]
+    });
     if off > 0 {
-        let failure = Failure::new(text::product_not_in_fp32(off, actual.len()));
-        return Err(failure.with_mistake(Some("product-not-in-fp32")));
+        return Err(Failure::new(text::product_not_in_fp32(off, actual.len())));
     }
     Ok(())
 }

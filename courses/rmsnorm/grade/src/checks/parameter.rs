@@ -12,8 +12,8 @@ pub fn cases() -> Vec<Case> {
             "weight 是可训练的 Param，形状 [D]，初值精确为 1",
             "weight is a trainable Param of shape [D] holding exact ones" => weight_is_ones;
         "eps-is-kept",
-            "new 原样保存传入的 eps（从 0 到 0.1）",
-            "new keeps the eps it is given, exactly (from 0 to 0.1)" => eps_is_kept;
+            "new 原样保存传入的 eps（从 0 到 0.1），权重是否可训练与 eps 无关",
+            "new keeps the eps it is given, exactly (from 0 to 0.1), and the weight trains whatever eps is" => eps_is_kept;
         "rejects-bad-config",
             "hidden_size = 0 或 eps 非法时 new 返回 Err",
             "new returns Err for hidden_size = 0 and for a bad eps" => rejects_bad_config;
@@ -54,12 +54,19 @@ fn weight_is_ones(run: &Run) -> Outcome {
 pub const KEPT_EPS: [f32; 6] = [0.0, 1e-12, 1e-8, 1e-6, 1e-5, 0.1];
 
 fn eps_is_kept(run: &Run) -> Outcome {
+    let mut trainable = Vec::new();
     for eps in KEPT_EPS {
         let norm = run.build(4, eps)?;
         let kept = norm.eps();
         if kept.to_bits() != eps.to_bits() {
             return Err(eps_changed(eps, kept));
         }
+        trainable.push(norm.weight().requires_grad);
+    }
+    // The weight does not depend on eps: a layer built with eps = 0 trains like any other. (A
+    // weight frozen for every eps is the cases about its gradient's finding.)
+    if trainable.iter().any(|&t| t) && trainable.contains(&false) {
+        return Err(frozen());
     }
     Ok(())
 }
