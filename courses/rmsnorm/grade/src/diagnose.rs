@@ -35,7 +35,7 @@ fn call(run: &Run, apply: Apply, x: &ArrayD<f32>) -> Called<ArrayD<f64>> {
 /// Whether the answer depends on what was asked before, asked with two row counts no case uses
 /// (a count a case used may already be in a cache). Each time a process asks, it takes the next
 /// counts: a program graded twice in one process (tutor's own tests) has its first counts cached.
-fn kept_between_calls(run: &Run, apply: Apply, right: &dyn Fn(&ArrayD<f32>) -> ArrayD<f64>) -> bool {
+fn kept_between_calls(run: &Run, apply: Apply, right: &Right) -> bool {
     const UNUSED_ROW_COUNTS: [usize; 12] = [13, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79];
     static ASKED: AtomicUsize = AtomicUsize::new(0);
     (0..2).any(|_| {
@@ -51,7 +51,7 @@ fn kept_between_calls(run: &Run, apply: Apply, right: &dyn Fn(&ArrayD<f32>) -> A
 /// count), or that answers the same input twice differently, keeps something between calls. A
 /// layer whose weight a call changed (an optimiser step in backward) is the cases' finding, not
 /// this one.
-fn kept_for(run: &Run, apply: Apply, right: &dyn Fn(&ArrayD<f32>) -> ArrayD<f64>, rows: usize) -> bool {
+fn kept_for(run: &Run, apply: Apply, right: &Right, rows: usize) -> bool {
     let mut rng = run.rng(12 + rows as u64);
     let first: ArrayD<f32> = rng.normal_array(&[1, rows, 4]);
     let second: ArrayD<f32> = rng.normal_array(&[1, rows, 4]);
@@ -86,6 +86,9 @@ fn right(x: &ArrayD<f32>) -> ArrayD<f64> {
     reference::rms_normalize(x, 1e-6).map(|y| y.mapv(f64::from)).unwrap_or_else(|_| x.mapv(|_| f64::NAN))
 }
 
+/// The right answer of a function the probes call, widened to f64.
+type Right = dyn Fn(&ArrayD<f32>) -> ArrayD<f64>;
+
 /// A property a right answer keeps, and the mistake that breaks it.
 type Property = (&'static str, fn(&RowWise) -> bool);
 
@@ -104,7 +107,7 @@ pub fn by_property(run: &Run) -> Option<&'static str> {
         }),
         ("not-odd", |rows| rows.pair(&[3, 8], 10, |v| -v).is_some_and(|(a, b)| !all_close(&a, &-b, 1e-6, 1e-3))),
     ];
-    let rights: [&dyn Fn(&ArrayD<f32>) -> ArrayD<f64>; 3] = [&right, &right, &right_dx];
+    let rights: [&Right; 3] = [&right, &right, &right_dx];
     for (index, (function, right)) in FUNCTIONS.into_iter().zip(rights).enumerate() {
         let learner = |x: &ArrayD<f32>| call(run, function, x);
         let rows = RowWise { learner: &learner, right, rng: &|salt| run.rng(salt) };
@@ -130,7 +133,7 @@ const FUNCTIONS: [Apply; 3] = [
 /// was asked before. Such code breaks every comparison and property by accident, so this is asked
 /// first, before any evidence is read.
 pub fn state_kept(run: &Run) -> Option<&'static str> {
-    let rights: [&dyn Fn(&ArrayD<f32>) -> ArrayD<f64>; 3] = [&right, &right, &right_dx];
+    let rights: [&Right; 3] = [&right, &right, &right_dx];
     let kept = FUNCTIONS.into_iter().zip(rights).any(|(function, right)| {
         catch_unwind(AssertUnwindSafe(|| kept_between_calls(run, function, right))).unwrap_or(false)
     });

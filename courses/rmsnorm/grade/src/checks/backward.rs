@@ -474,7 +474,7 @@ mod tests {
     /// The weight's gradient summed row by row in `T`, as a half-precision accumulator would.
     fn summed_in<T: Element>(x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Vec<f64> {
         let (x, g) = (x.mapv(T::to_f64), grad_out.mapv(T::to_f64));
-        let mut sums = vec![T::from_f64(0.0); LARGE_HIDDEN];
+        let mut sums = [T::from_f64(0.0); LARGE_HIDDEN];
         for (x_row, g_row) in x.rows().into_iter().zip(g.rows()) {
             let r = 1.0 / (x_row.iter().map(|v| v * v).sum::<f64>() / LARGE_HIDDEN as f64 + 0.1).sqrt();
             for (j, sum) in sums.iter_mut().enumerate() {

@@ -299,7 +299,8 @@ pub fn r_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps
     let twice = right.iter().enumerate().map(|(i, v)| v * weight[i % weight.len()]);
     out.push(candidate("weight-applied-twice", "backward-dx-times-weight", rows.array(twice)));
     // r worked out in f32 inside an f64 backward: the root, the reciprocal, or r rounded.
-    let in_f32: [(&'static str, fn(f64) -> f64); 3] = [
+    type RootOf = fn(f64) -> f64;
+    let in_f32: [(&'static str, RootOf); 3] = [
         ("backward-r-sqrt-in-f32", |s| 1.0 / f64::from((s as f32).sqrt())),
         ("backward-r-recip-in-f32", |s| f64::from(1.0 / (s as f32).sqrt())),
         ("backward-r-rounded-to-f32", |s| f64::from((1.0 / s.sqrt()) as f32)),
