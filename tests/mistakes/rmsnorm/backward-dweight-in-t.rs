@@ -1,5 +1,5 @@
 //! exercise: 04-backward
-//! mistake: unnamed
+//! mistake: weight-gradient-rounded-to-t
 //! the weight gradient summed over rows in T (an f16 sum stalls at 2048).
 
 #![allow(dead_code)]

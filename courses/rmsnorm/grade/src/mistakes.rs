@@ -121,7 +121,7 @@ tutor_grade::mistakes! {
     "weight-gradient-without-eps", "04-backward", 2,
         "权重梯度里的 n 没有 eps（x / sqrt(mean(x²))）：它应与 dx 用同一个 r = 1 / sqrt(mean(x²) + eps)", "the n in the weight's gradient leaves eps out (x / sqrt(mean(x²))): it takes the same r = 1 / sqrt(mean(x²) + eps) as dx";
     "weight-gradient-rounded-to-t", "04-backward", 2,
-        "权重梯度先舍入到输入类型 T 再存为 f32：它属于 FP32 的 weight，只从 f64 转一次 f32", "the weight's gradient is rounded to the input type T before it is stored: it belongs to the FP32 weight, narrowed once, from f64 to f32";
+        "权重梯度被舍入到输入类型 T，或在 T 中跨行求和：它属于 FP32 的 weight，应在 FP32 或 f64 中求和，最后只转一次 f32", "the weight's gradient is rounded to the input type T, or summed over rows in T: it belongs to the FP32 weight, summed in FP32 or f64 and narrowed to f32 once";
     "gradient-rows-misaligned", "04-backward", 2,
         "grad_out 的行与 x 的行没有对齐（前面的轴按另一种顺序遍历）：第 i 行的 dx 只用第 i 行的 x 与 g", "grad_out's rows are paired with other rows of x (the leading axes walked in another order): row i of dx takes row i of x and of g only";
     "eps-rounded-to-t", "02-norm", 3,

@@ -1,6 +1,8 @@
 //! Dtype / gradient contract: scale by the weight, restore the input dtype, and gradients that
 //! belong to the function being graded (TODO 3), on ordinary and on edge inputs.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use half::{bf16, f16};
 use ndarray::{Array1, ArrayD, IxDyn};
 use tutor_kit::{reference, Element, Param};
@@ -69,23 +71,31 @@ pub(super) fn weighted<'a>(
 }
 
 fn f32_weighted_forward(run: &Run) -> Outcome {
+    // A width no other case uses, another each time a process asks (a program graded twice in
+    // one process, in tutor's own tests, keeps what it kept the first time).
+    const FRESH_WIDTHS: [usize; 6] = [7, 9, 11, 13, 17, 19];
+    static ASKED: AtomicUsize = AtomicUsize::new(0);
+    two_layers(run, FRESH_WIDTHS[ASKED.fetch_add(1, Ordering::Relaxed) % FRESH_WIDTHS.len()], false)?;
     seeded_forward::<f32>(run, &[2, 3, 4], 11, F32)?;
-    // Two layers of the width of the first forward of a check (weight-gets-gradient's, 3), with
-    // their own weights, then the first again: a forward follows its own layer's weight, not one
-    // kept from an earlier call.
-    const HIDDEN: usize = 3;
-    let x: ArrayD<f32> = run.rng(13).normal_array(&[2, HIDDEN]);
-    let (first, first_weight) = weighted(run, HIDDEN, 1e-6, 14, None)?;
-    let (second, second_weight) = weighted(run, HIDDEN, 1e-6, 15, None)?;
+    // The width of a check's first forward (weight-gets-gradient's, 3): a weight kept from that
+    // call is a fresh layer's, ones, and the forward above applied its own weight.
+    two_layers(run, 3, true)
+}
+
+/// Two layers of `hidden` features with their own weights, then the first again: a forward
+/// follows its own layer's weight. A forward that gives, to the bit, the other layer's output (or,
+/// with `ones_kept`, a fresh layer's) kept a weight from an earlier call.
+fn two_layers(run: &Run, hidden: usize, ones_kept: bool) -> Outcome {
+    let x: ArrayD<f32> = run.rng(13).normal_array(&[2, hidden]);
+    let (first, first_weight) = weighted(run, hidden, 1e-6, 14, None)?;
+    let (second, second_weight) = weighted(run, hidden, 1e-6, 15, None)?;
+    let ones = Param::trainable(Array1::ones(hidden));
     let turns = [(&first, &first_weight, &second_weight), (&second, &second_weight, &first_weight)];
     for (norm, weight, other) in turns.into_iter().chain([(&first, &first_weight, &second_weight)]) {
         if let Err(failure) = forward_matches(run, norm, weight, &x, 1e-6, F32) {
-            // The output of the other layer's weight, or of a fresh layer's (ones), to the bit,
-            // from a forward that applied its own weight above: a weight kept from an earlier
-            // call.
-            let ones = Param::trainable(Array1::ones(HIDDEN));
+            let kept_weights = if ones_kept { vec![other, &ones] } else { vec![other] };
             let earlier: Vec<_> =
-                [other, &ones].into_iter().filter_map(|w| reference::forward(&x, 1e-6, w).ok()).collect();
+                kept_weights.into_iter().filter_map(|w| reference::forward(&x, 1e-6, w).ok()).collect();
             let kept = call(&text::code("forward(x)"), norm.forward(&x)).ok().is_some_and(|y| earlier.contains(&y));
             return Err(if kept { failure.with_mistake(Some("state-kept-between-calls")) } else { failure });
         }
