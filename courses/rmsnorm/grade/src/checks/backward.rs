@@ -164,14 +164,13 @@ const LARGE_HIDDEN: usize = 2;
 /// first row whose g is 2048.
 fn large_inputs<T: Element>(rng: &mut tutor_grade::Rng) -> (ArrayD<T>, ArrayD<T>) {
     const FIRST_ROW_GRADIENT: f64 = 2048.0;
-    let x = ArrayD::from_shape_fn(IxDyn(&[LARGE_ROWS, LARGE_HIDDEN]), |_| {
+    let mut x = ArrayD::from_shape_fn(IxDyn(&[LARGE_ROWS, LARGE_HIDDEN]), |_| {
         let sign = if rng.uniform() < 0.5 { -1.0 } else { 1.0 };
         T::from_f64(sign * (256.0 + 256.0 * rng.uniform()))
     });
     // |n| is 0.63 to 1.26 for two features from 256 to 512: g up to 0.75 keeps g ⊙ n under 1.
     let mut grad_out = x.mapv(|v| T::from_f64(v.to_f64().signum() * (0.3 + 0.45 * rng.uniform())));
     // The first row's features of one magnitude, so that |n| = 1 there and its terms are 2048.
-    let mut x = x;
     x.iter_mut().take(LARGE_HIDDEN).for_each(|v| *v = T::from_f64(v.to_f64().signum() * 384.0));
     for (g, v) in grad_out.iter_mut().zip(x.iter()).take(LARGE_HIDDEN) {
         *g = T::from_f64(v.to_f64().signum() * FIRST_ROW_GRADIENT);
@@ -189,6 +188,20 @@ fn summed_in_fp32<T: Element>(
     weight: &Array1<f32>,
     eps: f32,
 ) -> Outcome {
+    weight_gradient_within(run, norm, (x, grad_out), weight, eps, ("dweight-in-t", 1e-4, 1e-4))
+}
+
+/// The weight's gradient the layer holds against the f64 oracle's for `x` and `grad_out`, at
+/// `(atol, rtol)`; the gradient rounded to `T` is observed as `variant` of
+/// `weight-gradient-rounded-to-t`. A layer without a gradient is other cases' finding.
+fn weight_gradient_within<T: Element>(
+    run: &Run,
+    norm: &RMSNorm,
+    (x, grad_out): (&ArrayD<T>, &ArrayD<T>),
+    weight: &Array1<f32>,
+    eps: f32,
+    (variant, atol, rtol): (&'static str, f64, f64),
+) -> Outcome {
     let Some(dw) = norm.weight().grad else {
         return Ok(());
     };
@@ -199,10 +212,10 @@ fn summed_in_fp32<T: Element>(
     let (case, seen, right) = (run.case(), dw.clone(), expected.clone());
     run.observe(move || {
         let in_t = right.mapv(|v| T::from_f64(v).to_f64());
-        let candidates = vec![candidate("weight-gradient-rounded-to-t", "dweight-in-t", in_t)];
-        vec![Observation::by_tolerance(case, &seen, &right, candidates, 1e-4, 1e-4)]
+        let candidates = vec![candidate("weight-gradient-rounded-to-t", variant, in_t)];
+        vec![Observation::by_tolerance(case, &seen, &right, candidates, atol, rtol)]
     });
-    assert_close(&text::code("weight.grad"), "float32", &dw, &expected, 1e-4, 1e-4)
+    assert_close(&text::code("weight.grad"), "float32", &dw, &expected, atol, rtol)
 }
 
 /// dx against the f64 oracle rounded once to `T`: at most `allowed` of the values one ulp off.
@@ -292,20 +305,7 @@ fn one_row_gradient<T: Element>(
     let (x, grad_out) = (first_row(x), first_row(grad_out));
     norm.clear_grad();
     call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
-    let Some(dw) = norm.weight().grad else {
-        return Ok(());
-    };
-    let w: Vec<f64> = weight.iter().map(|&v| f64::from(v)).collect();
-    let (_, expected) = oracle::backward(&x.mapv(T::to_f64), &grad_out.mapv(T::to_f64), &w, f64::from(eps));
-    let expected = ArrayD::from_shape_vec(vec![w.len()], expected).expect("one value per feature");
-    let dw = dw.into_dyn().mapv(f64::from);
-    let (case, seen, right) = (run.case(), dw.clone(), expected.clone());
-    run.observe(move || {
-        let in_t = right.mapv(|v| T::from_f64(v).to_f64());
-        let candidates = vec![candidate("weight-gradient-rounded-to-t", "dweight-row-in-t", in_t)];
-        vec![Observation::by_tolerance(case, &seen, &right, candidates, 1e-9, 1e-6)]
-    });
-    assert_close(&text::code("weight.grad"), "float32", &dw, &expected, 1e-9, 1e-6)
+    weight_gradient_within(run, norm, (&x, &grad_out), weight, eps, ("dweight-row-in-t", 1e-9, 1e-6))
 }
 
 /// x = [1, 1] with eps = 0 makes r = 1 and n = [1, 1] exactly; with weights [w, 0] and g = [c, c],
