@@ -465,3 +465,23 @@ fn the_first_build_of_a_course_folder_is_recorded_too() {
     run.expect(0);
     assert_eq!(way, Way::RustcAlone);
 }
+
+#[test]
+fn a_program_cargo_finds_fresh_is_recorded_so_later_checks_skip_cargo() {
+    // A new tutor release reads no record of the old one's (another harness fingerprint), yet
+    // cargo finds the program fresh and runs no rustc to record: without one compile to
+    // record, every later check of the unchanged file would go through cargo again.
+    let counted = Counted::passed_once("rebuild-fresh");
+    std::fs::remove_dir_all(counted.course.root.join(".tutor/builds")).unwrap();
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(0);
+    assert_eq!(way, Way::Cargo, "no record: cargo");
+    assert!(counted.record().is_file(), "recorded again");
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(0);
+    assert_eq!(way, Way::Reused, "the unchanged file's program is reused");
+    counted.course.write_exercise("02-norm", &format!("{}\n// edited\n", Course::solution("02-norm")));
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(0);
+    assert_eq!(way, Way::RustcAlone, "an edit needs rustc alone");
+}

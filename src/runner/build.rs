@@ -149,16 +149,27 @@ pub fn build(
     let (built, command) = match replayed {
         Some(built) => (built, record.and_then(|r| r.command)),
         None => {
-            let (built, invocation) = cargo::build(
-                &layout.manifest,
-                bin,
-                learner_copy,
-                shown_as,
-                options.color,
-                options.build_timeout,
-                &options.cancel,
-                on_event,
-            )?;
+            let cargo_build = |on_event: &mut dyn FnMut(BuildEvent)| {
+                cargo::build(
+                    &layout.manifest,
+                    bin,
+                    learner_copy,
+                    shown_as,
+                    options.color,
+                    options.build_timeout,
+                    &options.cancel,
+                    on_event,
+                )
+            };
+            let (mut built, mut invocation) = cargo_build(on_event)?;
+            if matches!(built, Built::Ok { .. }) && invocation.is_none() && !options.cancel.is_cancelled() {
+                // Cargo found the program fresh, so it ran no rustc to record, and without a
+                // record every later check would go through cargo again. One compile now, made
+                // to happen by a newer learner copy, is cheaper than that.
+                if mark_changed(learner_copy) {
+                    (built, invocation) = cargo_build(on_event)?;
+                }
+            }
             let command = invocation.and_then(|invocation| {
                 let inputs = invocation.inputs(&tutor).iter().map(|p| Stamp::of(p)).collect::<Option<Vec<_>>>()?;
                 let read_by_libraries = invocation.variables_its_libraries_read();
@@ -185,6 +196,12 @@ pub fn build(
         save(&path, &record);
     }
     Ok(built)
+}
+
+/// Makes `path` newer than anything built from it; false if it cannot.
+fn mark_changed(path: &Path) -> bool {
+    let now = std::time::SystemTime::now();
+    std::fs::File::options().write(true).open(path).and_then(|file| file.set_modified(now)).is_ok()
 }
 
 /// [`rustc_env::key`] of tutor's environment `tutor` for a record of `command`: what steers the
