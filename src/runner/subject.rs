@@ -52,6 +52,8 @@ struct State {
     timed_out: bool,
     last_ending: Option<Ending>,
     start_error: Option<String>,
+    /// Replies to deferred requests ([`Channel::defer`]) the running program owes, in order.
+    unread: usize,
 }
 
 struct Running {
@@ -97,18 +99,66 @@ impl RemoteSubject {
     }
 
     /// Sends `request` and returns the reply, or raises the [`Fault`] that ends the current case.
-    fn call_program(&self, generation: Option<u64>, request: &[u8]) -> (Vec<u8>, u64) {
+    /// Replies to deferred requests come first: they are read, and a failure one carries is
+    /// raised, once the reply to this one is read too, so that no reply is left behind.
+    fn call_program(&self, owner: Option<u64>, request: &[u8]) -> (Vec<u8>, u64) {
         let mut state = self.state.borrow_mut();
+        let generation = self.ready(&mut state, owner);
+        let wait_until = self.send(&mut state, request);
+        let deferred = self.receive_owed(&mut state, wait_until);
+        let reply = self.receive(&mut state, wait_until);
+        drop(state);
+        self.open_deferred(&deferred);
+        (reply, generation)
+    }
+
+    /// Sends `request`, whose reply is read later ([`Channel::defer`]).
+    fn defer_request(&self, owner: Option<u64>, request: &[u8]) {
+        let mut state = self.state.borrow_mut();
+        self.ready(&mut state, owner);
+        let wait_until = self.send(&mut state, request);
+        state.unread += 1;
+        if wait_until != self.deadline {
+            // It could not be sent: what the program said last, or how it ended, shows now.
+            let deferred = self.receive_owed(&mut state, wait_until);
+            drop(state);
+            self.open_deferred(&deferred);
+        }
+    }
+
+    /// Reads the replies to deferred requests; see [`Channel::settle`].
+    fn settle_program(&self) {
+        let mut state = self.state.borrow_mut();
+        let deferred = self.receive_owed(&mut state, self.deadline);
+        drop(state);
+        self.open_deferred(&deferred);
+    }
+
+    /// Reads the replies the running program owes for deferred requests.
+    fn receive_owed(&self, state: &mut State, wait_until: Instant) -> Vec<Vec<u8>> {
+        let owed = std::mem::take(&mut state.unread);
+        (0..owed).map(|_| self.receive(state, wait_until)).collect()
+    }
+
+    /// Raises the first failure that replies to deferred requests carry.
+    fn open_deferred(&self, replies: &[Vec<u8>]) {
+        for reply in replies {
+            tutor_grade::fault::settle_deferred(self, reply);
+        }
+    }
+
+    /// Makes sure a program is running that holds `owner`'s state (if any), and returns its
+    /// generation, or raises why a call cannot be made: the time is up, the program that built
+    /// the value is gone, no program would start.
+    fn ready(&self, state: &mut State, owner: Option<u64>) -> u64 {
         // A cancelled check is thrown away: the cases left end at once, like cases not run.
         if state.timed_out || self.cancel.is_cancelled() {
-            drop(state);
             Fault::TimedOut { limit_secs: self.limit.as_secs_f64(), during_this_case: false }.raise();
         }
-        if let Some(generation) = generation {
-            if generation != state.generation || state.running.is_none() {
+        if let Some(owner) = owner {
+            if owner != state.generation || state.running.is_none() {
                 // The program that built this layer is gone.
                 let ending = state.last_ending.unwrap_or(Ending::Exited(-1));
-                drop(state);
                 Fault::Ended(fault_ending(ending)).raise();
             }
         }
@@ -121,38 +171,47 @@ impl RemoteSubject {
                 Err(e) => {
                     let why = format!("{e}");
                     state.start_error = Some(why.clone());
-                    drop(state);
                     Fault::Unreadable(format!("tutor could not start the graded program: {why}")).raise();
                 }
             }
         }
-        let generation = state.generation;
-        let Some(running) = state.running.as_mut() else { unreachable!("started above") };
+        state.generation
+    }
+
+    /// Writes `request` to the running program and returns how long to wait for replies: the
+    /// run's deadline, or a moment when the program is gone or not reading (what it sent last,
+    /// or how it ended, shows next).
+    fn send(&self, state: &mut State, request: &[u8]) -> Instant {
+        let Some(running) = state.running.as_mut() else { unreachable!("made ready first") };
+        match running.send(request, self.deadline) {
+            Ok(()) => self.deadline,
+            Err(_) => self.deadline.min(Instant::now() + Duration::from_secs(1)),
+        }
+    }
+
+    /// Reads the next reply of the running program, or raises why there is none.
+    fn receive(&self, state: &mut State, wait_until: Instant) -> Vec<u8> {
         // Read on this thread, bounded by the run's deadline: a reader thread handing frames over
         // cost a thread switch on every call (measured: about a tenth of a millisecond of a call's
         // 0.15, over the 170-odd calls of a check).
-        let wait_until = match running.send(request, self.deadline) {
-            Ok(()) => self.deadline,
-            // The program is gone (or not reading): what it sent last, or how it ended, shows next.
-            Err(_) => self.deadline.min(Instant::now() + Duration::from_secs(1)),
+        let Some(running) = state.running.as_mut() else {
+            let ending = state.last_ending.unwrap_or(Ending::Exited(-1));
+            Fault::Ended(fault_ending(ending)).raise()
         };
-        let received = running.receive(wait_until);
-        match received {
+        match running.receive(wait_until) {
             Ok(Some(bytes)) => {
                 running.answered = true;
-                (bytes, generation)
+                bytes
             }
             // A frame over the limit: the program is not ending, its reply is unreadable.
             Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                self.end_program(&mut state, Duration::ZERO);
-                drop(state);
+                self.end_program(state, Duration::ZERO);
                 Fault::Unreadable(e.to_string()).raise()
             }
             // The wait that ran out was bounded by the run's deadline: the run's time is up.
             Err(e) if is_timeout(&e) && wait_until == self.deadline => {
                 state.timed_out = true;
-                self.end_program(&mut state, Duration::ZERO);
-                drop(state);
+                self.end_program(state, Duration::ZERO);
                 Fault::TimedOut { limit_secs: self.limit.as_secs_f64(), during_this_case: true }.raise()
             }
             Ok(None) | Err(_) => {
@@ -160,15 +219,13 @@ impl RemoteSubject {
                 let printed_before = state.output.stderr.len();
                 // It closed its socket: it is usually ending by itself. A moment lets its own exit
                 // code or signal be the one reported.
-                let ending = self.end_program(&mut state, Duration::from_millis(500));
+                let ending = self.end_program(state, Duration::from_millis(500));
                 let printed = &state.output.stderr[printed_before..];
                 let why = (!answered).then(|| loader_failure(ending, printed, &self.kit_library)).flatten();
                 if let Some(why) = why {
                     state.start_error = Some(why.clone());
-                    drop(state);
                     Fault::Unreadable(format!("tutor could not start the graded program: {why}")).raise();
                 }
-                drop(state);
                 Fault::Ended(fault_ending(ending)).raise()
             }
         }
@@ -178,6 +235,8 @@ impl RemoteSubject {
     /// output, and returns how it ended. A program that is not ending (its reply made no sense,
     /// its time is up) gets no grace: the time waited would be taken from the cases left.
     fn end_program(&self, state: &mut State, grace: Duration) -> Ending {
+        // Whatever it owed goes with it.
+        state.unread = 0;
         let Some(mut running) = state.running.take() else {
             return state.last_ending.unwrap_or(Ending::Exited(-1));
         };
@@ -318,6 +377,14 @@ fn pass_socket(command: &mut Command, socket: &UnixStream) {
 impl Channel for RemoteSubject {
     fn call(&self, owner: Option<u64>, request: &[u8]) -> (Vec<u8>, u64) {
         self.call_program(owner, request)
+    }
+
+    fn defer(&self, owner: Option<u64>, request: &[u8]) {
+        self.defer_request(owner, request);
+    }
+
+    fn settle(&self) {
+        self.settle_program();
     }
 
     fn discard(&self) {

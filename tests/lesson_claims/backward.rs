@@ -144,3 +144,21 @@ fn a_derived_f64_gradient_is_about_1e_15_off_in_fp32_1e_7_and_central_difference
     states(BACKWARD, "lesson", "约差 1e-7", "about 1e-7 off");
     states(BACKWARD, "lesson", "最好也只到约 1e-10", "about 1e-10 at best");
 }
+
+#[test]
+fn the_width_case_is_last_and_its_d_squared_is_four_billion_steps() {
+    // Last of all: a run whose time runs out there ends no other case.
+    let last = all_cases().last().map(|c| c.id).expect("cases");
+    assert_eq!(last, "backward-at-model-width");
+    let width: u64 = 65536;
+    both_contain(case_title(last), &width.to_string());
+    let steps = (width * width) as f64;
+    assert_eq!(format!("{:.0}", steps / 1e9), "4", "D² ≈ 4·10⁹");
+    states_both(BACKWARD, "lesson", "65536");
+    states_both(BACKWARD, "lesson", "4·10⁹");
+    // A derived backward (the kit's) answers on that row.
+    let x = row::<f32>(&vec![0.5; width as usize]);
+    let mut weight = Param::trainable(ndarray::Array1::ones(width as usize));
+    let dx = reference::backward(&x, &x, 1e-5, &mut weight).expect("valid shapes");
+    assert!(dx.iter().all(|v| v.is_finite()));
+}

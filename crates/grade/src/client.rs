@@ -29,6 +29,12 @@ impl Handle<'_> {
     pub fn call<R: Decode>(&self, request: &Writer) -> R {
         call(self.channel, Some(self.generation), request).0
     }
+
+    /// Sends a request about this value whose answer is `()`, without waiting for the reply
+    /// ([`Channel::defer`]).
+    pub fn defer(&self, request: &Writer) {
+        self.channel.defer(Some(self.generation), &request.0);
+    }
 }
 
 /// Sends `request` over `channel` and decodes the reply as an `R` (see [`call_decoded`] for what
@@ -205,7 +211,7 @@ macro_rules! __client_calls {
         impl<'c> $ty<'c> {
             #[doc = concat!("Sets the learner's `", stringify!($($field).+), "` (call ", stringify!($n), ").")]
             pub fn $name(&mut self, $v: $t) {
-                $crate::__client_method!(self $n [] $v)
+                $crate::__client_method!(self $n [] $v => defer)
             }
         }
         $crate::__client_calls! { $($rest)* }
@@ -217,23 +223,36 @@ macro_rules! __client_calls {
         impl<'c> $ty<'c> {
             #[doc = concat!("Calls the learner's ", $("`", stringify!($($field).+), "()` ",)+ "(call ", stringify!($n), ").")]
             pub fn $name(&mut self) {
-                $crate::__client_method!(self $n [])
+                $crate::__client_method!(self $n [] => defer)
             }
         }
         $crate::__client_calls! { $($rest)* }
     };
 }
 
-/// The body of a call on a handle: tag, handle, element type, arguments.
+/// The body of a call on a handle: tag, handle, element type, arguments; `=> defer` for a call
+/// whose answer is `()` (a setter), sent without waiting for its reply.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __client_method {
-    ($self:ident $n:literal [$($g:ident)?] $($a:ident)*) => {{
+    ($self:ident $n:literal [$($g:ident)?] $($a:ident)* $(=> $send:ident)?) => {{
         let mut w = $crate::tutor_subject::wire::Writer::default();
         w.u8($n);
         w.u32($self.handle.id);
         $(w.u8(<$g as $crate::tutor_subject::wire::WireElement>::TAG);)?
         $($crate::tutor_subject::wire::Encode::encode(&$a, &mut w);)*
-        $self.handle.call(&w)
+        $crate::__client_send!($self w $($send)?)
     }};
+}
+
+/// A call that waits for its reply, or one deferred.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __client_send {
+    ($self:ident $w:ident) => {
+        $self.handle.call(&$w)
+    };
+    ($self:ident $w:ident defer) => {
+        $self.handle.defer(&$w)
+    };
 }

@@ -1,6 +1,7 @@
 //! How a graded program reaches the grader, and how its failures reach a case.
 
 use tutor_subject::serve::Envelope;
+use tutor_subject::wire::decode_all;
 
 /// The graded program, seen from the grader: requests go in as frames, replies come back.
 /// tutor's runner implements it with a confined program in another process; a course's
@@ -11,6 +12,20 @@ pub trait Channel {
     /// request refers to (a layer it built, say): if that program is gone, the call raises
     /// [`Fault::Ended`] instead. Every other failure is raised as a [`Fault`] too.
     fn call(&self, owner: Option<u64>, request: &[u8]) -> (Vec<u8>, u64);
+
+    /// Sends a request whose answer is only `()` (a setter, say) without waiting for its reply,
+    /// which saves a round trip to another process: the reply is read, and a failure it carries
+    /// raised, by the next [`call`](Channel::call) or [`settle`](Channel::settle). By default, a
+    /// call.
+    fn defer(&self, owner: Option<u64>, request: &[u8]) {
+        let (reply, _) = self.call(owner, request);
+        settle_deferred(self, &reply);
+    }
+
+    /// Reads the replies of deferred requests not read yet, raising the first failure one
+    /// carries. The case runner settles at the end of every case, so that a failure is its own
+    /// case's.
+    fn settle(&self) {}
 
     /// Ends the running program because its last reply made no sense (the learner's code wrote
     /// into the channel, say): the next call starts a fresh one.
@@ -29,13 +44,29 @@ pub fn call_decoded<T, E: std::fmt::Display>(
     decode: impl FnOnce(&[u8]) -> Result<T, E>,
 ) -> (T, u64) {
     let (bytes, generation) = channel.call(owner, request);
+    (open_reply(channel, &bytes, decode), generation)
+}
+
+/// Opens the reply to a deferred request ([`Channel::defer`]), raising what [`call_decoded`]
+/// would.
+pub fn settle_deferred<C: Channel + ?Sized>(channel: &C, reply: &[u8]) {
+    open_reply(channel, reply, decode_all::<()>);
+}
+
+/// The course's answer in `bytes`, read with `decode`, or the fault they carry; see
+/// [`call_decoded`].
+fn open_reply<C: Channel + ?Sized, T, E: std::fmt::Display>(
+    channel: &C,
+    bytes: &[u8],
+    decode: impl FnOnce(&[u8]) -> Result<T, E>,
+) -> T {
     let unreadable = |why: String| -> ! {
         channel.discard();
         Fault::Unreadable(why).raise()
     };
-    match Envelope::decode(&bytes) {
+    match Envelope::decode(bytes) {
         Ok(Envelope::Answered(payload)) => match decode(&payload) {
-            Ok(reply) => (reply, generation),
+            Ok(reply) => reply,
             Err(e) => unreadable(e.to_string()),
         },
         Ok(Envelope::Panicked { message, location }) => Fault::Panicked { message, location }.raise(),

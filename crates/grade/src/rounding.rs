@@ -29,6 +29,12 @@ impl Spacing {
         Spacing { mantissa_bits, smallest }
     }
 
+    /// The smallest positive normal value: below it the values are subnormal, one smallest step
+    /// apart.
+    pub fn min_normal(&self) -> f64 {
+        self.smallest * 2f64.powi(self.mantissa_bits)
+    }
+
     /// The distance between neighbouring values at `v` (the step of `v`'s binade).
     pub fn at(&self, v: f64) -> f64 {
         let magnitude = v.abs();

@@ -97,7 +97,12 @@ macro_rules! cases {
 /// marker).
 pub fn run_case(case: &Case, run: &Run) -> CaseResult {
     run.case.set(case.id);
-    let (status, failure) = run_guarded(|| (case.run)(run));
+    let (status, failure) = run_guarded(|| {
+        let outcome = (case.run)(run);
+        // A deferred request's failure is this case's, not the next one's.
+        run.channel.settle();
+        outcome
+    });
     let (message, mismatch, mistake) = match failure {
         Some(f) => (Some(f.message), f.mismatch.map(|m| *m), f.mistake),
         None => (None, None, None),
@@ -190,6 +195,7 @@ pub fn grade(cases: &[Case], known_mistakes: &'static [Mistake], run: &Run, diag
 mod tests {
     use super::*;
     use crate::evidence::Sighting;
+    use crate::fault::Fault;
     use crate::outcome::Failure;
 
     const C: Contract = Contract { id: "c", zh: "契约", en: "contract" };
@@ -207,6 +213,33 @@ mod tests {
 
     fn passes(_: &Run) -> Outcome {
         Ok(())
+    }
+
+    /// A channel whose deferred request (one, sent before the first case ends) panicked.
+    struct OwesAPanic(Cell<bool>);
+
+    impl Channel for OwesAPanic {
+        fn call(&self, _: Option<u64>, _: &[u8]) -> (Vec<u8>, u64) {
+            unreachable!("the cases here call nothing")
+        }
+        fn settle(&self) {
+            if self.0.replace(false) {
+                Fault::Panicked { message: "in a setter".into(), location: None }.raise();
+            }
+        }
+        fn discard(&self) {}
+    }
+
+    #[test]
+    fn a_deferred_request_that_failed_fails_its_own_case() {
+        crate::outcome::install_quiet_panic_hook();
+        let channel = OwesAPanic(Cell::new(true));
+        let run = Run::new(&channel, 7);
+        let cases = cases! { C; "a", "甲", "a" => passes; "b", "乙", "b" => passes; };
+        let report = grade(&cases, KNOWN, &run, property_last());
+        let statuses: Vec<_> = report.cases.iter().map(|c| c.status).collect();
+        assert_eq!(statuses, vec![Status::Failed, Status::Passed]);
+        assert!(report.cases[0].message.as_ref().is_some_and(|m| m.en.contains("in a setter")));
     }
 
     fn fails_observing(run: &Run) -> Outcome {

@@ -1,5 +1,7 @@
 //! exercise: 04-backward
+//! args: --timeout 6
 //! shows: each row divided by its terms' scale
+//! shows: grows with D² per row
 //! a cheat: central differences of its own forward::<f64>, the step scaled to each row (1e-3 of its RMS).
 
 #![allow(dead_code)]

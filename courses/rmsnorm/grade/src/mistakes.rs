@@ -3,7 +3,7 @@
 //! [`crate::evidence`] holds the learner's output against).
 
 use ndarray::{ArrayD, Axis};
-use tutor_grade::rounding::Rounding;
+use tutor_grade::rounding::{Rounding, Spacing};
 use tutor_kit::{reference, Float, Param};
 
 pub use tutor_grade::Mistake;
@@ -134,6 +134,10 @@ tutor_grade::mistakes! {
         "eps 经过十进制文本转成 f64（得到正好 1e-6），而不是 `self.eps as f64`（f32 的值 9.99999997e-7）：f64 的 backward 要用层里真正的 eps", "eps is widened to f64 through its decimal text (exactly 1e-6) instead of `self.eps as f64` (the f32 value, 9.99999997e-7): the f64 backward takes the layer's actual eps";
     "ties-away-from-zero", "03-forward", 3,
         "转换回 f16/bf16 时恰好一半的值远离零舍入（如 (bits + 0x8000) & 0xFFFF0000），而不是舍入到偶数", "the cast back to f16/bf16 rounds exact ties away from zero ((bits + 0x8000) & 0xFFFF0000, say) instead of to even";
+    "subnormals-flushed", "03-forward", 3,
+        "转换回 f16/bf16 时，小于最小正规数的结果被清零，而不是舍入到次正规数（f16 在 6.1e-5 以下仍有值）", "the cast back to f16/bf16 flushes results below the smallest normal value to zero instead of rounding them to a subnormal (f16 still has values below 6.1e-5)";
+    "backward-quadratic-in-width", "04-backward", 1,
+        "backward 的代价随 D² 增长（逐元素数值求导，或构造整个 D×D 雅可比矩阵）：在模型的宽度上完成不了；推导出的梯度每行只需扫几遍", "backward's cost grows with D² per row (differentiating element by element, or building the whole D×D Jacobian): at a model's width it does not finish; a derived gradient makes a few passes over each row";
     "constant-weight", "01-weight", 2,
         "权重初值是同一个常数，但不是 1（失败信息里给出了这个值）", "the weight starts at one constant other than 1 (the failure shows the value)";
     "weight-wrong-length", "01-weight", 1,
@@ -301,6 +305,17 @@ pub fn wrong_forwards<T: Float>(x: &ArrayD<T>, eps: f32, weight: &Param) -> Vec<
         let unrounded = right.mapv(f64::from);
         out.push(candidate("rounds-toward-zero", T::NAME, Rounding::TowardZero.array(&unrounded)));
         out.push(candidate("ties-away-from-zero", T::NAME, Rounding::TiesAway.array(&unrounded)));
+        let min_normal = Spacing::of::<T>().min_normal();
+        let flushed = |zero: fn(f32) -> f32| {
+            right.mapv(|v| T::from_f32(if f64::from(v.abs()) < min_normal { zero(v) } else { v }))
+        };
+        // Per dtype, as the wrong conversions above: a file may flush one half type only.
+        let (signed, positive) = match T::NAME {
+            "float16" => ("float16-signed-zero", "float16-positive-zero"),
+            _ => ("bfloat16-signed-zero", "bfloat16-positive-zero"),
+        };
+        out.push(candidate("subnormals-flushed", signed, flushed(|v| 0.0f32.copysign(v))));
+        out.push(candidate("subnormals-flushed", positive, flushed(|_| 0.0)));
         out.push(candidate("half-precision-statistics", "forward-in-t", forward_in(x, eps, weight)));
     }
     out

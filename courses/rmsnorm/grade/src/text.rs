@@ -160,3 +160,19 @@ pub(crate) fn dx_per_term_scale() -> Bi {
         "dx (each row divided by its terms' scale, max|r·h| + max|r·n|·mean|h ⊙ n|)",
     )
 }
+
+/// A backward on one row of `width` features that had not answered when the check's `limit_secs`
+/// ran out.
+pub(crate) fn too_slow_at_width(width: usize, limit_secs: f64) -> Bi {
+    Bi::new(
+        format!(
+            "backward(x, grad_out) 在一行 {width} 个特征上，{limit_secs} 秒内没有完成：推导出的梯度只需对这一行扫几遍（几毫秒）；\
+             逐元素的数值求导（每个特征跑一次 forward）或构造 D×D 雅可比矩阵，代价是 D² 次运算"
+        ),
+        format!(
+            "backward(x, grad_out) on one row of {width} features did not finish in {limit_secs} s: a derived gradient makes a \
+             few passes over the row (milliseconds); differentiating element by element (a forward per feature) or building \
+             the D×D Jacobian costs D² steps"
+        ),
+    )
+}

@@ -9,6 +9,7 @@ mod numeric;
 mod parameter;
 mod shape;
 mod ties;
+mod width;
 
 pub use parameter::KEPT_EPS;
 pub use tutor_grade::outcome::install_quiet_panic_hook;
@@ -56,6 +57,8 @@ pub fn all_cases() -> Vec<Case> {
     cases.extend(large::cases());
     cases.extend(forward_eps::cases());
     cases.extend(backward::cases());
+    // Last: a run whose time runs out here ends no other case.
+    cases.extend(width::cases());
     cases
 }
 
