@@ -6,9 +6,7 @@
 //! 你的练习：只有 TODO 3 需要你完成；其余方法已提供，保证本文件可以单独评分。
 //! 课程：`tutor lesson 03-forward` · 检查：`tutor check 03-forward` · 提示：`tutor hint 03-forward`。
 
-#[allow(unused_imports)]
-use ndarray::{Array1, ArrayD, Axis, IxDyn, Zip};
-#[allow(unused_imports)]
+use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};
 
 /// RMSNorm: `y = x / sqrt(mean(x²) + eps) ⊙ weight`, statistics along the last axis only.
@@ -45,10 +43,18 @@ impl RMSNorm {
     /// `norm(x) ⊙ weight`，只舍入一次回到 `T`。
     pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
         reference::check_input(x, self.weight.len())?;
-        let normalized = self.norm(x)?;
-        let scaled = &normalized * &self.weight.value;
-        let ftz = T::NAME == "float16";
-        Ok(scaled.mapv(|v| if ftz && v.abs() < 6.103515625e-5 { T::from_f32(0.0 * v) } else { T::from_f32(v) }))
+        // ==========================================
+        // TODO 3: scale, then restore the input dtype / TODO 3：缩放并恢复输入 dtype
+        // ==========================================
+        // let normalized = ???;  // FP32, same shape as x: this layer's own `norm`.
+        //                        // FP32，与 x 同形：调用本层自己的 `norm`。
+        // let scaled = ???;      // FP32, same shape: normalized ⊙ weight, the [D] weight broadcast along
+        //                        // the last axis (one scale per feature, not one number for all).
+        //                        // FP32，同形：normalized ⊙ weight，[D] 的权重沿最后一维广播（逐通道，而非一个标量）。
+        // let output: ArrayD<T> = ???;  // same shape as x, type T: each value rounded ONCE with `T::from_f32`.
+        //                               // 与 x 同形、类型为 T：每个值只用 `T::from_f32` 舍入一次。
+        // Ok(output)
+        todo!("TODO 3 is not done yet / TODO 3 尚未完成")
     }
 
     /// Gradient of `sum(forward(x) ⊙ grad_out)`: returns dx, accumulates dweight into `weight.grad`.

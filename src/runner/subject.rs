@@ -41,6 +41,8 @@ pub struct RemoteSubject {
     deadline: Instant,
     cancel: Cancel,
     state: RefCell<State>,
+    /// How long each call may take, besides the run's deadline ([`Channel::limit_calls`]).
+    call_limit: std::cell::Cell<Option<Duration>>,
 }
 
 #[derive(Default)]
@@ -84,6 +86,7 @@ impl RemoteSubject {
             deadline: Instant::now() + limit,
             cancel,
             state: RefCell::new(State::default()),
+            call_limit: std::cell::Cell::new(None),
         }
     }
 
@@ -184,8 +187,16 @@ impl RemoteSubject {
     fn send(&self, state: &mut State, request: &[u8]) -> Instant {
         let Some(running) = state.running.as_mut() else { unreachable!("made ready first") };
         match running.send(request, self.deadline) {
-            Ok(()) => self.deadline,
+            Ok(()) => self.call_deadline().min(self.deadline),
             Err(_) => self.deadline.min(Instant::now() + Duration::from_secs(1)),
+        }
+    }
+
+    /// When a call made now must have been answered, if calls are limited.
+    fn call_deadline(&self) -> Instant {
+        match self.call_limit.get() {
+            Some(limit) => Instant::now() + limit,
+            None => self.deadline,
         }
     }
 
@@ -213,6 +224,12 @@ impl RemoteSubject {
                 state.timed_out = true;
                 self.end_program(state, Duration::ZERO);
                 Fault::TimedOut { limit_secs: self.limit.as_secs_f64(), during_this_case: true }.raise()
+            }
+            // Bounded by the limit on each call: this call's time is up, not the run's.
+            Err(e) if is_timeout(&e) && self.call_limit.get().is_some() => {
+                let limit = self.call_limit.get().unwrap_or_default();
+                self.end_program(state, Duration::ZERO);
+                Fault::TimedOut { limit_secs: limit.as_secs_f64(), during_this_case: true }.raise()
             }
             Ok(None) | Err(_) => {
                 let answered = running.answered;
@@ -387,6 +404,10 @@ impl Channel for RemoteSubject {
         self.settle_program();
     }
 
+    fn limit_calls(&self, limit: Option<Duration>) {
+        self.call_limit.set(limit);
+    }
+
     fn discard(&self) {
         let mut state = self.state.borrow_mut();
         self.end_program(&mut state, Duration::ZERO);
@@ -424,6 +445,21 @@ mod tests {
         // Far more than a socket holds: the write itself would wait for a reader forever.
         let fault = call_one_that_never_reads(16 << 20);
         assert!(matches!(fault, Some(Fault::TimedOut { during_this_case: true, .. })), "{fault:?}");
+    }
+
+    #[test]
+    fn a_call_over_its_own_limit_ends_that_call_and_not_the_run() {
+        let yes = Path::new("/usr/bin/yes");
+        assert!(yes.exists(), "this test runs /usr/bin/yes");
+        let subject = RemoteSubject::new(yes, "libkit.so", Duration::from_secs(60), Cancel::default());
+        subject.limit_calls(Some(Duration::from_millis(200)));
+        let raised = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| subject.call(None, &[0; 16])));
+        let fault = raised.err().and_then(|payload| payload.downcast::<Fault>().ok()).map(|fault| *fault);
+        // The call's limit, not the run's 60 s.
+        assert_eq!(fault, Some(Fault::TimedOut { limit_secs: 0.2, during_this_case: true }));
+        subject.limit_calls(None);
+        let (_, run_timed_out, _) = subject.finish();
+        assert!(!run_timed_out, "the run's own time is not up");
     }
 
     #[test]

@@ -27,6 +27,12 @@ pub trait Channel {
     /// case's.
     fn settle(&self) {}
 
+    /// From now on, until called again with `None`, each call must be answered within `limit`
+    /// (besides the run's own time limit): one that is not ends the program (the next call starts
+    /// a fresh one) and raises [`Fault::TimedOut`] with `limit`. For a case whose point is what a
+    /// call costs. Channels that cannot stop a call ignore it.
+    fn limit_calls(&self, _limit: Option<std::time::Duration>) {}
+
     /// Ends the running program because its last reply made no sense (the learner's code wrote
     /// into the channel, say): the next call starts a fresh one.
     fn discard(&self);

@@ -1,6 +1,7 @@
 //! exercise: 04-backward
 //! args: --timeout 6
 //! shows: grows with D² per row
+//! hides: time limit and was stopped
 //! a cheat: no derivation, forward-mode automatic differentiation with dual numbers, one feature at a time: exact to f64's rounding, D² steps per row.
 
 #![allow(dead_code)]

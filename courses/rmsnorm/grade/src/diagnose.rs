@@ -12,6 +12,7 @@
 
 pub(crate) mod backward_fit;
 pub(crate) mod scale_fit;
+mod weight_kept;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -130,13 +131,13 @@ const FUNCTIONS: [Apply; 3] = [
 ];
 
 /// `state-kept-between-calls` when `norm`, `forward` or backward's dx answers depending on what
-/// was asked before. Such code breaks every comparison and property by accident, so this is asked
+/// was asked before, or forward applies the weight of an earlier layer. Such code breaks every comparison and property by accident, so this is asked
 /// first, before any evidence is read.
 pub fn state_kept(run: &Run) -> Option<&'static str> {
     let rights: [&Right; 3] = [&right, &right, &right_dx];
     let kept = FUNCTIONS.into_iter().zip(rights).any(|(function, right)| {
         catch_unwind(AssertUnwindSafe(|| kept_between_calls(run, function, right))).unwrap_or(false)
-    });
+    }) || catch_unwind(AssertUnwindSafe(|| weight_kept::weight_kept(run))).unwrap_or(false);
     kept.then_some("state-kept-between-calls")
 }
 

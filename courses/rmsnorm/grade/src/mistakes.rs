@@ -55,7 +55,7 @@ tutor_grade::mistakes! {
     "not-odd", "02-norm", 3,
         "输出不是奇函数（norm(−x) ≠ −norm(x)）：符号丢了，或者加了多余的项", "the output is not odd (norm(−x) ≠ −norm(x)): a sign is lost, or something extra is added";
     "state-kept-between-calls", "02-norm", 3,
-        "结果取决于之前的调用：同形的另一个输入在前一次调用之后得到错误的结果（单独计算同样的行却是对的），或同一输入两次得到不同的结果：调用之间保存了结果、统计量或缓冲区", "the answer depends on earlier calls: another input of the same shape, asked after a first one, comes out wrong (the same rows alone come out right), or one input asked twice gets two answers: a result, statistics or a buffer kept between calls";
+        "结果取决于之前的调用：同形的另一个输入在前一次调用之后得到错误的结果（单独计算同样的行却是对的），或同一输入两次得到不同的结果：调用之间保存了结果、统计量、缓冲区或（前一层的）权重", "the answer depends on earlier calls: another input of the same shape, asked after a first one, comes out wrong (the same rows alone come out right), or one input asked twice gets two answers: a result, statistics, a buffer or (an earlier layer's) weight kept between calls";
     "nan-replaced", "02-norm", 2,
         "输入中的 NaN 被跳过或替换了：它应该留在自己那一行的结果里（backward 中也要进入权重的梯度）", "a NaN in the input is skipped or replaced: it must stay in its own row's output (and, in backward, reach the weight's gradient)";
     "weight-ignored", "03-forward", 2,
@@ -136,8 +136,10 @@ tutor_grade::mistakes! {
         "转换回 f16/bf16 时恰好一半的值远离零舍入（如 (bits + 0x8000) & 0xFFFF0000），而不是舍入到偶数", "the cast back to f16/bf16 rounds exact ties away from zero ((bits + 0x8000) & 0xFFFF0000, say) instead of to even";
     "subnormals-flushed", "03-forward", 3,
         "转换回 f16/bf16 时，小于最小正规数的结果被清零，而不是舍入到次正规数（f16 在 6.1e-5 以下仍有值）", "the cast back to f16/bf16 flushes results below the smallest normal value to zero instead of rounding them to a subnormal (f16 still has values below 6.1e-5)";
+    "weight-gradient-not-from-f64", "04-backward", 2,
+        "f64 backward 的权重梯度由 FP32 的值构成（例如 FP32 的 norm(x)，而不是 f64 的 n）：它要由 f64 的各项在 f64 中求和，最后只转一次 f32", "the f64 backward's weight gradient is built from FP32 values (the FP32 norm(x), say, instead of the f64 n): it is summed in f64 from f64 terms and narrowed to f32 once";
     "backward-quadratic-in-width", "04-backward", 1,
-        "backward 的代价随 D² 增长（逐元素数值求导，或构造整个 D×D 雅可比矩阵）：在模型的宽度上完成不了；推导出的梯度每行只需扫几遍", "backward's cost grows with D² per row (differentiating element by element, or building the whole D×D Jacobian): at a model's width it does not finish; a derived gradient makes a few passes over each row";
+        "backward 的代价随 D² 增长（逐元素数值求导：每个特征跑一次 forward）：在模型的宽度上几十秒也完成不了；推导出的梯度每行只需扫几遍", "backward's cost grows with D² per row (differentiating element by element, a forward per feature): at a model's width it takes tens of seconds; a derived gradient makes a few passes over each row";
     "constant-weight", "01-weight", 2,
         "权重初值是同一个常数，但不是 1（失败信息里给出了这个值）", "the weight starts at one constant other than 1 (the failure shows the value)";
     "weight-wrong-length", "01-weight", 1,

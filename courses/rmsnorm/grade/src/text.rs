@@ -161,18 +161,32 @@ pub(crate) fn dx_per_term_scale() -> Bi {
     )
 }
 
-/// A backward on one row of `width` features that had not answered when the check's `limit_secs`
-/// ran out.
+/// A backward on one row of `width` features that had not answered after `limit_secs`.
 pub(crate) fn too_slow_at_width(width: usize, limit_secs: f64) -> Bi {
     Bi::new(
         format!(
-            "backward(x, grad_out) 在一行 {width} 个特征上，{limit_secs} 秒内没有完成：推导出的梯度只需对这一行扫几遍（几毫秒）；\
-             逐元素的数值求导（每个特征跑一次 forward）或构造 D×D 雅可比矩阵，代价是 D² 次运算"
+            "backward(x, grad_out) 在一行 {width} 个特征上 {limit_secs} 秒内没有完成：推导出的梯度只需对这一行扫几遍（几毫秒）；\
+             逐元素的数值求导（每个特征跑一次 forward）要 D² 次运算"
         ),
         format!(
             "backward(x, grad_out) on one row of {width} features did not finish in {limit_secs} s: a derived gradient makes a \
-             few passes over the row (milliseconds); differentiating element by element (a forward per feature) or building \
-             the D×D Jacobian costs D² steps"
+             few passes over the row (milliseconds); differentiating element by element (a forward per feature) takes D² \
+             steps"
+        ),
+    )
+}
+
+/// The weight gradient of an f64 backward with `off` of `total` values a neighbour of the f64 sum
+/// rounded once to f32.
+pub(crate) fn weight_gradient_not_from_f64(off: usize, total: usize) -> Bi {
+    Bi::new(
+        format!(
+            "f64 backward 的 weight.grad 中有 {off} / {total} 个值不是 f64 结果只舍入一次到 f32 的值：\
+             权重梯度要由 f64 的 n 和 g 在 f64 中求和，最后只转一次 f32"
+        ),
+        format!(
+            "weight.grad of an f64 backward: {off} of {total} values are not the f64 result rounded once to f32: the \
+             weight's gradient is summed in f64 from the f64 n and g, and narrowed to f32 once"
         ),
     )
 }

@@ -9,7 +9,8 @@ mod numeric;
 mod parameter;
 mod shape;
 mod ties;
-mod width;
+mod weight_rounding;
+pub mod width;
 
 pub use parameter::KEPT_EPS;
 pub use tutor_grade::outcome::install_quiet_panic_hook;
