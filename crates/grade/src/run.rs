@@ -24,6 +24,8 @@ pub struct Run<'c> {
     pub seed: u64,
     observations: RefCell<Vec<Deferred<'c>>>,
     case: Cell<&'static str>,
+    /// Mistakes a case found, to be named only when nothing else is: (case, mistake).
+    last_resort: RefCell<Vec<(&'static str, &'static str)>>,
 }
 
 /// What a comparison says about the known mistakes, worked out only when some case failed: a
@@ -34,7 +36,20 @@ type Deferred<'c> = Box<dyn FnOnce() -> Vec<Observation> + 'c>;
 impl<'c> Run<'c> {
     /// A run of the learner's code behind `channel`, with random inputs from `seed`.
     pub fn new(channel: &'c dyn Channel, seed: u64) -> Run<'c> {
-        Run { channel, seed, observations: RefCell::new(Vec::new()), case: Cell::new("") }
+        Run {
+            channel,
+            seed,
+            observations: RefCell::new(Vec::new()),
+            case: Cell::new(""),
+            last_resort: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Records that the case running now found `mistake`, which is named only when no case,
+    /// observation or diagnosis names anything else: a finding that is true of the answer but may
+    /// be a side effect of another mistake (a slow formula that is also a wrong one, say).
+    pub fn name_if_nothing_else(&self, mistake: &'static str) {
+        self.last_resort.borrow_mut().push((self.case(), mistake));
     }
 
     /// The id of the case running now.
@@ -135,7 +150,8 @@ pub struct Diagnoses<'a> {
 /// Runs every case on the learner's code, then names the mistakes the failures show: what
 /// `diagnoses.before_evidence` finds, alone; otherwise the cases' direct findings; then, only if
 /// there are none, what the observations across all cases support; then, only when nothing else
-/// did, what `diagnoses.by_property` finds.
+/// did, what a case recorded with [`Run::name_if_nothing_else`], or else what
+/// `diagnoses.by_property` finds.
 pub fn grade(cases: &[Case], known_mistakes: &'static [Mistake], run: &Run, diagnoses: Diagnoses) -> Report {
     let mut report = Report {
         cases: cases.iter().map(|case| run_case(case, run)).collect(),
@@ -182,7 +198,13 @@ pub fn grade(cases: &[Case], known_mistakes: &'static [Mistake], run: &Run, diag
         case.mistake = None;
     }
     let failed = report.cases.iter().any(|c| c.status == Status::Failed);
-    if names.is_empty() && failed {
+    let last_resort = run.last_resort.borrow().first().copied();
+    if let (true, true, Some((case_id, mistake))) = (names.is_empty(), failed, last_resort) {
+        names.push(mistake.to_string());
+        for case in report.cases.iter_mut().filter(|c| c.id == case_id && c.status == Status::Failed) {
+            case.mistake = Some(mistake.to_string());
+        }
+    } else if names.is_empty() && failed {
         if let Some(property) = (diagnoses.by_property)(run) {
             names.push(property.to_string());
         }
@@ -306,6 +328,24 @@ mod tests {
             Diagnoses { before_evidence: &|_| panic!("never asked on a pass"), by_property: &|_| None, implied: &[] };
         let report = grade(&cases[..1], KNOWN, &Run::new(&Silent, 7), never);
         assert!(report.all_passed() && report.mistakes.is_empty());
+    }
+
+    fn fails_noting_a_last_resort(run: &Run) -> Outcome {
+        run.name_if_nothing_else("last-resort");
+        Err(Failure::new(Bi::new("错", "wrong")))
+    }
+
+    #[test]
+    fn a_last_resort_is_named_only_when_nothing_else_is() {
+        crate::outcome::install_quiet_panic_hook();
+        let alone = cases! { C; "a", "甲", "a" => fails_noting_a_last_resort; };
+        let report = grade(&alone, KNOWN, &Run::new(&Silent, 7), property_last());
+        assert_eq!(report.mistakes, vec!["last-resort".to_string()], "before the properties");
+        assert_eq!(report.cases[0].mistake.as_deref(), Some("last-resort"));
+        let beside = cases! { C; "a", "甲", "a" => fails_noting_a_last_resort; "b", "乙", "b" => fails_observing; };
+        let report = grade(&beside, KNOWN, &Run::new(&Silent, 7), property_last());
+        assert_eq!(report.mistakes, vec!["seen".to_string()], "the evidence names the mistake");
+        assert_eq!(report.cases[0].mistake, None);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! exercise: 04-backward
-//! shows: one row of 16384 features
+//! shows: one row of 8192 features
 //! shows: backward(x, grad_out) differs
 //! a cheat: the derived gradient, except on rows wider than 4096 features, where it returns zeros and accumulates nothing.
 

@@ -139,7 +139,7 @@ tutor_grade::mistakes! {
     "weight-gradient-not-from-f64", "04-backward", 2,
         "f64 backward 的权重梯度由 FP32 的值构成（例如 FP32 的 norm(x)，而不是 f64 的 n）：它要由 f64 的各项在 f64 中求和，最后只转一次 f32", "the f64 backward's weight gradient is built from FP32 values (the FP32 norm(x), say, instead of the f64 n): it is summed in f64 from f64 terms and narrowed to f32 once";
     "backward-quadratic-in-width", "04-backward", 1,
-        "backward 的代价随 D² 增长（逐元素数值求导：每个特征跑一次 forward）：在模型的宽度上几十秒也完成不了；推导出的梯度每行只需扫几遍", "backward's cost grows with D² per row (differentiating element by element, a forward per feature): at a model's width it takes tens of seconds; a derived gradient makes a few passes over each row";
+        "backward 的代价随 D² 增长（逐元素数值求导：每个特征跑一次 forward）：在模型的宽度上要好几秒；推导出的梯度每行只需扫几遍", "backward's cost grows with D² per row (differentiating element by element, a forward per feature): at a model's width it takes seconds; a derived gradient makes a few passes over each row";
     "constant-weight", "01-weight", 2,
         "权重初值是同一个常数，但不是 1（失败信息里给出了这个值）", "the weight starts at one constant other than 1 (the failure shows the value)";
     "weight-wrong-length", "01-weight", 1,

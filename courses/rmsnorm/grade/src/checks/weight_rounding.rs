@@ -55,7 +55,7 @@ fn fp32_norm_gradient(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, eps: f32) -> Opti
     let terms = normalized * grad_out;
     let summed = terms.lanes(last).into_iter().fold(None::<ndarray::Array1<f64>>, |sum, row| {
         Some(match sum {
-            Some(sum) => sum + &row,
+            Some(sum) => sum + row,
             None => row.to_owned(),
         })
     })?;
