@@ -56,6 +56,8 @@ struct State {
     start_error: Option<String>,
     /// Replies to deferred requests ([`Channel::defer`]) the running program owes, in order.
     unread: usize,
+    /// When the last request sent must be answered by, under the limit on each call.
+    call_deadline: Option<Instant>,
 }
 
 struct Running {
@@ -107,7 +109,7 @@ impl RemoteSubject {
     fn call_program(&self, owner: Option<u64>, request: &[u8]) -> (Vec<u8>, u64) {
         let mut state = self.state.borrow_mut();
         let generation = self.ready(&mut state, owner);
-        let wait_until = self.send(&mut state, request);
+        let (_, wait_until) = self.send(&mut state, request);
         let deferred = self.receive_owed(&mut state, wait_until);
         let reply = self.receive(&mut state, wait_until);
         drop(state);
@@ -119,9 +121,9 @@ impl RemoteSubject {
     fn defer_request(&self, owner: Option<u64>, request: &[u8]) {
         let mut state = self.state.borrow_mut();
         self.ready(&mut state, owner);
-        let wait_until = self.send(&mut state, request);
+        let (sent, wait_until) = self.send(&mut state, request);
         state.unread += 1;
-        if wait_until != self.deadline {
+        if !sent {
             // It could not be sent: what the program said last, or how it ended, shows now.
             let deferred = self.receive_owed(&mut state, wait_until);
             drop(state);
@@ -181,22 +183,17 @@ impl RemoteSubject {
         state.generation
     }
 
-    /// Writes `request` to the running program and returns how long to wait for replies: the
-    /// run's deadline, or a moment when the program is gone or not reading (what it sent last,
-    /// or how it ended, shows next).
-    fn send(&self, state: &mut State, request: &[u8]) -> Instant {
+    /// Writes `request` to the running program; returns whether it went, and how long to wait for
+    /// replies: the call's limit or the run's deadline, or a moment when the program is gone or
+    /// not reading (what it sent last, or how it ended, shows next).
+    fn send(&self, state: &mut State, request: &[u8]) -> (bool, Instant) {
         let Some(running) = state.running.as_mut() else { unreachable!("made ready first") };
-        match running.send(request, self.deadline) {
-            Ok(()) => self.call_deadline().min(self.deadline),
-            Err(_) => self.deadline.min(Instant::now() + Duration::from_secs(1)),
-        }
-    }
-
-    /// When a call made now must have been answered, if calls are limited.
-    fn call_deadline(&self) -> Instant {
-        match self.call_limit.get() {
-            Some(limit) => Instant::now() + limit,
-            None => self.deadline,
+        let sent = running.send(request, self.deadline).is_ok();
+        state.call_deadline = self.call_limit.get().map(|limit| Instant::now() + limit).filter(|&d| d < self.deadline);
+        match (sent, state.call_deadline) {
+            (true, Some(call_deadline)) => (true, call_deadline),
+            (true, None) => (true, self.deadline),
+            (false, _) => (false, self.deadline.min(Instant::now() + Duration::from_secs(1))),
         }
     }
 
@@ -226,7 +223,7 @@ impl RemoteSubject {
                 Fault::TimedOut { limit_secs: self.limit.as_secs_f64(), during_this_case: true }.raise()
             }
             // Bounded by the limit on each call: this call's time is up, not the run's.
-            Err(e) if is_timeout(&e) && self.call_limit.get().is_some() => {
+            Err(e) if is_timeout(&e) && Some(wait_until) == state.call_deadline => {
                 let limit = self.call_limit.get().unwrap_or_default();
                 self.end_program(state, Duration::ZERO);
                 Fault::TimedOut { limit_secs: limit.as_secs_f64(), during_this_case: true }.raise()
