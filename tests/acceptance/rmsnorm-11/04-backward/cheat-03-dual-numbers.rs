@@ -1,0 +1,85 @@
+//! Exercise 04 · backward by hand: the gradients of x and of the weight
+//! 练习 04 · 手写反向传播：x 与权重的梯度
+//!
+//! Your exercise: only TODO 4 is yours; the other methods are given so that this file can be
+//! graded on its own. Lesson: `tutor lesson 04-backward` · check: `tutor check 04-backward` · hint: `tutor hint 04-backward`.
+//! 你的练习：只有 TODO 4 需要你完成；其余方法已提供，保证本文件可以单独评分。
+//! 课程：`tutor lesson 04-backward` · 检查：`tutor check 04-backward` · 提示：`tutor hint 04-backward`。
+
+#[allow(unused_imports)] // Array1 and Axis are what TODO 4 needs / TODO 4 会用到 Array1 与 Axis
+use ndarray::{Array1, ArrayD, Axis};
+use tutor_kit::{reference, Float, NormError, Param};
+
+/// RMSNorm: `y = x / sqrt(mean(x²) + eps) ⊙ weight`, statistics along the last axis only.
+/// RMSNorm：只沿最后一维统计，`y = x / sqrt(mean(x²) + eps) ⊙ weight`。
+pub struct RMSNorm {
+    /// Added inside the square root, so that, for eps > 0, a zero vector stays finite.
+    /// 加在平方根内部：eps > 0 时，零向量的结果有限。
+    pub eps: f32,
+    /// The per-feature scale γ, shape [D], FP32 master copy.
+    /// 逐特征缩放参数 γ，形状 [D]，FP32 主副本。
+    pub weight: Param,
+}
+
+impl RMSNorm {
+    /// Builds the layer for hidden vectors of `hidden_size` features.
+    /// 为 `hidden_size` 维的隐藏向量创建本层。
+    pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {
+        reference::check_config(hidden_size, eps)?;
+        // Exercise 01 writes the weight; here the kit provides it.
+        // weight 由练习 01 编写；这里由 kit 提供。
+        Ok(RMSNorm { eps, weight: reference::scale_parameter(hidden_size) })
+    }
+
+    /// `x / sqrt(mean(x²) + eps)` along the last axis, computed in FP32, same shape as `x`.
+    /// 沿最后一维计算 `x / sqrt(mean(x²) + eps)`，在 FP32 中进行，形状与 `x` 相同。
+    pub fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError> {
+        reference::check_input(x, self.weight.len())?;
+        // Exercise 02 writes the statistics; here the kit provides them.
+        // RMS 统计由练习 02 编写；这里由 kit 提供。
+        reference::rms_normalize(x, self.eps)
+    }
+
+    /// `norm(x) ⊙ weight`, rounded once to `T`.
+    /// `norm(x) ⊙ weight`，只舍入一次回到 `T`。
+    pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        // Exercise 03 writes the scaling and the cast; here the kit provides them.
+        // 缩放与类型恢复由练习 03 编写；这里由 kit 提供。
+        reference::scale_and_cast(&self.norm(x)?, &self.weight)
+    }
+
+    /// Gradient of `sum(forward(x) ⊙ grad_out)`: returns dx, accumulates dweight into `weight.grad`.
+    /// `sum(forward(x) ⊙ grad_out)` 的梯度：返回 dx，并把 dweight 累加到 `weight.grad`。
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::check_input(x, self.weight.len())?;
+        if x.shape() != grad_out.shape() {
+            return Err(NormError::ShapeMismatch { expected: x.shape().to_vec(), found: grad_out.shape().to_vec() });
+        }
+        #[derive(Clone, Copy)] struct Du(f64, f64);
+        let d = self.weight.len();
+        let eps = self.eps as f64;
+        let w: Vec<f64> = self.weight.value.iter().map(|&v| v as f64).collect();
+        let xs: Vec<f64> = x.iter().map(|v| v.to_f64()).collect();
+        let gs: Vec<f64> = grad_out.iter().map(|v| v.to_f64()).collect();
+        let rows = xs.len() / d;
+        let mut dxs = vec![0.0f64; xs.len()];
+        let mut dweight: Array1<f64> = Array1::zeros(d);
+        for i in 0..rows {
+            let o = i * d;
+            for j in 0..d {
+                let xd: Vec<Du> = (0..d).map(|k| Du(xs[o + k], if k == j { 1.0 } else { 0.0 })).collect();
+                let mut ss = Du(0.0, 0.0);
+                for v in &xd { ss = Du(ss.0 + v.0 * v.0, ss.1 + 2.0 * v.0 * v.1); }
+                let ms = Du(ss.0 / d as f64 + eps, ss.1 / d as f64);
+                let s = ms.0.sqrt();
+                let r = Du(1.0 / s, -0.5 * ms.1 / (s * ms.0));
+                let mut l = 0.0;
+                for k in 0..d { l += gs[o + k] * w[k] * (xd[k].0 * r.1 + xd[k].1 * r.0); }
+                dxs[o + j] = l;
+                if j == 0 { for k in 0..d { dweight[k] += gs[o + k] * xs[o + k] * r.0; } }
+            }
+        }
+        self.weight.accumulate_grad(&dweight.mapv(|v| v as f32))?;
+        Ok(ArrayD::from_shape_vec(x.raw_dim(), dxs).unwrap().mapv(T::from_f64))
+    }
+}
