@@ -131,8 +131,8 @@ const FUNCTIONS: [Apply; 3] = [
 ];
 
 /// `state-kept-between-calls` when `norm`, `forward` or backward's dx answers depending on what
-/// was asked before, or forward applies the weight of an earlier layer. Such code breaks every comparison and property by accident, so this is asked
-/// first, before any evidence is read.
+/// was asked before, or forward applies the weight of an earlier layer. Such code breaks every
+/// comparison and property by accident, so this is asked first, before any evidence is read.
 pub fn state_kept(run: &Run) -> Option<&'static str> {
     let rights: [&Right; 3] = [&right, &right, &right_dx];
     let kept = FUNCTIONS.into_iter().zip(rights).any(|(function, right)| {

@@ -6,7 +6,7 @@
 //! another f32. It runs after every other comparison of the gradient, which a gradient wrong by
 //! more than such roundings fails first.
 
-use ndarray::{ArrayD, Axis};
+use ndarray::{Array1, ArrayD, Axis};
 use tutor_grade::rounding::Agreement;
 use tutor_kit::{reference, Param};
 
@@ -29,8 +29,7 @@ pub(super) fn rounded_once_from_f64(
         return Ok(());
     };
     let (_, expected) = oracle::backward(x, grad_out, weight, f64::from(eps));
-    let expected = ArrayD::from_shape_vec(vec![expected.len()], expected.iter().map(|&v| v as f32).collect())
-        .expect("one value per feature");
+    let expected = Array1::from(expected).mapv(|v| v as f32).into_dyn();
     let dw = dw.clone().into_dyn();
     if dw.shape() != expected.shape() {
         return Ok(());
@@ -48,16 +47,8 @@ pub(super) fn rounded_once_from_f64(
 }
 
 /// The weight gradient summed in f64 from the FP32 normalisation (the kit's, as `self.norm(x)`
-/// gives it), narrowed to f32.
+/// gives it) over the rows of `x` (2-D), narrowed to f32.
 fn fp32_norm_gradient(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, eps: f32) -> Option<ArrayD<f32>> {
     let normalized = reference::rms_normalize(x, eps).ok()?.mapv(f64::from);
-    let last = Axis(x.ndim() - 1);
-    let terms = normalized * grad_out;
-    let summed = terms.lanes(last).into_iter().fold(None::<ndarray::Array1<f64>>, |sum, row| {
-        Some(match sum {
-            Some(sum) => sum + row,
-            None => row.to_owned(),
-        })
-    })?;
-    Some(summed.mapv(|v| v as f32).into_dyn())
+    (x.ndim() == 2).then(|| (normalized * grad_out).sum_axis(Axis(0)).mapv(|v| v as f32))
 }

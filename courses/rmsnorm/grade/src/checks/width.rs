@@ -1,9 +1,9 @@
 //! Backward at a model's width: one row of 8192 features (LLaMA 2 70B's and LLaMA 3 70B's hidden
 //! size), the call given one second. A derived backward makes a few passes over the row, as
-//! PyTorch's does, and takes milliseconds, even unoptimised. Differentiating element by element (central
-//! differences, or the complex step or dual numbers, which are exact to f64's rounding and so get
-//! past the 1e-12 of `f64-backward-derived`) runs the forward once per feature: D² ≈ 6.7·10⁷
-//! steps, several seconds. The limit is per call, so the cases after it still run; last all the
+//! PyTorch's does, and takes milliseconds, even unoptimised. Differentiating element by element
+//! (central differences, or the complex step or dual numbers, which are exact to f64's rounding
+//! and so get past the 1e-12 of `f64-backward-derived`) runs the forward once per feature:
+//! D² ≈ 6.7·10⁷ steps, several seconds. The limit is per call, so the cases after it still run; last all the
 //! same, so that a run whose own time is up ends no other case.
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};

@@ -5,9 +5,9 @@
 //! with weights `b`, the same input. Right for `a` and, for `b`, the answer `a` gave: the weight
 //! was kept between calls.
 
-use ndarray::{Array1, ArrayD, Axis};
+use ndarray::{Array1, ArrayD};
 use tutor_grade::probe::{all_close, probe, Called};
-use tutor_kit::{reference, NormError};
+use tutor_kit::{reference, NormError, Param};
 
 use crate::checks::{Build, Run};
 
@@ -41,9 +41,6 @@ pub fn weight_kept(run: &Run) -> bool {
 
 /// The right forward of `x` with weights `weight` (eps 1e-6), widened.
 fn weighted(x: &ArrayD<f32>, weight: &Array1<f32>) -> Option<ArrayD<f64>> {
-    let normalized = reference::rms_normalize(x, 1e-6).ok()?;
-    let last = Axis(normalized.ndim() - 1);
-    let mut y = normalized.mapv(f64::from);
-    y.lanes_mut(last).into_iter().for_each(|mut row| row.zip_mut_with(weight, |v, &w| *v *= f64::from(w)));
-    Some(y)
+    let y = reference::forward(x, 1e-6, &Param::trainable(weight.clone())).ok()?;
+    Some(y.mapv(f64::from))
 }
