@@ -74,6 +74,11 @@ pub struct Exercise {
     pub solution: String,
     /// The lesson's path in the course files.
     pub lesson: String,
+    /// The kit's given pieces (`courses/<course>/kit/src/reference/<piece>.rs`) its graded program
+    /// is built with, besides those that answer no TODO; every other piece is absent from it. `None`
+    /// for a course whose kit is one `reference` module, which its programs link whole.
+    #[serde(default)]
+    pub given: Option<Vec<String>>,
 }
 
 impl Exercise {

@@ -108,7 +108,7 @@ fn parse_version(text: &str) -> Option<(u32, u32, u32)> {
     Some((parts.next()?.ok()?, parts.next()?.ok()?, parts.next().and_then(Result::ok).unwrap_or(0)))
 }
 
-/// Builds the kit of the course the harness is written for (its `tutor_kit` dependency) and the
+/// Builds the kit of the course the harness is written for (its [`super::harness::KIT_CORE`] dependency) and the
 /// kit's dependencies, so that later checks only compile the learner's file.
 pub fn build_library(manifest: &Path, on_event: &mut dyn FnMut(BuildEvent)) -> Result<()> {
     let text = regular::read_text(manifest, regular::Links::Follow)
@@ -116,7 +116,7 @@ pub fn build_library(manifest: &Path, on_event: &mut dyn FnMut(BuildEvent)) -> R
     let parsed: toml::Table = toml::from_str(&text).with_context(|| format!("reading {}", manifest.display()))?;
     let kit = parsed
         .get("dependencies")
-        .and_then(|d| d.get("tutor_kit"))
+        .and_then(|d| d.get(super::harness::KIT_CORE))
         .and_then(|k| k.get("package"))
         .and_then(|p| p.as_str())
         .unwrap_or("tutor_kit");

@@ -19,6 +19,7 @@ use anyhow::{Context, Result};
 
 use crate::course::embedded::{self, EmbeddedFile, HARNESS_LOCK, SUBJECT_FILES};
 use crate::course::{Catalogue, Exercise};
+use super::pieces;
 use crate::errors::OnFile;
 use crate::fsutil::write_if_changed;
 
@@ -47,6 +48,14 @@ impl Layout {
     /// The harness's own source for an exercise's graded program.
     pub fn bin_source(&self, exercise: &Exercise) -> PathBuf {
         self.root.join(bin_path(exercise))
+    }
+
+    /// Every file an exercise's graded program may be compiled from: its own source, the copy of
+    /// the learner's file and its given pieces.
+    pub fn program_sources(&self, exercise: &Exercise) -> Vec<PathBuf> {
+        let mut files = vec![self.bin_source(exercise), self.learner_copy(exercise)];
+        files.extend(given_files(exercise).iter().map(|p| self.root.join(p)));
+        files
     }
 }
 
@@ -157,7 +166,7 @@ fn manifest(catalogue: &Catalogue, course: &str, kit: &Kit) -> String {
         text.push_str(&format!("[[bin]]\nname = \"{name}\"\npath = \"{}\"\n\n", bin_path(exercise)));
     }
     text.push_str(&format!(
-        "[dependencies]\ntutor_kit = {{ path = \"{}\", package = \"{kit_package}\" }}\n{}\n",
+        "[dependencies]\n{KIT_CORE} = {{ path = \"{}\", package = \"{kit_package}\", default-features = false }}\n{}\n",
         kit.dir,
         kit.registry_dependency_lines()
     ));
@@ -254,19 +263,45 @@ fn as_shared_library(manifest: &str) -> String {
     format!("{header}{}", toml::to_string(&table).unwrap_or_else(|_| manifest.to_string()))
 }
 
-/// The graded program of one exercise: the learner's file as a module, answering tutor's requests.
-fn bin_source(exercise: &Exercise, copy: &Path) -> String {
+/// The name the harness depends on the course's kit by. The kit is built without its `reference`
+/// feature: each graded program is its exercise's `tutor_kit` itself (`extern crate self as
+/// tutor_kit`), the kit's core re-exported, with its own `reference` module ([`pieces`]).
+pub const KIT_CORE: &str = "tutor_kit_core";
+
+/// The graded program of one exercise: the kit's core and the exercise's given pieces under the
+/// name its file uses, `tutor_kit`; the learner's file as a module; a `main` answering tutor's
+/// requests. A course whose kit is one `reference` module gets it whole, as before pieces.
+fn bin_source(exercise: &Exercise, copy: &Path, root: &Path) -> String {
     // `{:?}` writes a Rust string literal with every special character escaped. The path is
     // absolute so that rustc's messages name the copy exactly, and tutor can show the learner's
     // own path in its place.
     let path = format!("{:?}", copy.to_string_lossy());
+    let reference = match (&exercise.given, embedded::registered(&exercise.course)) {
+        (Some(given), Some(course)) => {
+            let pieces = pieces::of_kit(&exercise.course, course.kit);
+            pieces::reference_module(&pieces, given, exercise.todo, &exercise.local, root)
+        }
+        _ => String::new(),
+    };
     format!(
         "// Written by tutor: the graded program of {id}. Edits here are overwritten.\n\
+         extern crate self as tutor_kit;\n\n\
+         #[allow(unused_imports)]\npub use {KIT_CORE}::*;\n\n{reference}\n\
          #[path = {path}]\nmod exercise;\n\n\
          fn main() -> std::process::ExitCode {{\n    tutor_kit::graded_main!(exercise, {todo})\n}}\n",
         id = exercise.id,
         todo = exercise.todo,
     )
+}
+
+/// The kit files compiled into `exercise`'s graded program besides its own source and the
+/// learner's copy: its given pieces, relative to the harness.
+pub fn given_files(exercise: &Exercise) -> Vec<String> {
+    let (Some(given), Some(course)) = (&exercise.given, embedded::registered(&exercise.course)) else {
+        return Vec::new();
+    };
+    let pieces = pieces::of_kit(&exercise.course, course.kit);
+    pieces.into_iter().filter(|p| pieces::is_given(p, given, exercise.todo)).map(|p| p.path).collect()
 }
 
 /// Writes (or refreshes) the harness under `private_dir/harness`, with `learner_text` as the
@@ -295,7 +330,7 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
         }
     }
     for other in catalogue.exercises_of(&exercise.course) {
-        files.push((bin_path(other), bin_source(other, &root.join(copy_path(other)))));
+        files.push((bin_path(other), bin_source(other, &root.join(copy_path(other)), &root)));
     }
     // Copies of the other exercises' files stay (they are tutor's, from earlier checks).
     let keep: BTreeSet<String> =
@@ -376,7 +411,8 @@ mod tests {
             let text = manifest(&catalogue, &course.id, &kit_of_course);
             let harness: toml::Table = toml::from_str(&text).unwrap();
             assert_eq!(harness["package"]["build"].as_bool(), Some(false), "no build script may ever run");
-            let kit = &harness["dependencies"]["tutor_kit"];
+            let kit = &harness["dependencies"][KIT_CORE];
+            assert_eq!(kit["default-features"].as_bool(), Some(false), "no reference module in the shared kit");
             assert_eq!(kit["path"].as_str(), Some(format!("courses/{}/kit", course.id).as_str()));
             assert_eq!(kit["package"].as_str(), Some(kit_of_course.package()));
             let bins = harness["bin"].as_array().unwrap();
@@ -416,7 +452,8 @@ mod tests {
     #[test]
     fn the_path_attribute_escapes_awkward_folder_names() {
         let catalogue = Catalogue::embedded().unwrap();
-        let source = bin_source(&catalogue.exercises[0], Path::new("/tmp/a \"quoted\" dir\\x/01-weight.rs"));
+        let source =
+            bin_source(&catalogue.exercises[0], Path::new("/tmp/a \"quoted\" dir\\x/01-weight.rs"), Path::new("/h"));
         assert!(source.contains(r#"#[path = "/tmp/a \"quoted\" dir\\x/01-weight.rs"]"#), "{source}");
         assert!(source.contains("tutor_kit::graded_main!(exercise, 1)"), "{source}");
     }

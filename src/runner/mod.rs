@@ -10,6 +10,7 @@ pub mod confine;
 pub mod dep_info;
 pub mod diagnostic;
 pub mod harness;
+pub mod pieces;
 pub mod learner_file;
 pub mod process;
 pub mod replay;
@@ -188,7 +189,7 @@ pub fn check(
         cargo::Built::TimedOut { limit } => return Ok(CheckOutcome::BuildTimedOut { limit }),
         cargo::Built::CompilerDied { detail } => return Ok(CheckOutcome::CompilerDied { detail }),
     };
-    let foreign = dep_info::foreign_sources(&layout.root, &bin, &[layout.bin_source(exercise), copy])?;
+    let foreign = dep_info::foreign_sources(&layout.root, &bin, &layout.program_sources(exercise))?;
     if !foreign.is_empty() {
         return Ok(CheckOutcome::ForeignSources { files: foreign });
     }

@@ -5,7 +5,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use tutor_subject::panics;
-use tutor_subject::text::{Explain, KIT_ANSWER_MARKER};
+use tutor_subject::text::{Explain, KIT_ABSENT_MARKER, KIT_ANSWER_MARKER};
 
 use crate::fault::Fault;
 use crate::report::{Mismatch, Status};
@@ -73,6 +73,10 @@ fn from_unwind(payload: Box<dyn std::any::Any + Send>) -> (Status, Option<Failur
     };
     if let Some(function) = message.strip_prefix(KIT_ANSWER_MARKER) {
         return (Status::Failed, Some(Failure::new(text::kit_answer_called(function.trim()))));
+    }
+    if let Some(absent) = message.strip_prefix(KIT_ABSENT_MARKER) {
+        let (function, exercise) = absent.trim().split_once(' ').unwrap_or((absent.trim(), "?"));
+        return (Status::Failed, Some(Failure::new(text::kit_piece_absent(function, exercise))));
     }
     let shown = match location {
         Some(location) => format!("{message} ({location})"),

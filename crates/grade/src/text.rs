@@ -66,6 +66,13 @@ pub fn kit_answer_called(function: &str) -> Bi {
     )
 }
 
+pub fn kit_piece_absent(function: &str, exercise: &str) -> Bi {
+    Bi::new(
+        format!("{function} 不在练习 {exercise} 的被评分程序中：本练习的程序只包含它所需的 kit 组件，不包含本练习 TODO 的答案，也不包含能算出它的组件。这一步要自己写出来。"),
+        format!("{function} is not part of exercise {exercise}'s program: it holds only the kit pieces this exercise needs, never the answer to its TODO nor a piece that computes it. This step is yours to write."),
+    )
+}
+
 pub fn panicked_confined(message: &str) -> Bi {
     Bi::new(
         format!("代码 panic：{message}\n被评分的代码在隔离中运行：不能读取课程文件、不能写文件、不能启动进程、不能联网。练习只需要计算。"),

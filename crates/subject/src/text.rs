@@ -38,6 +38,11 @@ pub const NOT_DONE_ZH: &str = "尚未完成";
 /// calling the kit's answer is not an answer, and the grader says so.
 pub const KIT_ANSWER_MARKER: &str = "tutor-kit-answer:";
 
+/// Starts the panic message of a kit's given piece that is not part of the exercise's graded
+/// program (`tutor-kit-absent: reference::backward 02-norm`): tutor's harness writes such a body
+/// in place of every piece the exercise is not given, and the grader says so.
+pub const KIT_ABSENT_MARKER: &str = "tutor-kit-absent:";
+
 /// True when a panic message says that a TODO has not been written yet.
 pub fn is_not_done(panic_message: &str) -> bool {
     panic_message.contains("TODO") && (panic_message.contains(NOT_DONE_EN) || panic_message.contains(NOT_DONE_ZH))
