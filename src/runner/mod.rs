@@ -202,7 +202,7 @@ pub fn check(
     let seed = options.seed.unwrap_or_else(fresh_seed);
     let subject =
         subject::RemoteSubject::new(&executable, &layout.kit_library, options.timeout, options.cancel.clone());
-    let report = exercise.registered().grading.grade(&subject, seed);
+    let report = exercise.registered().grading.grade_exercise(&subject, seed, exercise.todo);
     let (output, timed_out, start_error) = subject.finish();
     if options.cancel.is_cancelled() {
         return Err(Cancelled.into());

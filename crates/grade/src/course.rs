@@ -144,14 +144,33 @@ pub trait Course: Sync {
         self.checks().iter().map(Case::title).collect()
     }
 
-    /// Grades the program behind `channel`, with random inputs drawn from `seed`.
+    /// Grades the program behind `channel` on every case of the course, with random inputs drawn
+    /// from `seed`.
     fn grade(&self, channel: &dyn Channel, seed: u64) -> Report {
+        self.grade_cases(&self.checks(), channel, seed)
+    }
+
+    /// Grades the program behind `channel` on the cases of the exercise of TODO `todo` (those that
+    /// grade it, alone or in a composition: [`Case::belongs_to`]): what `tutor check` runs. Its
+    /// report counts only those.
+    fn grade_exercise(&self, channel: &dyn Channel, seed: u64, todo: u32) -> Report {
+        let cases: Vec<Case> = self.checks().into_iter().filter(|case| case.belongs_to(todo)).collect();
+        self.grade_cases(&cases, channel, seed)
+    }
+
+    /// Grades the program behind `channel` on `cases`, naming mistakes by the course's diagnoses.
+    fn grade_cases(&self, cases: &[Case], channel: &dyn Channel, seed: u64) -> Report {
         let diagnoses = run::Diagnoses {
             before_evidence: &|run| self.before_evidence(run),
             by_property: &|run| self.by_property(run),
             implied: self.implied(),
         };
-        run::grade(&self.checks(), self.mistakes(), &Run::new(channel, seed), diagnoses)
+        run::grade(cases, self.mistakes(), &Run::new(channel, seed), diagnoses)
+    }
+
+    /// The cases of the exercise of TODO `todo`, in order (see [`Course::grade_exercise`]).
+    fn cases_of(&self, todo: u32) -> Vec<CaseTitle> {
+        self.checks().iter().filter(|case| case.belongs_to(todo)).map(Case::title).collect()
     }
 
     /// Notes for the names an exercise file forgets to import.

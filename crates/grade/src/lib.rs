@@ -30,7 +30,7 @@ pub use data::Rng;
 pub use evidence::{candidate, Candidate, Observation};
 pub use fault::{call_decoded, Channel, Ending, Fault};
 pub use outcome::{refused, returned, run_guarded, Failure, Outcome};
-pub use run::{Case, Run};
+pub use run::{grading, Case, Run};
 
 /// Re-exported for the code [`client!`] writes.
 pub use tutor_subject;

@@ -91,6 +91,10 @@ pub struct Case {
     pub en: &'static str,
     /// The body.
     pub run: fn(&Run) -> Outcome,
+    /// The TODOs whose answers it grades (a case of a composition names each piece it composes):
+    /// checking the exercise of TODO N runs the cases that name N. Empty: every exercise's (a
+    /// course written before cases belonged to exercises).
+    pub grades: &'static [u32],
 }
 
 impl Case {
@@ -98,13 +102,24 @@ impl Case {
     pub fn title(&self) -> CaseTitle {
         CaseTitle { contract: self.contract, id: self.id, zh: self.zh, en: self.en }
     }
+
+    /// Whether checking the exercise of TODO `todo` runs it.
+    pub fn belongs_to(&self, todo: u32) -> bool {
+        self.grades.is_empty() || self.grades.contains(&todo)
+    }
 }
 
-/// A contract's list of cases: `cases! { CONTRACT; "id", "中文", "English" => body; … }`.
+/// `cases`, each grading the TODOs `todos` (see [`Case::grades`]).
+pub fn grading(todos: &'static [u32], cases: Vec<Case>) -> Vec<Case> {
+    cases.into_iter().map(|case| Case { grades: todos, ..case }).collect()
+}
+
+/// A contract's list of cases: `cases! { CONTRACT; "id", "中文", "English" => body; … }`, which
+/// belong to every exercise until [`grading`] says which TODOs they grade.
 #[macro_export]
 macro_rules! cases {
     ($contract:expr; $($id:literal, $zh:literal, $en:literal => $run:expr;)*) => {
-        ::std::vec![$($crate::run::Case { contract: $contract, id: $id, zh: $zh, en: $en, run: $run }),*]
+        ::std::vec![$($crate::run::Case { contract: $contract, id: $id, zh: $zh, en: $en, run: $run, grades: &[] }),*]
     };
 }
 

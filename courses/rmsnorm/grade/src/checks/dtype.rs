@@ -10,7 +10,7 @@ use tutor_kit::{reference, Element, Param};
 use crate::subject::RMSNorm;
 use tutor_grade::data::tensor;
 
-use super::{assert_close, call, cases, Build, Case, Failure, Outcome, Run};
+use super::{grading, assert_close, call, cases, Build, Case, Failure, Outcome, Run};
 use crate::diagnose::{backward_fit, scale_fit};
 use crate::evidence::{Observation, Sighting};
 use crate::mistakes::{self, Candidate};
@@ -19,7 +19,7 @@ pub(super) use tutor_grade::rounding::Spacing;
 use tutor_grade::rounding::{rounded_once, rounding_text, Agreement};
 
 pub fn cases() -> Vec<Case> {
-    cases! { super::DTYPE_GRADIENT;
+    let mut cases = grading(&[3], cases! { super::DTYPE_GRADIENT;
         "f32-weighted-forward",
             "f32 输入、非单位权重的 forward（以及同宽的两个层，各用各的权重）",
             "forward on f32 input with non-unit weights (and two layers of one width, each with its own)" => f32_weighted_forward;
@@ -38,6 +38,8 @@ pub fn cases() -> Vec<Case> {
         "forward-edge-inputs",
             "forward 处理边界输入：零行、极小值、NaN 行、一维、四维、空批次，错误的最后一维返回 Err",
             "forward on edge inputs: a zero row, tiny values, a NaN row, one- and four-dimensional inputs, an empty batch; a wrong last axis is an Err" => forward_edge_inputs;
+    });
+    cases.extend(grading(&[4], cases! { super::DTYPE_GRADIENT;
         "backward-edge-inputs",
             "backward 处理同样的边界输入，dx 与 weight 梯度与 f64 参考一致；最后一维不对、或 grad_out 与 x 形状不同时返回 Err",
             "backward on the same edge inputs: dx and the weight gradient match an f64 reference; a wrong last axis, or a grad_out not of x's shape, is an Err" => backward_edge_inputs;
@@ -50,7 +52,8 @@ pub fn cases() -> Vec<Case> {
         "forward-gradient-check",
             "对你的 forward::<f64> 做中心差分，与 backward 一致",
             "central differences of your forward::<f64> agree with backward" => forward_gradient_check;
-    }
+    }));
+    cases
 }
 
 /// Builds a layer with non-unit weights (so a forgotten or scalar weight shows); `exact_in`

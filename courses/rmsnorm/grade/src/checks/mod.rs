@@ -14,7 +14,7 @@ pub mod width;
 
 pub use parameter::KEPT_EPS;
 pub use tutor_grade::outcome::install_quiet_panic_hook;
-pub use tutor_grade::{assert_close, data, is_close, unravel, Case, Failure, Outcome, Rng, Run};
+pub use tutor_grade::{assert_close, data, grading, is_close, unravel, Case, Failure, Outcome, Rng, Run};
 
 use tutor_grade::cases;
 use tutor_kit::NormError;
@@ -49,17 +49,18 @@ impl Build for Run<'_> {
     }
 }
 
-/// Every case of every contract, in the order they are shown.
+/// Every case of every contract, in the order they are shown, each with the TODOs it grades.
 pub fn all_cases() -> Vec<Case> {
+    // The parameter's and the dtype contract's cases say themselves which TODOs they grade.
     let mut cases = parameter::cases();
-    cases.extend(numeric::cases());
+    cases.extend(grading(&[2], numeric::cases()));
     cases.extend(dtype::cases());
-    cases.extend(ties::cases());
-    cases.extend(large::cases());
-    cases.extend(forward_eps::cases());
-    cases.extend(backward::cases());
+    cases.extend(grading(&[3], ties::cases()));
+    cases.extend(grading(&[3], large::cases()));
+    cases.extend(grading(&[3], forward_eps::cases()));
+    cases.extend(grading(&[4], backward::cases()));
     // Last: a run whose time runs out here ends no other case.
-    cases.extend(width::cases());
+    cases.extend(grading(&[4], width::cases()));
     cases
 }
 

@@ -3,11 +3,11 @@
 use ndarray::ArrayD;
 use tutor_grade::data::tensor;
 
-use super::{call, cases, Build, Case, Failure, Outcome, Run};
+use super::{grading, call, cases, Build, Case, Failure, Outcome, Run};
 use crate::text;
 
 pub fn cases() -> Vec<Case> {
-    cases! { super::PARAMETER;
+    let mut cases = grading(&[1], cases! { super::PARAMETER;
         "weight-is-ones",
             "weight 是可训练的 Param，形状 [D]，初值精确为 1",
             "weight is a trainable Param of shape [D] holding exact ones" => weight_is_ones;
@@ -17,13 +17,16 @@ pub fn cases() -> Vec<Case> {
         "rejects-bad-config",
             "hidden_size = 0 或 eps 非法时 new 返回 Err",
             "new returns Err for hidden_size = 0 and for a bad eps" => rejects_bad_config;
+    });
+    cases.extend(grading(&[1, 4], cases! { super::PARAMETER;
         "weight-gets-gradient",
             "forward + backward 之后 weight 有形状 [D] 的梯度",
             "after forward + backward the weight has a gradient of shape [D]" => weight_gets_gradient;
         "gradient-starts-empty",
             "新层的 weight.grad 为 None；两次 backward 的梯度相加（误差在 FP32 舍入之内）",
             "a fresh layer's weight.grad is None, and two backward passes add up (to FP32 rounding)" => gradient_starts_empty;
-    }
+    }));
+    cases
 }
 
 fn weight_is_ones(run: &Run) -> Outcome {
