@@ -4,6 +4,7 @@
 
 use crate::course::lesson::{Language, Lesson, Part};
 use crate::render::Printer;
+use crate::runner::pieces;
 
 use super::content::Course;
 use super::{leak, Problem};
@@ -53,6 +54,32 @@ pub fn catalogue(printer: &Printer, course: &Course) -> Vec<Problem> {
             if !holds_todo(stub, exercise.todo) {
                 let reason = printer.inline(|u| u.dev_stub_lacks_marker, &[("todo", &exercise.todo)]);
                 problems.push(Problem::new(&exercise.file, reason));
+            }
+        }
+    }
+    problems.extend(given(printer, course));
+    problems
+}
+
+/// Every piece of the kit says which TODOs it answers, and every exercise's `given` names pieces
+/// that exist and never one that answers its own TODO (see `docs/protocol.md`).
+fn given(printer: &Printer, course: &Course) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let Some(registered) = crate::course::embedded::registered(&course.id) else { return problems };
+    let pieces = pieces::of_kit(&course.id, registered.kit);
+    for piece in pieces.iter().filter(|p| pieces::answers(p.source).is_none()) {
+        problems.push(Problem::new(&piece.path, printer.inline(|u| u.dev_piece_unlabelled, &[("path", &piece.path)])));
+    }
+    for exercise in course.exercises() {
+        for name in exercise.given.iter().flatten() {
+            let values: [(&str, &dyn std::fmt::Display); 4] =
+                [("id", &exercise.local), ("piece", name), ("course", &course.id), ("todo", &exercise.todo)];
+            match pieces.iter().find(|p| &p.name == name) {
+                None => problems.push(Problem::new(&course.info_path, printer.inline(|u| u.dev_given_unknown, &values))),
+                Some(piece) if piece.answers.contains(&exercise.todo) => {
+                    problems.push(Problem::new(&course.info_path, printer.inline(|u| u.dev_given_answers_todo, &values)));
+                }
+                Some(_) => {}
             }
         }
     }

@@ -316,16 +316,34 @@ fn allowed() -> Result<Rules, BackendError> {
     Ok(rules)
 }
 
-/// EACCES: opening for writing (as a read-only file system would answer), and sockets.
+/// EACCES: opening for writing (as a read-only file system would answer), sockets, and memory
+/// both writable and executable (W^X), as mprotect(2) answers access it cannot grant.
 fn refused_eacces() -> Result<Rules, BackendError> {
     let writing = [libc::O_WRONLY, libc::O_RDWR, libc::O_CREAT, libc::O_TRUNC, libc::O_APPEND];
     let mut rules = always(&[libc::SYS_socket]);
     rules.insert(nr(libc::SYS_openat), any_bit(2, &writing)?);
+    rules.extend(write_xor_execute()?);
     #[cfg(target_arch = "x86_64")]
     {
         rules.insert(nr(libc::SYS_open), any_bit(1, &writing)?);
         rules.extend(always(&[libc::SYS_creat]));
     }
+    Ok(rules)
+}
+
+/// W^X, defence in depth under "one exercise, one program" (no code to patch is in the program
+/// in the first place): no mapping that is writable and executable at once, and no `mprotect`
+/// that makes memory executable at all, so that code can neither be written in place (made
+/// writable, patched, made executable again) nor written fresh and run. The loader maps code
+/// executable with mmap(2) and only ever takes rights away with mprotect(2) (RELRO, guard pages).
+fn write_xor_execute() -> Result<Rules, BackendError> {
+    let both = (libc::PROT_WRITE | libc::PROT_EXEC) as u64;
+    let writable_and_executable = |arg| {
+        SeccompRule::new(vec![SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(both), both)?])
+    };
+    let mut rules = Rules::new();
+    rules.insert(nr(libc::SYS_mmap), vec![writable_and_executable(2)?]);
+    rules.insert(nr(libc::SYS_mprotect), any_bit(2, &[libc::PROT_EXEC])?);
     Ok(rules)
 }
 

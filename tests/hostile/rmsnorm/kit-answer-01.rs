@@ -1,6 +1,6 @@
 //! A hostile exercise file for 01: TODO 1 "solved" by calling the kit's own answer.
 //! exercise: 01-weight
-//! shows: detected: your code calls the kit's own answer to this exercise's TODO, reference::scale_parameter
+//! shows: reference::scale_parameter is not part of
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};

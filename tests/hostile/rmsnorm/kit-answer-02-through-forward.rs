@@ -1,7 +1,7 @@
 //! A hostile exercise file for 02: TODO 2 "solved" through the kit's whole forward pass, which
 //! with a weight of ones and f32 input is the normalisation.
 //! exercise: 02-norm
-//! shows: detected: your code calls the kit's own answer to this exercise's TODO, reference::forward
+//! shows: reference::forward is not part of
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};

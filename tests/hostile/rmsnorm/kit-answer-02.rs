@@ -1,6 +1,6 @@
 //! A hostile exercise file for 02: TODO 2 "solved" by calling the kit's own answer.
 //! exercise: 02-norm
-//! shows: detected: your code calls the kit's own answer to this exercise's TODO, reference::rms_normalize
+//! shows: reference::rms_normalize is not part of
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};

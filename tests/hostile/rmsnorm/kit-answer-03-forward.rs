@@ -1,6 +1,6 @@
 //! A hostile exercise file for 03: TODO 3 "solved" by calling the kit's whole forward pass.
 //! exercise: 03-forward
-//! shows: detected: your code calls the kit's own answer to this exercise's TODO, reference::forward
+//! shows: reference::forward is not part of
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};

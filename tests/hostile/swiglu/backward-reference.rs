@@ -1,7 +1,7 @@
 //! A cheat for 05-backward: silu_grad written; backward returns the kit's reference::backward.
 //! From the independent SwiGLU acceptance batch (05-backward/cheat-01-reference.rs).
 //! exercise: 05-backward
-//! shows: detected: your code calls the kit's own answer to this exercise's TODO, reference::backward
+//! shows: reference::backward is not part of
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, MlpError, Param};

@@ -1,7 +1,7 @@
 //! A cheat for 04-forward: delegates to the kit reference feed_forward.
 //! From the independent SwiGLU acceptance batch (04-forward/cheat-01-reference.rs).
 //! exercise: 04-forward
-//! shows: detected: your code calls the kit's own answer to this exercise's TODO, reference::feed_forward
+//! shows: reference::feed_forward is not part of
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, MlpError, Param};

@@ -1,7 +1,7 @@
 //! A cheat for 02-linear: Linear::new written correctly; forward returns the kit reference linear through an alias (use tutor_kit::reference as helpers; helpers::linear).
 //! From the independent SwiGLU acceptance batch (02-linear/cheat-01-reference-alias.rs).
 //! exercise: 02-linear
-//! shows: detected: your code calls the kit's own answer to this exercise's TODO, reference::linear
+//! shows: reference::linear is not part of
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, MlpError, Param};

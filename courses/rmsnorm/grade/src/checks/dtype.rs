@@ -276,10 +276,30 @@ fn edge_inputs(run: &Run) -> Vec<ArrayD<f32>> {
 fn forward_edge_inputs(run: &Run) -> Outcome {
     let (norm, weight) = weighted(run, 4, 1e-6, 18, None)?;
     for x in edge_inputs(run) {
-        forward_matches(run, &norm, &weight, &x, 1e-6, F32)?;
+        if let Err(failure) = forward_matches(run, &norm, &weight, &x, 1e-6, F32) {
+            return Err(match without_eps(&norm, &x) {
+                Some(mistake) => failure.with_mistake(Some(mistake)),
+                None => failure,
+            });
+        }
     }
     let wrong_width = ArrayD::<f32>::zeros(IxDyn(&[2, 5]));
     tutor_grade::refused(&text::call_on_wrong_width("forward(x)", &[2, 5], 4), norm.forward(&wrong_width))
+}
+
+/// `forward-without-eps`, when a zero row's forward is NaN where the layer's own `norm` of it is
+/// finite: the forward recomputed the statistics without eps (0/0), which is exact evidence.
+fn without_eps(norm: &RMSNorm, x: &ArrayD<f32>) -> Option<&'static str> {
+    let forward = norm.forward(x).ok()?;
+    let normalized = norm.norm(x).ok()?;
+    let (mut nan_in_forward, mut finite_in_norm) = (false, true);
+    for ((y, n), row) in forward.rows().into_iter().zip(normalized.rows()).zip(x.rows()) {
+        if row.iter().all(|&v| v == 0.0) {
+            nan_in_forward |= y.iter().all(|v| v.is_nan());
+            finite_in_norm &= n.iter().all(|v| v.is_finite());
+        }
+    }
+    (nan_in_forward && finite_in_norm).then_some("forward-without-eps")
 }
 
 /// The eps of the backward edge cases: far from the default, so that it matters on the tiny row.
