@@ -40,17 +40,6 @@ fn each_forgery_fails_saying_what_its_program_lacks() {
     course.tutor(&["list"]).expect(0).shows(&common::done(0));
 }
 
-/// The exercise ids of `course`, in order, from the repository's stubs.
-fn exercises_of(course: &str) -> Vec<String> {
-    let dir = common::repo().join("exercises").join(course);
-    let mut ids: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".rs").map(str::to_string))
-        .collect();
-    ids.sort();
-    ids
-}
-
 #[test]
 fn check_all_over_files_that_call_the_kits_answers_passes_none() {
     let course = Course::new("forgeries-all");
@@ -58,7 +47,7 @@ fn check_all_over_files_that_call_the_kits_answers_passes_none() {
     // out, and every other method, this exercise's own TODO included, calling the kit's piece.
     let mut total = 0;
     for chapter in ["rmsnorm", "swiglu"] {
-        let ids = exercises_of(chapter);
+        let ids: Vec<String> = common::exercises_of(chapter).into_iter().map(|(id, _)| id).collect();
         for (i, id) in ids.iter().enumerate() {
             let other = &ids[(i + 1) % ids.len()];
             let solution = std::fs::read_to_string(common::repo().join("solutions").join(chapter).join(format!("{other}.rs")))

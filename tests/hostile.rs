@@ -94,7 +94,7 @@ fn check_hostile(course: &Course, fixture: &Fixture) {
 }
 
 /// The hostile files that attack the build rather than the graded program.
-const COMPILE_TIME: [&str; 8] = [
+const COMPILE_TIME: [&str; 9] = [
     "compile-error",
     "compile-oom",
     "const-loop",
@@ -102,6 +102,7 @@ const COMPILE_TIME: [&str; 8] = [
     "include-fifo",
     "include-kit-source",
     "include-solution",
+    "path-absent-piece",
     "path-solution",
 ];
 

@@ -1,9 +1,9 @@
-//! A hostile exercise file: includes a file the build may read (the kit's source, beside the
+//! A hostile exercise file: includes a file the build may read (an absent piece of the kit, beside the
 //! learner's copy in the harness) at compile time. The build's confinement lets it through;
 //! the dep-info check after the build refuses it.
 //! exercise: 02-norm
 //! shows: pulls other files into the build
-//! shows: kit/src/reference.rs
+//! shows: kit/src/reference/backward.rs
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};
@@ -13,7 +13,7 @@ pub struct RMSNorm {
     pub weight: Param,
 }
 
-pub const KIT: &str = include_str!("../../courses/rmsnorm/kit/src/reference.rs");
+pub const KIT: &str = include_str!("../../courses/rmsnorm/kit/src/reference/backward.rs");
 
 impl RMSNorm {
     pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {
