@@ -31,7 +31,7 @@ fn make_harness_old(harness: &Path) {
 fn a_harness_written_by_the_previous_release_is_rebuilt_silently_and_nothing_of_the_learner_changes() {
     let course = Course::new("harness-migration");
     course.write_exercise("01-weight", &Course::solution("01-weight"));
-    course.tutor(&["check", "01"]).expect(0);
+    course.tutor(&["check", "rmsnorm/01-weight"]).expect(0);
     course.write_exercise("02-norm", "// my own notes, not yet code\n");
     let harness = course.root.join(".tutor/harness");
     make_harness_old(&harness);
@@ -47,7 +47,7 @@ fn a_harness_written_by_the_previous_release_is_rebuilt_silently_and_nothing_of_
     };
     let before = files(&course);
 
-    let run = course.tutor(&["check", "01"]);
+    let run = course.tutor(&["check", "rmsnorm/01-weight"]);
     run.expect(0).shows("01-weight passes every check").hides("harness").hides("rebuil").hides("warning");
     assert!(run.stderr.trim().is_empty(), "{}", run.stderr);
     assert_eq!(files(&course), before, "the learner's files are untouched");

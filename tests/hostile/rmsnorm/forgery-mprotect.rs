@@ -1,9 +1,11 @@
 //! Forgery 4 of issue 28: makes the page of the kit's refusal (`refuse_if_answer`) writable and
-//! executable with mprotect, writes `ret` over it, then calls the kit's own `rms_normalize`.
+//! executable with mprotect, writes `ret` over it, then calls the kit's own `rms_normalize`; and
+//! tries code of its own, mapped writable and executable, or written and made executable after.
 //! Now the graded program's filter refuses memory that is writable and executable (and any
 //! mprotect to executable), and `rms_normalize` is not in 02's program to call.
 //! exercise: 02-norm
 //! shows: mprotect to RWX: refused
+//! shows: mmap RWX: refused
 //! shows: mprotect back to RX: refused
 //! shows: reference::rms_normalize is not part of exercise 02-norm's program
 
@@ -58,29 +60,44 @@ impl RMSNorm {
 
 extern "C" {
     fn mprotect(addr: *mut u8, len: usize, prot: i32) -> i32;
+    fn mmap(addr: *mut u8, len: usize, prot: i32, flags: i32, fd: i32, offset: i64) -> *mut u8;
 }
 
 const READ: i32 = 1;
 const WRITE: i32 = 2;
 const EXEC: i32 = 4;
+const PRIVATE_ANONYMOUS: i32 = 0x02 | 0x20;
+const FAILED: *mut u8 = usize::MAX as *mut u8;
 
-/// Overwrites the first byte of the refusal with `ret`, by either route: a page writable and
-/// executable at once, or writable first and executable again after.
+fn said(result: bool) -> &'static str {
+    if result {
+        "allowed"
+    } else {
+        "refused"
+    }
+}
+
+/// Overwrites the first byte of the refusal with `ret` through a page made writable and
+/// executable; tries code written fresh besides, mapped writable and executable, or written
+/// and then made executable.
 fn patch_the_refusal() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        let target = tutor_kit::__tutor_subject::serve::refuse_if_answer as usize;
+        let target = tutor_kit::__tutor_subject::serve::refuse_if_answer as *const () as usize;
         let page = (target & !4095) as *mut u8;
         // SAFETY: none; this is the attack.
         unsafe {
-            let rwx = mprotect(page, 8192, READ | WRITE | EXEC);
-            eprintln!("mprotect to RWX: {}", if rwx == 0 { "allowed" } else { "refused" });
-            if rwx != 0 && mprotect(page, 8192, READ | WRITE) == 0 {
+            let rwx = mprotect(page, 8192, READ | WRITE | EXEC) == 0;
+            eprintln!("mprotect to RWX: {}", said(rwx));
+            if rwx {
                 *(target as *mut u8) = 0xC3;
-                let rx = mprotect(page, 8192, READ | EXEC);
-                eprintln!("mprotect back to RX: {}", if rx == 0 { "allowed" } else { "refused" });
-            } else if rwx == 0 {
-                *(target as *mut u8) = 0xC3;
+            }
+            let fresh = mmap(std::ptr::null_mut(), 4096, READ | WRITE | EXEC, PRIVATE_ANONYMOUS, -1, 0);
+            eprintln!("mmap RWX: {}", said(fresh != FAILED));
+            let scratch = mmap(std::ptr::null_mut(), 4096, READ | WRITE, PRIVATE_ANONYMOUS, -1, 0);
+            if scratch != FAILED {
+                *scratch = 0xC3;
+                eprintln!("mprotect back to RX: {}", said(mprotect(scratch, 4096, READ | EXEC) == 0));
             }
         }
     });
