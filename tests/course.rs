@@ -38,13 +38,18 @@ fn every_solution_passes_every_case_with_any_seed() {
             for seed in SEEDS {
                 let report = solution.grade(seed);
                 assert_eq!(report.cases.len(), solution.registered().grading.cases().len());
+                // Every case belongs to some exercise of the course.
+                let grading = solution.registered().grading;
+                let owned: usize = common::exercises_of(&course).iter().map(|(_, t)| grading.cases_of(*t as u32).len()).sum();
+                assert!(owned >= report.cases.len(), "{}: a case no exercise runs", solution.key());
                 assert!(report.all_passed(), "{} with seed {seed}, failures:\n{}", solution.key(), describe(&report));
             }
         }
     }
 }
 
-/// A stub must fail, and every case it fails must fail on its own TODO's not-done marker.
+/// A stub must fail, and every case it fails must fail on its own TODO's not-done marker; of its
+/// own exercise's cases (what `tutor check` counts), it passes at most a quarter.
 #[test]
 fn every_stub_fails_only_on_its_own_todo() {
     for course in common::courses() {
@@ -52,6 +57,10 @@ fn every_stub_fails_only_on_its_own_todo() {
         for stub in stubs {
             let (_, todo) = exercises.iter().find(|(id, _)| *id == stub.name).expect("a catalogued stub");
             let report = stub.grade(7);
+            let own = stub.registered().grading.grade_exercise(&stub.channel(), 7, *todo as u32);
+            let passed = own.cases.iter().filter(|c| c.status == Status::Passed).count();
+            assert!(!own.cases.is_empty(), "{}: no case grades TODO {todo}", stub.key());
+            assert!(4 * passed <= own.cases.len(), "{}: {passed}/{} of its own cases pass", stub.key(), own.cases.len());
             let failing: Vec<_> = report.cases.iter().filter(|c| c.status != Status::Passed).collect();
             assert!(!failing.is_empty(), "{}: the stub of TODO {todo} passed every case", stub.key());
             for case in failing {

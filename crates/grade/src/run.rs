@@ -364,6 +364,15 @@ mod tests {
     }
 
     #[test]
+    fn a_case_belongs_to_the_exercises_of_the_todos_it_grades() {
+        let owned = grading(&[2, 4], cases! { C; "a", "甲", "a" => passes; });
+        assert!(owned[0].belongs_to(2) && owned[0].belongs_to(4));
+        assert!(!owned[0].belongs_to(3) && !owned[0].belongs_to(1));
+        let everyone = cases! { C; "b", "乙", "b" => passes; };
+        assert!(everyone[0].belongs_to(1) && everyone[0].belongs_to(9), "a course written before cases had owners");
+    }
+
+    #[test]
     fn each_case_draws_from_its_own_stream() {
         let run = Run::new(&Silent, 42);
         assert_eq!(run.rng(1).uniform(), run.rng(1).uniform());
