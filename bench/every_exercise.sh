@@ -3,7 +3,8 @@
 #   warm re-check after an edit (a comment line added, then build + grade)
 #       ≤ 1.4 × a rustc hello-world build, timed in the same rounds
 #   tutor's own part of a check of an unchanged file ≤ 20 ms: the check's wall time less the
-#       graded program's (from its exec to its exit, as `strace -f` stamps them)
+#       graded program's share, which tutor notes with TUTOR_BENCH_TIMING=<file> (its start and
+#       the waits for its replies; a binary without the note shows its whole time as its own)
 # and `tutor init` once per binary. Prints medians per exercise and binary.
 # Usage: bench/every_exercise.sh RUNS BIN_A BIN_B
 #   e.g. bench/every_exercise.sh 7 /work/main/target/debug/tutor target/debug/tutor
@@ -15,7 +16,8 @@ bins=("$2" "$3")
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-export NO_COLOR=1 TUTOR_LANG=en
+# Set for every run alike, so that no check sees another environment than the one before it.
+export NO_COLOR=1 TUTOR_LANG=en TUTOR_BENCH_TIMING=$work/timing
 
 seconds() {
     local start end
@@ -26,16 +28,14 @@ seconds() {
 }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
-# The graded program's share of a check: from the exec of a program under the harness's
-# target/ to the exit of that process, as strace stamps them (tutor itself and cargo excluded).
-graded_seconds() {
-    local log=$work/strace.log
-    strace -f -qq -ttt -e trace=execve,exit_group -o "$log" "$@" >/dev/null 2>&1 || true
-    awk '
-        /execve\(".*\/\.tutor\/harness\/target\// && !/resumed/ { start[$1] = $2 }
-        /exit_group\(/ { if ($1 in start) { total += $2 - start[$1]; delete start[$1] } }
-        /\+\+\+ exited/ { if ($1 in start) { total += $2 - start[$1]; delete start[$1] } }
-        END { print total + 0 }' "$log"
+# The graded program's share of a check, as tutor notes it with TUTOR_BENCH_TIMING (its start
+# and the waits for its replies; a binary without the note counts as 0: its "own" is the whole).
+timed_check() {
+    rm -f "$TUTOR_BENCH_TIMING"
+    local whole graded=0
+    whole=$(seconds "$@")
+    [ -f "$TUTOR_BENCH_TIMING" ] && graded=$(tail -1 "$TUTOR_BENCH_TIMING")
+    awk -v w="$whole" -v g="$graded" 'BEGIN {print w, w - g}'
 }
 
 printf 'fn main() { println!("hello"); }\n' > "$work/hello.rs"
@@ -65,13 +65,9 @@ for i in $(seq 1 "$runs"); do
             dir="$work/$side/course"
             echo "// edit $i" >> "$dir/exercises/$exercise.rs"
             figures[$side,warm,$exercise]+="$(cd "$dir" && seconds "${bins[$side]}" check "$exercise") "
-            whole=$(cd "$dir" && seconds "${bins[$side]}" check "$exercise")
-            graded=$(cd "$dir" && graded_seconds "${bins[$side]}" check "$exercise")
-            unchanged=$(cd "$dir" && seconds "${bins[$side]}" check "$exercise")
+            read -r unchanged own < <(cd "$dir" && timed_check "${bins[$side]}" check "$exercise")
             figures[$side,unchanged,$exercise]+="$unchanged "
-            # tutor's own part: an unchanged check less what its graded program took (the
-            # strace'd run gives the program's share; the untraced runs the whole).
-            figures[$side,own,$exercise]+="$(awk -v w="$whole" -v u="$unchanged" -v g="$graded" 'BEGIN {print (w < u ? w : u) - g}') "
+            figures[$side,own,$exercise]+="$own "
         done
     done
 done

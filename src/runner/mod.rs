@@ -203,6 +203,7 @@ pub fn check(
     let subject =
         subject::RemoteSubject::new(&executable, &layout.kit_library, options.timeout, options.cancel.clone());
     let report = exercise.registered().grading.grade_exercise(&subject, seed, exercise.todo);
+    note_timing(subject.waited());
     let (output, timed_out, start_error) = subject.finish();
     if options.cancel.is_cancelled() {
         return Err(Cancelled.into());
@@ -212,6 +213,18 @@ pub fn check(
             .with_context(|| format!("starting the graded program {}", executable.display()));
     }
     Ok(CheckOutcome::Graded { report, output, warnings, timed_out: timed_out.then_some(options.timeout) })
+}
+
+/// For `bench/every_exercise.sh`: with `TUTOR_BENCH_TIMING` set to a file path, appends the
+/// graded program's share of this check (its start and the waits for its replies), in seconds:
+/// the check's wall time less this is tutor's own part. Nothing is written otherwise.
+fn note_timing(waited: Duration) {
+    let Some(path) = std::env::var_os("TUTOR_BENCH_TIMING") else { return };
+    let line = format!("{:.6}\n", waited.as_secs_f64());
+    let _ = std::fs::OpenOptions::new().create(true).append(true).open(path).and_then(|mut f| {
+        use std::io::Write;
+        f.write_all(line.as_bytes())
+    });
 }
 
 /// A seed nobody can predict: the standard library's randomly keyed hasher.

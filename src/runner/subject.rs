@@ -43,6 +43,9 @@ pub struct RemoteSubject {
     state: RefCell<State>,
     /// How long each call may take, besides the run's deadline ([`Channel::limit_calls`]).
     call_limit: std::cell::Cell<Option<Duration>>,
+    /// The time spent starting the graded program and waiting for its replies: its share of the
+    /// check (the rest is tutor's own; `bench/every_exercise.sh` reads it, see [`Self::waited`]).
+    waited: std::cell::Cell<Duration>,
 }
 
 #[derive(Default)]
@@ -89,7 +92,13 @@ impl RemoteSubject {
             cancel,
             state: RefCell::new(State::default()),
             call_limit: std::cell::Cell::new(None),
+            waited: std::cell::Cell::new(Duration::ZERO),
         }
+    }
+
+    /// The time spent so far starting the graded program and waiting for its replies.
+    pub fn waited(&self) -> Duration {
+        self.waited.get()
     }
 
     /// Ends the last program and returns everything the programs printed, whether the time
@@ -168,7 +177,10 @@ impl RemoteSubject {
             }
         }
         if state.running.is_none() {
-            match self.start() {
+            let started = Instant::now();
+            let running = self.start();
+            self.waited.set(self.waited.get() + started.elapsed());
+            match running {
                 Ok(running) => {
                     state.running = Some(running);
                     state.generation += 1;
@@ -206,7 +218,10 @@ impl RemoteSubject {
             let ending = state.last_ending.unwrap_or(Ending::Exited(-1));
             Fault::Ended(fault_ending(ending)).raise()
         };
-        match running.receive(wait_until) {
+        let started = Instant::now();
+        let received = running.receive(wait_until);
+        self.waited.set(self.waited.get() + started.elapsed());
+        match received {
             Ok(Some(bytes)) => {
                 running.answered = true;
                 bytes
