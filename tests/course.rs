@@ -40,7 +40,8 @@ fn every_solution_passes_every_case_with_any_seed() {
                 assert_eq!(report.cases.len(), solution.registered().grading.cases().len());
                 // Every case belongs to some exercise of the course.
                 let grading = solution.registered().grading;
-                let owned: usize = common::exercises_of(&course).iter().map(|(_, t)| grading.cases_of(*t as u32).len()).sum();
+                let owned: usize =
+                    common::exercises_of(&course).iter().map(|(_, t)| grading.cases_of(*t as u32).len()).sum();
                 assert!(owned >= report.cases.len(), "{}: a case no exercise runs", solution.key());
                 assert!(report.all_passed(), "{} with seed {seed}, failures:\n{}", solution.key(), describe(&report));
             }
@@ -60,7 +61,12 @@ fn every_stub_fails_only_on_its_own_todo() {
             let own = stub.registered().grading.grade_exercise(&stub.channel(), 7, *todo as u32);
             let passed = own.cases.iter().filter(|c| c.status == Status::Passed).count();
             assert!(!own.cases.is_empty(), "{}: no case grades TODO {todo}", stub.key());
-            assert!(4 * passed <= own.cases.len(), "{}: {passed}/{} of its own cases pass", stub.key(), own.cases.len());
+            assert!(
+                4 * passed <= own.cases.len(),
+                "{}: {passed}/{} of its own cases pass",
+                stub.key(),
+                own.cases.len()
+            );
             let failing: Vec<_> = report.cases.iter().filter(|c| c.status != Status::Passed).collect();
             assert!(!failing.is_empty(), "{}: the stub of TODO {todo} passed every case", stub.key());
             for case in failing {

@@ -50,8 +50,9 @@ fn check_all_over_files_that_call_the_kits_answers_passes_none() {
         let ids: Vec<String> = common::exercises_of(chapter).into_iter().map(|(id, _)| id).collect();
         for (i, id) in ids.iter().enumerate() {
             let other = &ids[(i + 1) % ids.len()];
-            let solution = std::fs::read_to_string(common::repo().join("solutions").join(chapter).join(format!("{other}.rs")))
-                .unwrap();
+            let solution =
+                std::fs::read_to_string(common::repo().join("solutions").join(chapter).join(format!("{other}.rs")))
+                    .unwrap();
             course.write_exercise_of(chapter, id, &solution);
             total += 1;
         }
@@ -66,10 +67,11 @@ fn check_all_over_files_that_call_the_kits_answers_passes_none() {
         assert_ne!(entry["status"], "pass", "{entry}");
         let (passed, all) = (entry["passed"].as_u64().unwrap(), entry["total"].as_u64().unwrap());
         assert!(passed * 4 <= all, "{entry}: at most a quarter passes on what is given");
-        let cases = report["tests"].as_array().expect("every case").iter().filter(|c| c["exercise"] == entry["exercise"]);
-        let said = cases.into_iter().any(|case| {
-            case["message"]["en"].as_str().is_some_and(|m| m.contains("is not part of exercise"))
-        });
+        let cases =
+            report["tests"].as_array().expect("every case").iter().filter(|c| c["exercise"] == entry["exercise"]);
+        let said = cases
+            .into_iter()
+            .any(|case| case["message"]["en"].as_str().is_some_and(|m| m.contains("is not part of exercise")));
         assert!(said, "{entry}: no case says which piece the program lacks");
     }
     course.tutor(&["list"]).expect(0).shows(&common::done(0));

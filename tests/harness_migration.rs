@@ -20,8 +20,11 @@ fn make_harness_old(harness: &Path) {
         let path = entry.unwrap().path();
         let source = std::fs::read_to_string(&path).unwrap();
         let start = source.find("#[path").expect("the learner's module");
-        std::fs::write(&path, format!("// Written by tutor: the graded program. Edits here are overwritten.\n{}", &source[start..]))
-            .unwrap();
+        std::fs::write(
+            &path,
+            format!("// Written by tutor: the graded program. Edits here are overwritten.\n{}", &source[start..]),
+        )
+        .unwrap();
     }
     let reference = harness.join("courses/rmsnorm/kit/src/reference.rs");
     std::fs::write(reference, "//! The reference maths, as one module (the previous release's kit).\n").unwrap();
@@ -53,7 +56,10 @@ fn a_harness_written_by_the_previous_release_is_rebuilt_silently_and_nothing_of_
     assert_eq!(files(&course), before, "the learner's files are untouched");
     let after = course.state();
     assert!(after.contains("[exercises.\"rmsnorm/01-weight\"]") && after.contains("status = \"passed\""), "{after}");
-    assert_eq!(state.lines().filter(|l| l.starts_with("[exercises")).count(), after.lines().filter(|l| l.starts_with("[exercises")).count());
+    assert_eq!(
+        state.lines().filter(|l| l.starts_with("[exercises")).count(),
+        after.lines().filter(|l| l.starts_with("[exercises")).count()
+    );
     // The harness is this release's: the stray file gone, the kit's core under its new name.
     assert!(!harness.join("courses/rmsnorm/kit/src/reference.rs").exists());
     let manifest = std::fs::read_to_string(harness.join("Cargo.toml")).unwrap();

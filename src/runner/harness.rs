@@ -17,9 +17,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use super::pieces;
 use crate::course::embedded::{self, EmbeddedFile, HARNESS_LOCK, SUBJECT_FILES};
 use crate::course::{Catalogue, Exercise};
-use super::pieces;
 use crate::errors::OnFile;
 use crate::fsutil::write_if_changed;
 

@@ -83,7 +83,10 @@ pub fn reference_module(pieces: &[Piece], given: &[String], todo: u32, exercise_
     for piece in pieces {
         if is_given(piece, given, todo) {
             let path = format!("{:?}", harness.join(&piece.path).to_string_lossy());
-            text.push_str(&format!("    #[path = {path}]\n    mod {name};\n    pub use {name}::*;\n", name = piece.name));
+            text.push_str(&format!(
+                "    #[path = {path}]\n    mod {name};\n    pub use {name}::*;\n",
+                name = piece.name
+            ));
         } else {
             text.push_str(&format!("    mod {} {{\n", piece.name));
             text.push_str(&stub(piece, exercise_id));
@@ -167,7 +170,12 @@ mod tests {
         let stub = stub(&piece, "02-norm");
         assert!(stub.contains("use ndarray::{Array1, ArrayD,};"), "{stub}");
         assert!(stub.contains("use crate::Param;"), "{stub}");
-        assert!(stub.contains("pub fn backward<T: Float>(\n    x: &ArrayD<T>,\n    w: &mut Param,\n) -> Result<ArrayD<T>, E> {"), "{stub}");
+        assert!(
+            stub.contains(
+                "pub fn backward<T: Float>(\n    x: &ArrayD<T>,\n    w: &mut Param,\n) -> Result<ArrayD<T>, E> {"
+            ),
+            "{stub}"
+        );
         assert!(stub.contains(&format!("{KIT_ABSENT_MARKER} reference::backward 02-norm")), "{stub}");
         assert!(stub.contains("pub fn other(n: usize) -> usize {"), "{stub}");
         assert!(!stub.contains("private") && !stub.contains("inner"), "{stub}");

@@ -75,9 +75,12 @@ fn given(printer: &Printer, course: &Course) -> Vec<Problem> {
             let values: [(&str, &dyn std::fmt::Display); 4] =
                 [("id", &exercise.local), ("piece", name), ("course", &course.id), ("todo", &exercise.todo)];
             match pieces.iter().find(|p| &p.name == name) {
-                None => problems.push(Problem::new(&course.info_path, printer.inline(|u| u.dev_given_unknown, &values))),
+                None => {
+                    problems.push(Problem::new(&course.info_path, printer.inline(|u| u.dev_given_unknown, &values)))
+                }
                 Some(piece) if piece.answers.contains(&exercise.todo) => {
-                    problems.push(Problem::new(&course.info_path, printer.inline(|u| u.dev_given_answers_todo, &values)));
+                    problems
+                        .push(Problem::new(&course.info_path, printer.inline(|u| u.dev_given_answers_todo, &values)));
                 }
                 Some(_) => {}
             }

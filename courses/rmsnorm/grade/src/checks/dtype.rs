@@ -10,7 +10,7 @@ use tutor_kit::{reference, Element, Param};
 use crate::subject::RMSNorm;
 use tutor_grade::data::tensor;
 
-use super::{grading, assert_close, call, cases, Build, Case, Failure, Outcome, Run};
+use super::{assert_close, call, cases, grading, Build, Case, Failure, Outcome, Run};
 use crate::diagnose::{backward_fit, scale_fit};
 use crate::evidence::{Observation, Sighting};
 use crate::mistakes::{self, Candidate};
@@ -19,26 +19,29 @@ pub(super) use tutor_grade::rounding::Spacing;
 use tutor_grade::rounding::{rounded_once, rounding_text, Agreement};
 
 pub fn cases() -> Vec<Case> {
-    let mut cases = grading(&[3], cases! { super::DTYPE_GRADIENT;
-        "f32-weighted-forward",
-            "f32 输入、非单位权重的 forward（以及同宽的两个层，各用各的权重）",
-            "forward on f32 input with non-unit weights (and two layers of one width, each with its own)" => f32_weighted_forward;
-        "f16-forward",
-            "f16 输入 2×3×4：同形、同 dtype，rtol 1e-3 / atol 1e-4",
-            "f16 input 2×3×4: same shape and dtype, rtol 1e-3 / atol 1e-4" => |run| seeded_forward::<f16>(run, &[2, 3, 4], 12, F16);
-        "bf16-forward",
-            "bf16 输入：同形、同 dtype，rtol 1.6e-2 / atol 1e-5",
-            "bf16 input: same shape and dtype, rtol 1.6e-2 / atol 1e-5" => |run| seeded_forward::<bf16>(run, &[2, 3, 4], 13, BF16);
-        "f16-rounds-once",
-            "f16 输出只舍入一次：几乎每个值都等于正确舍入的 FP32 结果（权重可在 f16 中精确表示）",
-            "f16 output rounded once: almost every value is the correctly rounded FP32 result (weights exact in f16)" => |run| rounds_once::<f16>(run, 14, F16);
-        "bf16-rounds-once",
-            "bf16 输出只舍入一次、就近舍入：几乎每个值都等于正确舍入的 FP32 结果（权重可在 bf16 中精确表示）",
-            "bf16 output rounded once, to nearest: almost every value is the correctly rounded FP32 result (weights exact in bf16)" => |run| rounds_once::<bf16>(run, 15, BF16);
-        "forward-edge-inputs",
-            "forward 处理边界输入：零行、极小值、NaN 行、一维、四维、空批次，错误的最后一维返回 Err",
-            "forward on edge inputs: a zero row, tiny values, a NaN row, one- and four-dimensional inputs, an empty batch; a wrong last axis is an Err" => forward_edge_inputs;
-    });
+    let mut cases = grading(
+        &[3],
+        cases! { super::DTYPE_GRADIENT;
+            "f32-weighted-forward",
+                "f32 输入、非单位权重的 forward（以及同宽的两个层，各用各的权重）",
+                "forward on f32 input with non-unit weights (and two layers of one width, each with its own)" => f32_weighted_forward;
+            "f16-forward",
+                "f16 输入 2×3×4：同形、同 dtype，rtol 1e-3 / atol 1e-4",
+                "f16 input 2×3×4: same shape and dtype, rtol 1e-3 / atol 1e-4" => |run| seeded_forward::<f16>(run, &[2, 3, 4], 12, F16);
+            "bf16-forward",
+                "bf16 输入：同形、同 dtype，rtol 1.6e-2 / atol 1e-5",
+                "bf16 input: same shape and dtype, rtol 1.6e-2 / atol 1e-5" => |run| seeded_forward::<bf16>(run, &[2, 3, 4], 13, BF16);
+            "f16-rounds-once",
+                "f16 输出只舍入一次：几乎每个值都等于正确舍入的 FP32 结果（权重可在 f16 中精确表示）",
+                "f16 output rounded once: almost every value is the correctly rounded FP32 result (weights exact in f16)" => |run| rounds_once::<f16>(run, 14, F16);
+            "bf16-rounds-once",
+                "bf16 输出只舍入一次、就近舍入：几乎每个值都等于正确舍入的 FP32 结果（权重可在 bf16 中精确表示）",
+                "bf16 output rounded once, to nearest: almost every value is the correctly rounded FP32 result (weights exact in bf16)" => |run| rounds_once::<bf16>(run, 15, BF16);
+            "forward-edge-inputs",
+                "forward 处理边界输入：零行、极小值、NaN 行、一维、四维、空批次，错误的最后一维返回 Err",
+                "forward on edge inputs: a zero row, tiny values, a NaN row, one- and four-dimensional inputs, an empty batch; a wrong last axis is an Err" => forward_edge_inputs;
+        },
+    );
     cases.extend(grading(&[4], cases! { super::DTYPE_GRADIENT;
         "backward-edge-inputs",
             "backward 处理同样的边界输入，dx 与 weight 梯度与 f64 参考一致；最后一维不对、或 grad_out 与 x 形状不同时返回 Err",

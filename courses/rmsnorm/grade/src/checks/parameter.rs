@@ -3,21 +3,24 @@
 use ndarray::ArrayD;
 use tutor_grade::data::tensor;
 
-use super::{grading, call, cases, Build, Case, Failure, Outcome, Run};
+use super::{call, cases, grading, Build, Case, Failure, Outcome, Run};
 use crate::text;
 
 pub fn cases() -> Vec<Case> {
-    let mut cases = grading(&[1], cases! { super::PARAMETER;
-        "weight-is-ones",
-            "weight 是可训练的 Param，形状 [D]，初值精确为 1",
-            "weight is a trainable Param of shape [D] holding exact ones" => weight_is_ones;
-        "eps-is-kept",
-            "new 原样保存传入的 eps（从 0 到 0.1），权重是否可训练与 eps 无关",
-            "new keeps the eps it is given, exactly (from 0 to 0.1), and the weight trains whatever eps is" => eps_is_kept;
-        "rejects-bad-config",
-            "hidden_size = 0 或 eps 非法时 new 返回 Err",
-            "new returns Err for hidden_size = 0 and for a bad eps" => rejects_bad_config;
-    });
+    let mut cases = grading(
+        &[1],
+        cases! { super::PARAMETER;
+            "weight-is-ones",
+                "weight 是可训练的 Param，形状 [D]，初值精确为 1",
+                "weight is a trainable Param of shape [D] holding exact ones" => weight_is_ones;
+            "eps-is-kept",
+                "new 原样保存传入的 eps（从 0 到 0.1），权重是否可训练与 eps 无关",
+                "new keeps the eps it is given, exactly (from 0 to 0.1), and the weight trains whatever eps is" => eps_is_kept;
+            "rejects-bad-config",
+                "hidden_size = 0 或 eps 非法时 new 返回 Err",
+                "new returns Err for hidden_size = 0 and for a bad eps" => rejects_bad_config;
+        },
+    );
     cases.extend(grading(&[1, 4], cases! { super::PARAMETER;
         "weight-gets-gradient",
             "forward + backward 之后 weight 有形状 [D] 的梯度",

@@ -26,8 +26,8 @@ pub use scale_parameter::scale_parameter;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use half::f16;
     use crate::NormError;
+    use half::f16;
     use ndarray::{array, ArrayD, IxDyn};
 
     #[test]

@@ -30,8 +30,8 @@ pub use silu_grad::silu_grad;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use half::bf16;
     use crate::Param;
+    use half::bf16;
     use ndarray::{Array2, ArrayD, IxDyn};
 
     // The grading crate checks these pieces against PyTorch and the f64 oracle through every
