@@ -1077,8 +1077,11 @@ fn the_readme_walk_through_shows_the_numbers_a_check_prints() {
     // The README shows `tutor check 02-norm --seed 7` on the eps-outside-the-root mistake: the
     // same run, in process, must give the numbers it prints for its first failing case.
     let fixture = common::fixtures::MISTAKES.iter().find(|f| f.name == "eps-outside-sqrt").expect("the fixture");
-    let report = fixture.grade(7);
-    let first = report.cases.iter().find(|c| c.status == rmsnorm_grade::report::Status::Failed).expect("a failure");
+    // What `tutor check 02-norm` runs: the cases of TODO 2; shown in full, the one about eps and
+    // the root (see `src/render/failures.rs`).
+    let report = fixture.registered().grading.grade_exercise(&fixture.channel(), 7, 2);
+    let first = report.cases.iter().find(|c| c.id == "eps-inside-sqrt").expect("the eps case");
+    assert_eq!(first.status, rmsnorm_grade::report::Status::Failed);
     let m = first.mismatch.as_ref().expect("the numbers");
     let at = |index: &[usize]| format!("({})", index.iter().map(usize::to_string).collect::<Vec<_>>().join(", "));
     let readme = include_str!("../README.md");
