@@ -2,7 +2,7 @@
 //! exercise: 02-norm
 //! shows: ended the graded program during this case (exit code 0)
 //! shows: What your code printed:
-//! shows: ✓ pass weight is a trainable Param
+//! shows: The other cases run in a fresh process
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};
