@@ -414,12 +414,13 @@ fn eps_inside_the_root_gives_0_7071_and_outside_0_9990() {
     states_both(NORM, "lesson", "`[1e-3, -1e-3, …]`");
     both_contain(case_title("eps-inside-sqrt"), "[1e-3, -1e-3, …]");
     both_contain(case_title("eps-inside-sqrt"), &inside);
-    // The README's walk-through shows the same case, on one line with its greatest difference.
+    // The README's walk-through shows the same case in full, with its greatest difference.
     let readme = include_str!("../README.md");
     let difference = printed(
         eps_outside(&x, 1e-6)[[0, 0]] as f64 - reference::rms_normalize(&x, 1e-6).expect("valid")[[0, 0]] as f64,
     );
-    assert!(readme.contains(&format!("must give {inside}) · greatest difference {difference}")), "{difference}");
+    assert!(readme.contains(&format!("must give {inside})\n")), "the README shows the eps case");
+    assert!(readme.contains(&format!("Greatest absolute difference: {difference} at")), "{difference}");
     // The eps-is-used case: [1e-6, …] at eps = 1e-12 gives the same 0.7071.
     let tiny = row::<f32>(&[1e-6, -1e-6, 1e-6, -1e-6]);
     let at_tiny_eps = fixed(f64::from(reference::rms_normalize(&tiny, 1e-12).expect("valid")[[0, 0]]), 4);
