@@ -14,7 +14,7 @@ pub const AUTHOR_MARKER: &str = "TODO(author)";
 /// Hints an exercise lesson must have at least.
 pub const MIN_HINTS: u32 = 3;
 
-/// The terminal widths a lesson, and a hint, must fit (what `tests/widths.rs` checks through
+/// The terminal widths a lesson, and a hint, must fit (what `tests/it/widths.rs` checks through
 /// the binary): prose is wrapped to them, code blocks are not.
 pub const LESSON_COLUMNS: usize = 80;
 pub const HINT_COLUMNS: usize = 60;
