@@ -67,7 +67,9 @@ fn a_stray_file_is_refused() {
     let modules = "mod cli;\n";
     let courses = vec!["rmsnorm".to_string()];
     assert!(read_by("it/cli.rs", modules, &courses).is_some());
-    for stray in ["topic.rs", "it/undeclared.rs", "mistakes/nocourse/a.rs", "acceptance/README.md", "mistakes/rmsnorm/notes.txt"] {
+    for stray in
+        ["topic.rs", "it/undeclared.rs", "mistakes/nocourse/a.rs", "acceptance/README.md", "mistakes/rmsnorm/notes.txt"]
+    {
         assert_eq!(read_by(stray, modules, &courses), None, "{stray}");
     }
 }

@@ -641,7 +641,7 @@ fn the_rms_after_normalisation_is_only_about_1() {
 /// Grades a wrong solution of `tests/mistakes/rmsnorm/` in process; returns its failing cases.
 fn failing(name: &str) -> Vec<CaseResult> {
     let fixture = common::fixtures::MISTAKES.iter().find(|f| f.course == "rmsnorm" && f.name == name);
-    let report = fixture.unwrap_or_else(|| panic!("tests/mistakes/rmsnorm/{name}.rs")).grade(2024);
+    let report = common::panics::graded(fixture.unwrap_or_else(|| panic!("tests/mistakes/rmsnorm/{name}.rs")), 2024);
     assert!(report.cases.iter().all(|c| c.status != Status::NotDone));
     report.cases.into_iter().filter(|c| c.status == Status::Failed).collect()
 }
@@ -1075,7 +1075,7 @@ fn the_readme_walk_through_shows_the_numbers_a_check_prints() {
     // The README shows `tutor check 02-norm --seed 7` on the eps-outside-the-root mistake: the
     // same run, in process, must give the numbers it prints for its first failing case.
     let fixture = common::fixtures::MISTAKES.iter().find(|f| f.name == "eps-outside-sqrt").expect("the fixture");
-    let report = fixture.grade(7);
+    let report = common::panics::graded(fixture, 7);
     let first = report.cases.iter().find(|c| c.status == rmsnorm_grade::report::Status::Failed).expect("a failure");
     let m = first.mismatch.as_ref().expect("the numbers");
     let at = |index: &[usize]| format!("({})", index.iter().map(usize::to_string).collect::<Vec<_>>().join(", "));

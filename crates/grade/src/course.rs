@@ -111,11 +111,8 @@ macro_rules! coaching {
 /// A course's grading code, registered in `courses/Cargo.toml` (see the README). A course lists
 /// its cases and mistakes; the case runner ([`run::grade`]) grades and names by evidence.
 pub trait Course: Sync {
-    /// Every case with its body, in the order it runs and is shown. (A course that still runs
-    /// its own loop overrides [`Course::cases`] and [`Course::grade`] instead: none here then.)
-    fn checks(&self) -> Vec<Case> {
-        Vec::new()
-    }
+    /// Every case with its body, in the order it runs and is shown.
+    fn cases(&self) -> Vec<Case>;
 
     /// Every mistake the course can name.
     fn mistakes(&self) -> &'static [Mistake];
@@ -139,21 +136,6 @@ pub trait Course: Sync {
         &[]
     }
 
-    /// Every case's contract, id and title, in order.
-    fn cases(&self) -> Vec<CaseTitle> {
-        self.checks().iter().map(Case::title).collect()
-    }
-
-    /// Grades the program behind `channel`, with random inputs drawn from `seed`.
-    fn grade(&self, channel: &dyn Channel, seed: u64) -> Report {
-        let diagnoses = run::Diagnoses {
-            before_evidence: &|run| self.before_evidence(run),
-            by_property: &|run| self.by_property(run),
-            implied: self.implied(),
-        };
-        run::grade(&self.checks(), self.mistakes(), &Run::new(channel, seed), diagnoses)
-    }
-
     /// Notes for the names an exercise file forgets to import.
     fn import_notes(&self) -> &'static [ImportNote] {
         &[]
@@ -162,5 +144,24 @@ pub trait Course: Sync {
     /// Notes on compile errors, each for one exercise and kind of error.
     fn coaching(&self) -> &'static [Coaching] {
         &[]
+    }
+}
+
+/// What every course does the same way, derived from what it lists (not for a course to change).
+impl dyn Course + '_ {
+    /// Every case's contract, id and title, in order.
+    pub fn case_titles(&self) -> Vec<CaseTitle> {
+        self.cases().iter().map(Case::title).collect()
+    }
+
+    /// Grades the program behind `channel`, with random inputs drawn from `seed`: every case by
+    /// the case runner ([`run::grade`]), mistakes named by evidence.
+    pub fn grade(&self, channel: &dyn Channel, seed: u64) -> Report {
+        let diagnoses = run::Diagnoses {
+            before_evidence: &|run| self.before_evidence(run),
+            by_property: &|run| self.by_property(run),
+            implied: self.implied(),
+        };
+        run::grade(&self.cases(), self.mistakes(), &Run::new(channel, seed), diagnoses)
     }
 }

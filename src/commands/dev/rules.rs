@@ -200,7 +200,7 @@ pub fn mistakes(printer: &Printer, course: &Course) -> Vec<Problem> {
 /// Chinese (not the English copied), and none still says TODO(author).
 pub fn titles(printer: &Printer, course: &Course) -> Vec<Problem> {
     let file = course.grading_dir();
-    let cases = course.grading.cases();
+    let cases = course.grading.case_titles();
     let mut problems = Vec::new();
     if cases.is_empty() {
         problems.push(Problem::new(&file, printer.inline(|u| u.dev_no_cases, &[])));

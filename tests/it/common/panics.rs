@@ -7,6 +7,9 @@ use std::cell::RefCell;
 use std::panic::PanicHookInfo;
 use std::sync::OnceLock;
 
+use tutor_grade::report::Report;
+use tutor_learner_files::Fixture;
+
 type Hook = Box<dyn Fn(&PanicHookInfo<'_>) + Sync + Send + 'static>;
 
 thread_local! {
@@ -55,4 +58,14 @@ pub fn with_hook<R>(hook: impl Fn(&PanicHookInfo<'_>) + Sync + Send + 'static, b
 pub fn quietly<R>(body: impl FnOnce() -> R) -> R {
     let quiet = dispatcher();
     with_hook(move |info| quiet(info), body)
+}
+
+/// `fixture` graded in process with `seed`, quietly, on a thread of its own: as `tutor check`
+/// grades each time in a fresh program, no state a learner file keeps per thread (a memo in a
+/// `thread_local!`) is carried from one grading to the next.
+pub fn graded(fixture: &Fixture, seed: u64) -> Report {
+    std::thread::scope(|scope| match scope.spawn(|| quietly(|| fixture.grade(seed))).join() {
+        Ok(report) => report,
+        Err(panic) => std::panic::resume_unwind(panic),
+    })
 }

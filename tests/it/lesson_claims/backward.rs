@@ -35,9 +35,10 @@ fn without_eps_a_zero_rows_dx_is_nan_and_with_eps_it_is_finite() {
     }
     // The explanation, the stub and the solution say when a zero row's dx is finite.
     states(BACKWARD, "explanation", "eps > 0 时零行的 dx 有限", "for eps > 0, a zero row's dx is finite");
-    for file in
-        [include_str!("../../../exercises/rmsnorm/04-backward.rs"), include_str!("../../../solutions/rmsnorm/04-backward.rs")]
-    {
+    for file in [
+        include_str!("../../../exercises/rmsnorm/04-backward.rs"),
+        include_str!("../../../solutions/rmsnorm/04-backward.rs"),
+    ] {
         let file = flat(file);
         assert!(file.contains("so that, for eps > 0, a zero vector stays finite"), "{file}");
         assert!(file.contains("eps > 0 时，零向量的结果有限"), "{file}");
