@@ -4,6 +4,7 @@
 
 pub mod panics;
 pub mod pty;
+pub mod schema;
 
 /// The learner files of every course (their own crate, compiled once: `tests/learners/`).
 pub use tutor_learner_files as fixtures;
