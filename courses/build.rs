@@ -8,6 +8,10 @@
 //! - the fingerprint of its grading side (`courses/<id>/kit/` and `courses/<id>/grade/`), so that
 //!   `tutor dev check` can tell when a checkout's grading code is not the one compiled in.
 
+#[path = "fingerprint.rs"]
+#[allow(dead_code)]
+mod fingerprint;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -76,43 +80,13 @@ fn main() {
     std::fs::write(out.join("registry.rs"), code).expect("OUT_DIR is writable");
 }
 
-/// FNV-1a (64 bits) over every file of `courses/<id>/kit/` and `courses/<id>/grade/` (any
-/// `target/` left out), in the order of their repository paths, each as its path, a zero byte, its
-/// length (8 bytes, little endian) and its bytes. A copy of `of_checkout` in the CLI's
-/// `src/commands/dev/fingerprint.rs` (a build script cannot use the CLI's code); a test there holds
-/// the two to the same value. The build script runs again when any of these files changes.
+/// The fingerprint of the course's grading side (`fingerprint.rs`, shared with the registry), and
+/// a rerun of the build script when any of its files changes.
 fn grading_fingerprint(root: &Path, id: &str) -> u64 {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
-        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                if path.file_name().is_some_and(|n| n != "target") {
-                    walk(root, &path, out);
-                }
-            } else {
-                let relative = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
-                out.push((relative, path));
-            }
-        }
+    for folder in fingerprint::folders(id) {
+        println!("cargo:rerun-if-changed={}", root.join(folder).display());
     }
-    let mut files = Vec::new();
-    for folder in ["kit", "grade"] {
-        let dir = root.join("courses").join(id).join(folder);
-        println!("cargo:rerun-if-changed={}", dir.display());
-        walk(root, &dir, &mut files);
-    }
-    files.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for (path, full) in &files {
-        let bytes = std::fs::read(full).unwrap_or_else(|e| panic!("reading {}: {e}", full.display()));
-        for chunk in [path.as_bytes(), &[0], &(bytes.len() as u64).to_le_bytes(), &bytes] {
-            for &byte in chunk {
-                hash ^= u64::from(byte);
-                hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-            }
-        }
-    }
-    hash
+    fingerprint::of_checkout(root, id).unwrap_or_else(|e| panic!("reading {}: {}", e.path.display(), e.error))
 }
 
 /// One `EmbeddedFile` line: the path relative to the repository, the text compiled in.

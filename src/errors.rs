@@ -7,7 +7,7 @@ use colored::Colorize;
 
 use crate::course::catalogue::UnknownExercise;
 use crate::fsutil::regular::{Kind, NotAFile, TooLarge};
-use crate::fsutil::LinkedFolder;
+use crate::fsutil::{LinkedFolder, OnFile};
 use crate::render::Printer;
 use crate::runner::cargo::{CargoError, MINIMUM};
 use crate::text::Ui;
@@ -79,33 +79,6 @@ pub fn describe_error(printer: &Printer, error: &anyhow::Error) -> String {
     }
 }
 
-/// Context for a file operation that names the file, so that a refused write can be reported
-/// against the file the learner knows (`.tutor/state.toml`, not its temporary twin).
-#[derive(Debug)]
-pub struct OnFile {
-    path: PathBuf,
-    writing: bool,
-}
-
-impl OnFile {
-    /// Writing (or creating, renaming, removing) `path`.
-    pub fn write(path: &Path) -> Self {
-        OnFile { path: path.to_path_buf(), writing: true }
-    }
-
-    /// Reading `path`.
-    pub fn read(path: &Path) -> Self {
-        OnFile { path: path.to_path_buf(), writing: false }
-    }
-}
-
-impl std::fmt::Display for OnFile {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let verb = if self.writing { "writing" } else { "reading" };
-        write!(f, "{verb} {}", self.path.display())
-    }
-}
-
 /// Why the file system refused: the machine's state, never the learner's code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StorageCause {
@@ -152,9 +125,9 @@ pub fn storage_failure(error: &anyhow::Error) -> Option<StorageFailure> {
     let on_file = error.downcast_ref::<OnFile>();
     Some(StorageFailure {
         cause,
-        path: on_file.map(|f| f.path.clone()),
+        path: on_file.map(|f| f.path().to_path_buf()),
         doing: error.to_string(),
-        writing: on_file.is_none_or(|f| f.writing),
+        writing: on_file.is_none_or(OnFile::writing),
     })
 }
 

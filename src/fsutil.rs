@@ -10,11 +10,46 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 
-use crate::errors::OnFile;
-
 /// A write takes milliseconds: a temporary file a minute old belongs to no write in progress,
 /// even when a process with its pid runs (pids are reused).
 const STALE_AFTER: Duration = Duration::from_secs(60);
+
+/// Context for a file operation that names the file, so that a refused write can be reported
+/// against the file the learner knows (`.tutor/state.toml`, not its temporary twin).
+#[derive(Debug)]
+pub struct OnFile {
+    path: PathBuf,
+    writing: bool,
+}
+
+impl OnFile {
+    /// Writing (or creating, renaming, removing) `path`.
+    pub fn write(path: &Path) -> Self {
+        OnFile { path: path.to_path_buf(), writing: true }
+    }
+
+    /// Reading `path`.
+    pub fn read(path: &Path) -> Self {
+        OnFile { path: path.to_path_buf(), writing: false }
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether it was a write (false: a read).
+    pub fn writing(&self) -> bool {
+        self.writing
+    }
+}
+
+impl std::fmt::Display for OnFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let verb = if self.writing { "writing" } else { "reading" };
+        write!(f, "{verb} {}", self.path.display())
+    }
+}
 
 /// Every file below `dir` (cargo's `target/` folders left out), by its `/`-separated path
 /// relative to `root` and its full path, sorted by the former. A folder that does not exist has

@@ -15,9 +15,9 @@ use anyhow::{Context, Result};
 
 use crate::course::catalogue::info_path;
 use crate::course::{editor, Catalogue};
-use crate::errors::OnFile;
 use crate::fsutil::regular::{read_text, Links};
 use crate::fsutil::write_if_changed;
+use crate::fsutil::OnFile;
 use crate::progress::{ProgressStore, Recovered, State};
 
 /// What a migration did, for the one line tutor prints about it.

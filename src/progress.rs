@@ -13,9 +13,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::errors::OnFile;
 use crate::fsutil::regular::{self, FileError, Kind, Links};
 use crate::fsutil::remove_leftover_temporaries;
+use crate::fsutil::OnFile;
 
 /// Where an exercise stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

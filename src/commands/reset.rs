@@ -11,9 +11,10 @@ use colored::Colorize;
 use super::{confirm, Session};
 use crate::course::embedded::course_file;
 use crate::course::Exercise;
-use crate::errors::{CliError, OnFile};
+use crate::errors::CliError;
 use crate::fsutil::regular::{self, FileError, Links};
 use crate::fsutil::write_if_changed;
+use crate::fsutil::OnFile;
 use crate::progress::ExerciseStatus;
 use crate::runner;
 

@@ -5,6 +5,8 @@ pub mod catalogue;
 pub mod editor;
 pub mod embedded;
 pub mod lesson;
+pub mod notes;
 
 pub use catalogue::{Catalogue, Exercise};
 pub use lesson::{Lesson, Part};
+pub use notes::CourseNotes;

@@ -9,7 +9,7 @@ use std::fs::{File, Metadata, OpenOptions};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::errors::OnFile;
+use super::OnFile;
 
 /// What stands at a path that is not a regular file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -300,6 +300,8 @@ pub(crate) mod tests {
         assert_eq!((refused.path.as_path(), refused.kind), (Path::new(".tutor/state.lock"), Kind::Fifo));
         let denied =
             FileError::Io(std::io::Error::from(std::io::ErrorKind::PermissionDenied)).at(Path::new("x"), false);
-        assert!(crate::errors::storage_failure(&denied).is_some_and(|f| !f.writing));
+        // What `errors::storage_failure` reads: the I/O error, and the file it was about.
+        assert!(denied.chain().any(|e| e.downcast_ref::<std::io::Error>().is_some()));
+        assert!(denied.downcast_ref::<OnFile>().is_some_and(|f| !f.writing() && f.path() == Path::new("x")));
     }
 }

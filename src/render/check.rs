@@ -10,11 +10,12 @@ use colored::Colorize;
 use tutor_grade::report::{CaseResult, Contract, Report, Status};
 use tutor_grade::Mistake;
 
-use super::compile_note::{self, CourseNotes};
+use super::compile_note;
 use super::failures;
 use super::mismatch::render_mismatch;
 use super::wrap::{self, width};
 use super::Printer;
+use crate::course::CourseNotes;
 use crate::runner::{Captured, CheckOutcome, Diagnostic, Refusal};
 
 /// Paths to show instead of the absolute ones the harness sees.

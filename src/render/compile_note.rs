@@ -7,31 +7,14 @@
 
 use tutor_grade::{Coaching, CompileError, ImportNote};
 
-use crate::course::Exercise;
+use crate::course::CourseNotes;
 use crate::runner::Diagnostic;
 
 use super::Printer;
 
-/// What a course says under compile errors in one exercise.
-#[derive(Debug, Clone, Default)]
-pub struct CourseNotes {
-    /// The `use` lines for the course's names.
-    pub imports: &'static [ImportNote],
-    /// The exercise's own notes.
-    pub coaching: Vec<&'static Coaching>,
-}
-
-impl CourseNotes {
-    /// The notes of `exercise`'s course that apply to it.
-    pub fn for_exercise(exercise: &Exercise) -> CourseNotes {
-        let grading = exercise.registered().grading;
-        let coaching = grading.coaching().iter().filter(|c| c.exercise == exercise.local).collect();
-        CourseNotes { imports: grading.import_notes(), coaching }
-    }
-
-    fn coached(&self, error: CompileError) -> Option<Note> {
-        self.coaching.iter().find(|c| c.error == error).map(|c| Note::Coached(c))
-    }
+/// The exercise's own note on `error`, when its course has one.
+fn coached(notes: &CourseNotes, error: CompileError) -> Option<Note> {
+    notes.coaching.iter().find(|c| c.error == error).map(|c| Note::Coached(c))
 }
 
 /// A note the course adds to one kind of compile error.
@@ -72,18 +55,18 @@ const IMPORTS: [(&str, &str); 8] = [
 /// when the course coaches it on that kind of error, else the note every course shares.
 pub fn note_for(diagnostic: &Diagnostic, notes: &CourseNotes) -> Option<Note> {
     match diagnostic.code.as_deref()? {
-        "E0277" => mixed_arithmetic(&diagnostic.message).map(|generic| notes.coached(MIXED).unwrap_or(generic)),
-        "E0605" => cast_to_generic(&diagnostic.message).then(|| notes.coached(CompileError::CastToGeneric)).flatten(),
+        "E0277" => mixed_arithmetic(&diagnostic.message).map(|generic| coached(notes, MIXED).unwrap_or(generic)),
+        "E0605" => cast_to_generic(&diagnostic.message).then(|| coached(notes, CompileError::CastToGeneric)).flatten(),
         "E0308" => {
             if let Some(generic) = mixed_types(diagnostic) {
-                return Some(notes.coached(MIXED).unwrap_or(generic));
+                return Some(coached(notes, MIXED).unwrap_or(generic));
             }
             let types = quoted_types(diagnostic);
             if differ_in(&types, element_f32, element_generic) {
-                return notes.coached(CompileError::ElementType);
+                return coached(notes, CompileError::ElementType);
             }
             if differ_in(&types, |t| t.contains("Dim<[usize; 1]>"), |t| t.contains("Dim<IxDynImpl>")) {
-                return notes.coached(CompileError::Dimension);
+                return coached(notes, CompileError::Dimension);
             }
             vec_for_array(diagnostic)
         }

@@ -17,7 +17,7 @@ use super::confine::{self, Confinement};
 use super::process::{Cancel, Group};
 use super::replay::BinaryCommand;
 use super::rustc_env::{Environment, Watcher};
-use crate::errors::OnFile;
+use crate::fsutil::OnFile;
 
 /// The flags of every crate the harness builds, dependencies' and build scripts' included (so
 /// that each is built once, with the same flags, by `tutor init` and by a check), separated as

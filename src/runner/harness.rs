@@ -20,8 +20,8 @@ use anyhow::{Context, Result};
 use super::pieces;
 use crate::course::embedded::{self, EmbeddedFile, HARNESS_LOCK, SUBJECT_FILES};
 use crate::course::{Catalogue, Exercise};
-use crate::errors::OnFile;
 use crate::fsutil::write_if_changed;
+use crate::fsutil::OnFile;
 
 /// Where the harness lives.
 pub struct Layout {

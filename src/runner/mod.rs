@@ -22,7 +22,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::render::compile_note::CourseNotes;
+use crate::course::CourseNotes;
 use anyhow::{Context, Result};
 use tutor_grade::report::Report;
 

@@ -24,8 +24,8 @@ use super::confine::{self, Confinement};
 use super::diagnostic::{compiler_death, Failure, Messages};
 use super::process::{Cancel, Ending, Group};
 use super::rustc_env::Environment;
-use crate::errors::OnFile;
 use crate::fsutil::regular::{read_text, Links};
+use crate::fsutil::OnFile;
 
 /// The rustc command that compiles one graded program, as cargo ran it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

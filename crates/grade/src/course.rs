@@ -111,11 +111,8 @@ macro_rules! coaching {
 /// A course's grading code, registered in `courses/Cargo.toml` (see the README). A course lists
 /// its cases and mistakes; the case runner ([`run::grade`]) grades and names by evidence.
 pub trait Course: Sync {
-    /// Every case with its body, in the order it runs and is shown. (A course that still runs
-    /// its own loop overrides [`Course::cases`] and [`Course::grade`] instead: none here then.)
-    fn checks(&self) -> Vec<Case> {
-        Vec::new()
-    }
+    /// Every case with its body, in the order it runs and is shown.
+    fn cases(&self) -> Vec<Case>;
 
     /// Every mistake the course can name.
     fn mistakes(&self) -> &'static [Mistake];
@@ -139,22 +136,35 @@ pub trait Course: Sync {
         &[]
     }
 
-    /// Every case's contract, id and title, in order.
-    fn cases(&self) -> Vec<CaseTitle> {
-        self.checks().iter().map(Case::title).collect()
+    /// Notes for the names an exercise file forgets to import.
+    fn import_notes(&self) -> &'static [ImportNote] {
+        &[]
     }
 
-    /// Grades the program behind `channel` on every case of the course, with random inputs drawn
-    /// from `seed`.
-    fn grade(&self, channel: &dyn Channel, seed: u64) -> Report {
-        self.grade_cases(&self.checks(), channel, seed)
+    /// Notes on compile errors, each for one exercise and kind of error.
+    fn coaching(&self) -> &'static [Coaching] {
+        &[]
+    }
+}
+
+/// What every course does the same way, derived from what it lists (not for a course to change).
+impl dyn Course + '_ {
+    /// Every case's contract, id and title, in order.
+    pub fn case_titles(&self) -> Vec<CaseTitle> {
+        self.cases().iter().map(Case::title).collect()
+    }
+
+    /// Grades the program behind `channel`, with random inputs drawn from `seed`: every case by
+    /// the case runner ([`run::grade`]), mistakes named by evidence.
+    pub fn grade(&self, channel: &dyn Channel, seed: u64) -> Report {
+        self.grade_cases(&self.cases(), channel, seed)
     }
 
     /// Grades the program behind `channel` on the cases of the exercise of TODO `todo` (those that
     /// grade it, alone or in a composition: [`Case::belongs_to`]): what `tutor check` runs. Its
     /// report counts only those.
-    fn grade_exercise(&self, channel: &dyn Channel, seed: u64, todo: u32) -> Report {
-        let cases: Vec<Case> = self.checks().into_iter().filter(|case| case.belongs_to(todo)).collect();
+    pub fn grade_exercise(&self, channel: &dyn Channel, seed: u64, todo: u32) -> Report {
+        let cases: Vec<Case> = self.cases().into_iter().filter(|case| case.belongs_to(todo)).collect();
         self.grade_cases(&cases, channel, seed)
     }
 
@@ -168,18 +178,8 @@ pub trait Course: Sync {
         run::grade(cases, self.mistakes(), &Run::new(channel, seed), diagnoses)
     }
 
-    /// The cases of the exercise of TODO `todo`, in order (see [`Course::grade_exercise`]).
-    fn cases_of(&self, todo: u32) -> Vec<CaseTitle> {
-        self.checks().iter().filter(|case| case.belongs_to(todo)).map(Case::title).collect()
-    }
-
-    /// Notes for the names an exercise file forgets to import.
-    fn import_notes(&self) -> &'static [ImportNote] {
-        &[]
-    }
-
-    /// Notes on compile errors, each for one exercise and kind of error.
-    fn coaching(&self) -> &'static [Coaching] {
-        &[]
+    /// The titles of the exercise of TODO `todo`'s cases, in order (see [`Self::grade_exercise`]).
+    pub fn case_titles_of(&self, todo: u32) -> Vec<CaseTitle> {
+        self.cases().iter().filter(|case| case.belongs_to(todo)).map(Case::title).collect()
     }
 }

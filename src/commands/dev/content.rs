@@ -9,8 +9,8 @@ use anyhow::{Context, Result};
 
 use crate::course::catalogue::info_path;
 use crate::course::{embedded, Catalogue, Exercise};
-use crate::errors::OnFile;
 use crate::fsutil::files_below;
+use crate::fsutil::OnFile;
 
 /// The origin of a course's catalogue, stubs, solutions and lessons.
 pub enum Source {

@@ -14,8 +14,8 @@ use colored::Colorize;
 
 use crate::cli::Limits;
 use crate::course::{Catalogue, Exercise};
-use crate::errors::OnFile;
 use crate::fsutil::write_if_changed;
+use crate::fsutil::OnFile;
 use crate::render::progress_line::ProgressLine;
 use crate::render::Printer;
 use crate::runner::{self, CheckOptions, CheckOutcome, Refusal};

@@ -9,8 +9,9 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use colored::Colorize;
 
-use crate::errors::{CliError, OnFile};
+use crate::errors::CliError;
 use crate::fsutil::write_if_changed;
+use crate::fsutil::OnFile;
 use crate::render::Printer;
 
 use super::scaffold;

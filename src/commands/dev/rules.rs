@@ -15,7 +15,7 @@ pub const AUTHOR_MARKER: &str = "TODO(author)";
 /// Hints an exercise lesson must have at least.
 pub const MIN_HINTS: u32 = 3;
 
-/// The terminal widths a lesson, and a hint, must fit (what `tests/widths.rs` checks through
+/// The terminal widths a lesson, and a hint, must fit (what `tests/it/widths.rs` checks through
 /// the binary): prose is wrapped to them, code blocks are not.
 pub const LESSON_COLUMNS: usize = 80;
 pub const HINT_COLUMNS: usize = 60;
@@ -230,7 +230,7 @@ pub fn mistakes(printer: &Printer, course: &Course) -> Vec<Problem> {
 /// Chinese (not the English copied), and none still says TODO(author).
 pub fn titles(printer: &Printer, course: &Course) -> Vec<Problem> {
     let file = course.grading_dir();
-    let cases = course.grading.cases();
+    let cases = course.grading.case_titles();
     let mut problems = Vec::new();
     if cases.is_empty() {
         problems.push(Problem::new(&file, printer.inline(|u| u.dev_no_cases, &[])));

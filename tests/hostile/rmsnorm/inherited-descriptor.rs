@@ -1,5 +1,5 @@
 //! A hostile exercise file (found by an adversarial learner): writes through descriptor 9, which
-//! the learner's shell opened for tutor (`9>>FILE`); `tests/hostile.rs` runs it with one open.
+//! the learner's shell opened for tutor (`9>>FILE`); `tests/it/hostile.rs` runs it with one open.
 //! exercise: 02-norm
 //! shows: wrote to fd 9: Err
 

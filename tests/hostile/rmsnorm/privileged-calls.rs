@@ -2,7 +2,7 @@
 //! leave open (perf counters and uprobes, BPF, real-time scheduling, reboot's capability check,
 //! keys, tracing, io_uring, userfaultfd, modules, kexec, clocks, the kernel log, another
 //! terminal), a call number no kernel has, and reads its capability sets. It prints one
-//! `probe NAME: …` line each; tests/privileged.rs asserts each is refused. The calls that would
+//! `probe NAME: …` line each; tests/it/privileged.rs asserts each is refused. The calls that would
 //! change the machine (reboot's Ctrl-Alt-Del switch, kexec, modules, clocks) are made only when
 //! the program holds no capability, so even run unconfined as root it changes nothing.
 //! exercise: 02-norm

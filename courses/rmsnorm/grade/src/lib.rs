@@ -30,7 +30,7 @@ pub struct RmsNorm;
 pub static COURSE: RmsNorm = RmsNorm;
 
 impl Course for RmsNorm {
-    fn checks(&self) -> Vec<Case> {
+    fn cases(&self) -> Vec<Case> {
         all_cases()
     }
 

@@ -24,7 +24,7 @@ pub struct SwiGlu;
 pub static COURSE: SwiGlu = SwiGlu;
 
 impl Course for SwiGlu {
-    fn checks(&self) -> Vec<Case> {
+    fn cases(&self) -> Vec<Case> {
         cases::all()
     }
 

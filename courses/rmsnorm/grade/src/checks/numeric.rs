@@ -134,7 +134,7 @@ fn f16_squares_in_fp32(run: &Run) -> Outcome {
 
 fn f16_long_row(run: &Run) -> Outcome {
     // 4096 squares of 4.0 sum to 65536: past f16's range (ndarray's partial sums overflow), and
-    // an f16 running sum stalls at 32768, after 2048 terms (see tests/lesson_claims.rs). A constant row normalises to ones whatever the statistics' scale, so a second,
+    // an f16 running sum stalls at 32768, after 2048 terms (see tests/it/lesson_claims.rs). A constant row normalises to ones whatever the statistics' scale, so a second,
     // varying row (3, 5, 4, 6, … : mean square 21.5) tells the mistakes apart.
     let constant = ArrayD::from_elem(IxDyn(&[1, 4096]), f16::from_f32(4.0));
     let varying = ArrayD::from_shape_fn(IxDyn(&[1, 4096]), |i| f16::from_f32([3.0, 5.0, 4.0, 6.0][i[1] % 4]));
