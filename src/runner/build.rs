@@ -25,7 +25,7 @@ use super::replay::{self, Invocation};
 use super::rustc_env;
 use super::CheckOptions;
 use crate::fsutil::regular::{read_text, Links};
-use crate::fsutil::write_if_changed;
+use crate::fsutil::below::write_below;
 
 /// What a later check may reuse of one graded program's builds.
 #[derive(Debug, Serialize, Deserialize)]
@@ -216,7 +216,10 @@ fn key(tutor: &BTreeMap<String, String>, command: Option<&Recorded>) -> u64 {
 /// Writes `record`; a failure only means the next check goes through cargo.
 fn save(path: &Path, record: &Record) {
     if let Ok(text) = serde_json::to_string(record) {
-        let _ = write_if_changed(path, &text);
+        // Below `.tutor/` (`builds/` must be a real folder like every other on the way).
+        if let Some(private) = path.parent().and_then(Path::parent) {
+            let _ = write_below(private, path, &text);
+        }
     }
 }
 

@@ -20,7 +20,6 @@ use anyhow::{Context, Result};
 use crate::course::embedded::{self, EmbeddedFile, HARNESS_LOCK, SUBJECT_FILES};
 use crate::course::{Catalogue, Exercise};
 use crate::errors::OnFile;
-use crate::fsutil::write_if_changed;
 
 /// Where the harness lives.
 pub struct Layout {
@@ -307,7 +306,7 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
     remove_strays(&root, &root, &keep)?;
     let mut fingerprint = std::hash::DefaultHasher::new();
     for (path, contents) in &files {
-        write_if_changed(&root.join(path), contents)?;
+        crate::fsutil::below::write_below(&root, &root.join(path), contents)?;
         if *path != copy_path(exercise) {
             (path, contents).hash(&mut fingerprint);
         }

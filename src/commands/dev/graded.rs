@@ -15,7 +15,7 @@ use colored::Colorize;
 use crate::cli::Limits;
 use crate::course::{Catalogue, Exercise};
 use crate::errors::OnFile;
-use crate::fsutil::write_if_changed;
+use crate::fsutil::below::write_below;
 use crate::render::progress_line::ProgressLine;
 use crate::render::Printer;
 use crate::runner::{self, CheckOptions, CheckOutcome, Refusal};
@@ -84,7 +84,7 @@ fn grade(
     if !runner::harness::is_built(&workspace.private_dir()) {
         eprintln!("{}", printer.lines(|u| u.first_build, &[]).dimmed());
     }
-    write_if_changed(&workspace.exercise_file(exercise), text)?;
+    write_below(workspace.root(), &workspace.exercise_file(exercise), text)?;
     let outcome = runner::check(workspace, catalogue, exercise, options, &lock, &mut |e: runner::CheckEvent| {
         progress.event(printer, e)
     });
