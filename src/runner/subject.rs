@@ -315,11 +315,8 @@ impl Running {
 fn stop(mut running: Running) -> Captured {
     let _ = running.requests.socket.shutdown(std::net::Shutdown::Both);
     running.group.kill();
-    let mut output = collect(running.stdout.take(), running.stderr.take());
-    // Learner output goes to the learner's terminal: no escape sequences of its own.
-    output.stdout = tutor_grade::text::printable(&output.stdout);
-    output.stderr = tutor_grade::text::printable(&output.stderr);
-    output
+    // Kept as printed: the renderers show it escaped (`render::shown`).
+    collect(running.stdout.take(), running.stderr.take())
 }
 
 /// What the dynamic loader said, when a program that had not yet answered ended because a shared

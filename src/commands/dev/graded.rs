@@ -200,7 +200,7 @@ fn failing(report: &Report) -> Vec<&CaseResult> {
 
 /// A failing case's message in one language, on one line.
 fn message(language: crate::course::lesson::Language, case: &CaseResult) -> String {
-    let text = case.message.as_ref().map(|m| pick(language, &m.zh, &m.en).to_string()).unwrap_or_default();
+    let text = case.message.as_ref().map(|m| crate::render::shown(pick(language, &m.zh, &m.en))).unwrap_or_default();
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
