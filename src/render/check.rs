@@ -344,6 +344,11 @@ fn render_diagnostics(printer: &Printer, diagnostics: &[Diagnostic], notes: &Cou
     let mut noted = Vec::new();
     let mut out = String::new();
     for diagnostic in diagnostics {
+        if let Some((errors, warnings)) = diagnostic.omitted_counts() {
+            let line = printer.lines(|u| u.diagnostics_omitted, &[("errors", &errors), ("warnings", &warnings)]);
+            out.push_str(&format!("{}\n\n", wrap::wrap(&line, "", "  ", columns).dimmed()));
+            continue;
+        }
         let rendered = super::shown_keeping_colour(diagnostic.rendered.trim_end(), printer.color);
         out.push_str(&format!("{}\n\n", without_lint_origin(&rendered)));
         if let Some(note) = compile_note::note_for(diagnostic, notes).filter(|n| !noted.contains(n)) {

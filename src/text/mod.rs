@@ -109,6 +109,7 @@ pub struct Ui {
     pub waiting_for_lock: &'static str,
     pub does_not_compile: &'static str,
     pub fix_and_retry: &'static str,
+    pub diagnostics_omitted: &'static str,
     pub case_passed: &'static str,
     pub case_failed: &'static str,
     pub case_not_done: &'static str,
