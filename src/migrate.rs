@@ -121,8 +121,8 @@ fn refresh_editor_project(root: &Path, catalogue: &Catalogue) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::fs;
     use crate::progress::ExerciseStatus;
+    use std::fs;
 
     fn scratch(name: &str) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!("tutor-migrate-{name}-{}", std::process::id()));

@@ -29,12 +29,10 @@ fn fixture(name: &str) -> &'static common::fixtures::Fixture {
 
 /// Every message of the JSON report's cases, in both languages.
 fn json_messages(run: &Run) -> Vec<String> {
-    let document: Value = serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", run.stdout));
+    let document: Value =
+        serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", run.stdout));
     let tests = document["tests"].as_array().expect("tests").clone();
-    tests
-        .iter()
-        .flat_map(|t| ["zh", "en"].map(|l| t["message"][l].as_str().unwrap_or_default().to_string()))
-        .collect()
+    tests.iter().flat_map(|t| ["zh", "en"].map(|l| t["message"][l].as_str().unwrap_or_default().to_string())).collect()
 }
 
 /// Checks the hostile file `name` as text (escaped) and as JSON (raw).
@@ -78,7 +76,8 @@ fn a_string_inside_the_progress_file_is_shown_escaped() {
     std::fs::create_dir_all(course.root.join(".tutor")).unwrap();
     // TOML's own escapes make the control characters: a value of the wrong kind is quoted in
     // the reason the file could not be read.
-    let broken = "version = 2\n[exercises.\"rmsnorm/01-weight\"]\nstatus = \"\\u001b[2J\\u001b]0;owned\\u0007\\r\\u202e\"\n";
+    let broken =
+        "version = 2\n[exercises.\"rmsnorm/01-weight\"]\nstatus = \"\\u001b[2J\\u001b]0;owned\\u0007\\r\\u202e\"\n";
     std::fs::write(course.root.join(".tutor/state.toml"), broken).unwrap();
     let run = course.tutor(&["list"]);
     run.expect(0).shows("could not be read");

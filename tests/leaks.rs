@@ -30,7 +30,8 @@ fn assert_no_secret(run: &Run, what: &str) {
 #[test]
 fn the_compilers_environment_holds_no_secret_of_tutors() {
     let course = Course::new("leak-environ");
-    let fixture = HOSTILE.iter().find(|f| f.name == "include-environ").expect("tests/hostile/rmsnorm/include-environ.rs");
+    let fixture =
+        HOSTILE.iter().find(|f| f.name == "include-environ").expect("tests/hostile/rmsnorm/include-environ.rs");
     course.write_exercise("02-norm", fixture.source);
     // The compile error shows the compiler's environment: the allowed part only. Twice: by
     // cargo, then by rustc alone from the recorded command.

@@ -134,7 +134,8 @@ pub fn run_json(session: &Session, name: Option<&str>, all: bool, limits: &Limit
             // One that could not be graded by the message tutor would print, without colour.
             Ok((outcome, ..)) => {
                 let files = shown_files(session, exercise);
-                let printed = render(&session.printer, &outcome, &exercise.id, exercise.todo, &files.as_names(), Detail::Verbose);
+                let printed =
+                    render(&session.printer, &outcome, &exercise.id, exercise.todo, &files.as_names(), Detail::Verbose);
                 (Some(outcome), plain(&printed))
             }
             Err(error) => (None, plain(&crate::errors::describe_error(&session.printer, &error))),

@@ -214,7 +214,9 @@ fn dependencies(printer: &Printer, workspace: &Workspace, catalogue: &Catalogue)
     let fetched = stub.context("the catalogue lists no exercise").and_then(|(exercise, stub)| {
         let layout = harness::write(&private, catalogue, exercise, stub)?;
         let mut command = Command::new("cargo");
-        crate::runner::allowed_env::give_to(&mut command).args(["fetch", "--locked", "--manifest-path"]).arg(&layout.manifest);
+        crate::runner::allowed_env::give_to(&mut command)
+            .args(["fetch", "--locked", "--manifest-path"])
+            .arg(&layout.manifest);
         Ok(process::run(command, Duration::from_secs(120), cargo::MEMORY_LIMIT)?)
     });
     match fetched {

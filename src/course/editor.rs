@@ -9,8 +9,8 @@ use std::path::Path;
 use anyhow::Result;
 
 use super::{cargo_habits, Catalogue};
-use crate::fsutil::regular::Links;
 use crate::fsutil::below::write_below;
+use crate::fsutil::regular::Links;
 use crate::runner::harness;
 
 /// The first line of the course `Cargo.toml` that tutor writes, to recognise its own file.

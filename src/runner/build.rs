@@ -24,8 +24,8 @@ use super::harness::Layout;
 use super::replay::{self, Invocation};
 use super::rustc_env;
 use super::CheckOptions;
-use crate::fsutil::regular::{read_text, Links};
 use crate::fsutil::below::write_below;
+use crate::fsutil::regular::{read_text, Links};
 
 /// What a later check may reuse of one graded program's builds.
 #[derive(Debug, Serialize, Deserialize)]
