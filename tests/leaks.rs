@@ -75,3 +75,15 @@ fn an_exercise_file_that_is_a_link_is_never_read() {
     std::os::unix::fs::symlink(&own, &file).unwrap();
     course.tutor(&["check", "02"]).expect(1).shows("is a symbolic link, not an ordinary file");
 }
+
+#[test]
+fn a_progress_file_that_is_a_link_is_set_aside_unread() {
+    let course = Course::new("leak-state");
+    let state = course.root.join(".tutor/state.toml");
+    let _ = std::fs::remove_file(&state);
+    std::os::unix::fs::symlink("/proc/self/environ", &state).unwrap();
+    let run = with_secrets(&course, &["list"]);
+    run.expect(0).shows("the progress file could not be read (it is a symbolic link, not an ordinary file)");
+    assert_no_secret(&run, "list");
+    assert!(!std::fs::symlink_metadata(&state).is_ok_and(|m| m.file_type().is_symlink()), "set aside");
+}

@@ -53,7 +53,8 @@ pub fn run(printer: &Printer, explicit_workspace: Option<&Path>) -> Result<ExitC
             format!("✗ {}", printer.label(|u| u.doctor_problem)).red()
         };
         let (columns, colon) = (printer.width(), printer.colon());
-        let finding = format!("{mark}  {}{colon}{}", f.what.bold(), f.detail);
+        // A finding's detail may quote a tool's output or a path: shown, never obeyed.
+        let finding = format!("{mark}  {}{colon}{}", f.what.bold(), crate::render::shown(&f.detail));
         println!("{}", crate::render::wrap::wrap(&finding, "", "      ", columns));
         if let Some(fix) = &f.fix {
             let fix = format!("{}{colon}{fix}", printer.label(|u| u.doctor_fix).yellow());

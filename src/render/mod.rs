@@ -192,3 +192,21 @@ pub fn pick<'a>(language: Language, zh: &'a str, en: &'a str) -> &'a str {
 pub fn title(printer: &Printer, zh: &str, en: &str) -> String {
     printer.bi_label(&Bi::new(zh, en))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outside_text_is_shown_and_rustcs_own_colour_kept() {
+        let attack = "a\u{1b}[2J\u{1b}]0;t\u{7}\rb\u{202e}c\n\td";
+        assert_eq!(shown(attack), "a\\u{1b}[2J\\u{1b}]0;t\\u{7}\\u{d}b\\u{202e}c\n\td");
+        let rendered = "\u{1b}[0m\u{1b}[1m\u{1b}[38;5;9merror\u{1b}[0m: x\u{1b}[2J\u{1b}]0;t\u{7}";
+        assert_eq!(
+            shown_keeping_colour(rendered, true),
+            "\u{1b}[0m\u{1b}[1m\u{1b}[38;5;9merror\u{1b}[0m: x\\u{1b}[2J\\u{1b}]0;t\\u{7}"
+        );
+        assert_eq!(shown_keeping_colour(rendered, false), shown(rendered));
+        assert!(!shown_keeping_colour(rendered, false).contains('\u{1b}'));
+    }
+}
