@@ -75,7 +75,8 @@ pub fn describe_error(printer: &Printer, error: &anyhow::Error) -> String {
     } else if let Some(failure) = storage_failure(error) {
         describe_storage_failure(printer, &failure)
     } else {
-        format!("{error:#}")
+        // An error's own text may carry a path or a file's contents: shown, never obeyed.
+        crate::render::shown(&format!("{error:#}"))
     }
 }
 

@@ -2,6 +2,7 @@
 //! process that was killed between writing its temporary file and renaming it; [`regular`]
 //! opens and reads every file tutor uses for itself.
 
+pub mod below;
 pub mod regular;
 
 use std::fs;

@@ -8,16 +8,15 @@
 //!
 //! A learner's file is never overwritten: when both the old and the new place hold one, both stay.
 
-use std::fs;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use crate::course::catalogue::info_path;
 use crate::course::{editor, Catalogue};
+use crate::fsutil::below::{no_link_below, remove_file_below, rename_below, write_below};
 use crate::fsutil::regular::{read_text, Links};
-use crate::fsutil::write_if_changed;
-use crate::fsutil::OnFile;
+use crate::fsutil::LinkedFolder;
 use crate::progress::{ProgressStore, Recovered, State};
 
 /// What a migration did, for the one line tutor prints about it.
@@ -42,6 +41,9 @@ impl Migrated {
 
 /// Brings the workspace at `root` up to date (see the module documentation).
 pub fn run(root: &Path, catalogue: &Catalogue, store: &ProgressStore) -> Result<Migrated> {
+    // Every command starts here: tutor's own folder that is a link is refused before anything
+    // is read or written through it (each write below looks again at every folder on its way).
+    no_link_below(root, &root.join(".tutor"))?;
     let mut migrated = Migrated::default();
     let legacy_catalogue = root.join("exercises/info.toml");
     if legacy_catalogue.is_file() {
@@ -51,18 +53,11 @@ pub fn run(root: &Path, catalogue: &Catalogue, store: &ProgressStore) -> Result<
             // Only an id no other course uses can be told apart in the old layout.
             let unique = catalogue.exercises.iter().filter(|e| e.local == exercise.local).count() == 1;
             if unique && old.is_file() && !new.exists() {
-                if let Some(parent) = new.parent() {
-                    fs::create_dir_all(parent).with_context(|| OnFile::write(parent))?;
-                }
-                fs::rename(&old, &new).with_context(|| OnFile::write(&new))?;
+                rename_below(root, &old, &new)?;
                 migrated.moved += 1;
             }
         }
-        let kept = root.join(".tutor/legacy-info.toml");
-        if let Some(parent) = kept.parent() {
-            fs::create_dir_all(parent).with_context(|| OnFile::write(parent))?;
-        }
-        fs::rename(&legacy_catalogue, &kept).with_context(|| OnFile::write(&kept))?;
+        rename_below(root, &legacy_catalogue, &root.join(".tutor/legacy-info.toml"))?;
     }
     for course in &catalogue.courses {
         if root.join(info_path(&course.id)).is_file() {
@@ -71,7 +66,7 @@ pub fn run(root: &Path, catalogue: &Catalogue, store: &ProgressStore) -> Result<
         for file in course.registered().files.iter().filter(|f| f.path.starts_with("exercises/")) {
             let path = root.join(file.path);
             if !path.exists() {
-                write_if_changed(&path, file.contents)?;
+                write_below(root, &path, file.contents)?;
             }
         }
         migrated.added.push(course.id.clone());
@@ -87,8 +82,9 @@ pub fn run(root: &Path, catalogue: &Catalogue, store: &ProgressStore) -> Result<
     // `cargo test` work there. Files are written only when their content changes; when nothing
     // else moved, a folder that cannot be written to (read-only) keeps its editor files and the
     // command goes on: they are for the editor and cargo, not for tutor.
+    // A link on the way is refused whatever else happened: the learner is told what it is.
     let refreshed = refresh_editor_project(root, catalogue);
-    if migrated.any() {
+    if migrated.any() || refreshed.as_ref().is_err_and(|e| e.downcast_ref::<LinkedFolder>().is_some()) {
         refreshed?;
     }
     Ok(migrated)
@@ -117,7 +113,7 @@ fn refresh_editor_project(root: &Path, catalogue: &Catalogue) -> Result<()> {
     if read_text(&root.join("Cargo.toml"), Links::Follow).is_some_and(|text| editor::is_ours(&text)) {
         editor::write_project(root, catalogue)?;
         // The one-course layout's single library root.
-        let _ = fs::remove_file(root.join(".tutor/editor/lib.rs"));
+        remove_file_below(root, &root.join(".tutor/editor/lib.rs"))?;
     }
     Ok(())
 }
@@ -126,6 +122,7 @@ fn refresh_editor_project(root: &Path, catalogue: &Catalogue) -> Result<()> {
 mod tests {
     use super::*;
     use crate::progress::ExerciseStatus;
+    use std::fs;
 
     fn scratch(name: &str) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!("tutor-migrate-{name}-{}", std::process::id()));

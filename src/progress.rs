@@ -175,8 +175,9 @@ impl ProgressStore {
 
     /// `None` when the file vanished while it was being set aside (another process did it).
     fn load_once(&self) -> Result<Option<(State, Option<Recovered>)>> {
-        // A link is followed: it is replaced, never written through, when the state is saved.
-        let bytes = match regular::read_bytes(&self.path, MAX_STATE_BYTES, Links::Follow) {
+        // A link is never read through (it could lead to any file the learner can read, and the
+        // reason a file does not parse quotes it): set aside like a FIFO, its target left alone.
+        let bytes = match regular::read_bytes(&self.path, MAX_STATE_BYTES, Links::Refuse) {
             Ok(bytes) => bytes,
             Err(FileError::Missing) => return Ok(Some((State::default(), None))),
             Err(FileError::TooLarge(_)) => return self.set_aside(Unreadable::TooLarge),

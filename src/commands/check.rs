@@ -125,19 +125,20 @@ pub fn run_json(session: &Session, name: Option<&str>, all: bool, limits: &Limit
     let options = CheckOptions::from_limits(limits, false);
     let mut outcomes = Vec::new();
     for exercise in &selected {
-        let (outcome, ..) = grade(session, exercise, &options, &mut |_| {}, |_| {})?;
-        // A graded check is described case by case; only one that could not be graded needs
-        // the message tutor would print, without colour.
-        let printed = match outcome {
-            runner::CheckOutcome::Graded { .. } => String::new(),
-            _ => plain(&render(
-                &session.printer,
-                &outcome,
-                &exercise.id,
-                exercise.todo,
-                &shown_files(session, exercise).as_names(),
-                Detail::Verbose,
-            )),
+        // An exercise that cannot be graded (its program would not start, a folder refused) is
+        // an `error` entry with the message tutor would print: the others keep their results,
+        // and the document is written whatever happened.
+        let (outcome, printed) = match grade(session, exercise, &options, &mut |_| {}, |_| {}) {
+            // A graded check is described case by case.
+            Ok((outcome @ runner::CheckOutcome::Graded { .. }, ..)) => (Some(outcome), String::new()),
+            // One that could not be graded by the message tutor would print, without colour.
+            Ok((outcome, ..)) => {
+                let files = shown_files(session, exercise);
+                let printed =
+                    render(&session.printer, &outcome, &exercise.id, exercise.todo, &files.as_names(), Detail::Verbose);
+                (Some(outcome), plain(&printed))
+            }
+            Err(error) => (None, plain(&crate::errors::describe_error(&session.printer, &error))),
         };
         outcomes.push((exercise, outcome, printed));
     }
@@ -146,13 +147,17 @@ pub fn run_json(session: &Session, name: Option<&str>, all: bool, limits: &Limit
         .map(|(exercise, outcome, printed)| json::Checked {
             exercise: &exercise.id,
             course: &exercise.course,
-            outcome,
+            outcome: outcome.as_ref(),
             printed: printed.clone(),
         })
         .collect();
     let document = json::document(&checked);
     println!("{}", serde_json::to_string_pretty(&document)?);
-    let every_one_passed = outcomes.iter().all(|(_, outcome, _)| outcome.passed());
+    // An exercise that could not be graded is the environment's problem (exit 2, as in text).
+    if outcomes.iter().any(|(_, outcome, _)| outcome.is_none()) {
+        return Ok(ExitCode::from(2));
+    }
+    let every_one_passed = outcomes.iter().all(|(_, outcome, _)| outcome.as_ref().is_some_and(|o| o.passed()));
     Ok(if every_one_passed { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 

@@ -53,7 +53,8 @@ pub fn run(printer: &Printer, explicit_workspace: Option<&Path>) -> Result<ExitC
             format!("✗ {}", printer.label(|u| u.doctor_problem)).red()
         };
         let (columns, colon) = (printer.width(), printer.colon());
-        let finding = format!("{mark}  {}{colon}{}", f.what.bold(), f.detail);
+        // A finding's detail may quote a tool's output or a path: shown, never obeyed.
+        let finding = format!("{mark}  {}{colon}{}", f.what.bold(), crate::render::shown(&f.detail));
         println!("{}", crate::render::wrap::wrap(&finding, "", "      ", columns));
         if let Some(fix) = &f.fix {
             let fix = format!("{}{colon}{fix}", printer.label(|u| u.doctor_fix).yellow());
@@ -71,7 +72,7 @@ fn toolchain(printer: &Printer) -> Finding {
     let what = printer.label(|u| u.doctor_toolchain);
     match cargo::check_toolchain() {
         Ok(version) => {
-            let rustc = Command::new("rustc")
+            let rustc = crate::runner::allowed_env::give_to(&mut Command::new("rustc"))
                 .arg("--version")
                 .output()
                 .ok()
@@ -214,7 +215,9 @@ fn dependencies(printer: &Printer, workspace: &Workspace, catalogue: &Catalogue)
     let fetched = stub.context("the catalogue lists no exercise").and_then(|(exercise, stub)| {
         let layout = harness::write(&private, catalogue, exercise, stub)?;
         let mut command = Command::new("cargo");
-        command.args(["fetch", "--locked", "--manifest-path"]).arg(&layout.manifest);
+        crate::runner::allowed_env::give_to(&mut command)
+            .args(["fetch", "--locked", "--manifest-path"])
+            .arg(&layout.manifest);
         Ok(process::run(command, Duration::from_secs(120), cargo::MEMORY_LIMIT)?)
     });
     match fetched {

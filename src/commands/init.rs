@@ -10,7 +10,7 @@ use colored::Colorize;
 use crate::course::embedded::{self, WORKSPACE_GITIGNORE, WORKSPACE_README};
 use crate::course::{editor, Catalogue};
 use crate::errors::CliError;
-use crate::fsutil::write_if_changed;
+use crate::fsutil::below::write_below;
 use crate::render::progress_line::ProgressLine;
 use crate::render::Printer;
 use crate::runner;
@@ -28,7 +28,7 @@ fn update(printer: &Printer, root: &Path, dir: &Path) -> Result<ExitCode> {
     }
     for (name, contents) in [("README.md", WORKSPACE_README), (".gitignore", WORKSPACE_GITIGNORE)] {
         if !root.join(name).exists() {
-            write_if_changed(&root.join(name), contents)?;
+            write_below(root, &root.join(name), contents)?;
         }
     }
     write_editor_project(printer, root, &catalogue)?;
@@ -84,7 +84,7 @@ pub fn run(printer: &Printer, dir: &Path, force: bool, no_build: bool) -> Result
             println!("{}", printer.wrapped(|u| u.init_kept, &[("file", &shown)]).dimmed());
             continue;
         }
-        write_if_changed(path, contents)?;
+        write_below(&root, path, contents)?;
     }
 
     let catalogue = Catalogue::embedded().context("reading the embedded catalogue")?;

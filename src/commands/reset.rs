@@ -12,9 +12,8 @@ use super::{confirm, Session};
 use crate::course::embedded::course_file;
 use crate::course::Exercise;
 use crate::errors::CliError;
-use crate::fsutil::regular::{self, FileError, Links};
-use crate::fsutil::write_if_changed;
 use crate::fsutil::OnFile;
+use crate::fsutil::regular::{self, FileError, Links};
 use crate::progress::ExerciseStatus;
 use crate::runner;
 
@@ -51,9 +50,11 @@ pub fn restore_stub(session: &Session, exercise: &Exercise, on_wait: &mut dyn Fn
     let _lock = runner::lock_checks(&session.workspace, on_wait)?;
 
     let file = session.workspace.exercise_file(exercise);
-    // A link to the learner's own copy elsewhere is followed for the backup, and then replaced
-    // by the stub, its target left as it is.
-    let kept = match regular::kind_at(&file, Links::Follow) {
+    // A link is never read through (it may lead to `/proc/self/environ`): refused like a FIFO,
+    // for the learner to move.
+    let root = session.workspace.root();
+    crate::fsutil::below::no_link_below(root, file.parent().unwrap_or(root))?;
+    let kept = match regular::kind_at(&file, Links::Refuse) {
         Err(FileError::Missing) => None,
         Ok(None) => Some(back_up(session, exercise, &file)?),
         Ok(Some(kind)) => {
@@ -63,7 +64,7 @@ pub fn restore_stub(session: &Session, exercise: &Exercise, on_wait: &mut dyn Fn
         Err(e) => return Err(e.at(&file, false)),
     };
     let stub = course_file(&exercise.file).context("the stub is embedded")?;
-    write_if_changed(&file, stub)?;
+    crate::fsutil::below::write_below(root, &file, stub)?;
     session.update(|state| state.exercises.entry(exercise.key()).or_default().status = ExerciseStatus::NotStarted)?;
     Ok(kept)
 }
@@ -72,9 +73,9 @@ pub fn restore_stub(session: &Session, exercise: &Exercise, on_wait: &mut dyn Fn
 /// workspace. The copy streams, so a file of any size is kept whole.
 fn back_up(session: &Session, exercise: &Exercise, file: &Path) -> Result<String> {
     let backups = session.workspace.private_dir().join("backups");
-    crate::fsutil::real_folder(&backups)?;
+    crate::fsutil::below::real_folders_below(session.workspace.root(), &backups)?;
     let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let mut source = regular::open_read(file, Links::Follow).map_err(|e| e.at(file, false))?;
+    let mut source = regular::open_read(file, Links::Refuse).map_err(|e| e.at(file, false))?;
     for n in 0..10_000u32 {
         let name = match n {
             0 => format!("{}-{stamp}.rs", exercise.local),

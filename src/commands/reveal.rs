@@ -60,7 +60,7 @@ pub fn run(session: &Session, name: Option<&str>, yes: bool) -> Result<ExitCode>
 
     println!("{}", printer.lines(|u| u.diff_header, &[]).bold());
     let file = session.workspace.exercise_file(exercise);
-    match regular::read_bytes(&file, learner_file::MAX_BYTES, Links::Follow) {
+    match regular::read_bytes(&file, learner_file::MAX_BYTES, Links::Refuse) {
         Err(FileError::NotRegular(kind)) => println!(
             "{}",
             printer.per_language(|ui, _| text::fill(

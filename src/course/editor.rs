@@ -9,8 +9,8 @@ use std::path::Path;
 use anyhow::Result;
 
 use super::{cargo_habits, Catalogue};
+use crate::fsutil::below::write_below;
 use crate::fsutil::regular::Links;
-use crate::fsutil::write_if_changed;
 use crate::runner::harness;
 
 /// The first line of the course `Cargo.toml` that tutor writes, to recognise its own file.
@@ -74,15 +74,15 @@ pub fn course_manifest(course: &str) -> String {
 pub fn write_project(root: &Path, catalogue: &Catalogue) -> Result<bool> {
     for course in &catalogue.courses {
         let dir = root.join(project_dir(&course.id));
-        write_if_changed(&dir.join("Cargo.toml"), &course_manifest(&course.id))?;
-        write_if_changed(&dir.join("lib.rs"), &library_root(catalogue, &course.id, "../../../"))?;
+        write_below(root, &dir.join("Cargo.toml"), &course_manifest(&course.id))?;
+        write_below(root, &dir.join("lib.rs"), &library_root(catalogue, &course.id, "../../../"))?;
     }
     let habits = root.join(cargo_habits::DIR);
     // The tutor that runs the checks: this one, while it is where it is now.
     let tutor = std::env::current_exe().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
-    write_if_changed(&habits.join("Cargo.toml"), &cargo_habits::manifest())?;
-    write_if_changed(&habits.join("main.rs"), &cargo_habits::main_rs())?;
-    write_if_changed(&habits.join("checks.rs"), &cargo_habits::checks_rs(catalogue, &tutor))?;
+    write_below(root, &habits.join("Cargo.toml"), &cargo_habits::manifest())?;
+    write_below(root, &habits.join("main.rs"), &cargo_habits::main_rs())?;
+    write_below(root, &habits.join("checks.rs"), &cargo_habits::checks_rs(catalogue, &tutor))?;
     let path = root.join("Cargo.toml");
     // A manifest tutor cannot read as text (or something that is not a file) is not tutor's:
     // left alone, like a learner's own.
@@ -92,7 +92,7 @@ pub fn write_project(root: &Path, catalogue: &Catalogue) -> Result<bool> {
         (Ok(Some(_)), _) => Ok(false),
         (_, Some(existing)) if !is_ours(&existing) => Ok(false),
         _ => {
-            write_if_changed(&path, &manifest(catalogue))?;
+            write_below(root, &path, &manifest(catalogue))?;
             Ok(true)
         }
     }

@@ -345,7 +345,13 @@ fn render_diagnostics(printer: &Printer, diagnostics: &[Diagnostic], notes: &Cou
     let mut noted = Vec::new();
     let mut out = String::new();
     for diagnostic in diagnostics {
-        out.push_str(&format!("{}\n\n", without_lint_origin(diagnostic.rendered.trim_end())));
+        if let Some((errors, warnings)) = diagnostic.omitted_counts() {
+            let line = printer.lines(|u| u.diagnostics_omitted, &[("errors", &errors), ("warnings", &warnings)]);
+            out.push_str(&format!("{}\n\n", wrap::wrap(&line, "", "  ", columns).dimmed()));
+            continue;
+        }
+        let rendered = super::shown_keeping_colour(diagnostic.rendered.trim_end(), printer.color);
+        out.push_str(&format!("{}\n\n", without_lint_origin(&rendered)));
         if let Some(note) = compile_note::note_for(diagnostic, notes).filter(|n| !noted.contains(n)) {
             let text = compile_note::render(printer, &note);
             out.push_str(&format!("{}\n\n", wrap::wrap(&text, "", "  ", columns).cyan()));
@@ -381,7 +387,7 @@ fn without_lint_origin(rendered: &str) -> String {
 /// the label, indented with it (a line of the learner's never starts at the margin, where
 /// tutor's own verdicts are).
 fn render_output(printer: &Printer, output: &Captured, columns: usize) -> String {
-    let printed = format!("{}{}", output.stdout, output.stderr);
+    let printed = super::shown(&format!("{}{}", output.stdout, output.stderr));
     if printed.trim().is_empty() {
         return String::new();
     }

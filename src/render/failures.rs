@@ -120,7 +120,7 @@ fn detail(printer: &Printer, case: &CaseResult) -> String {
 }
 
 fn first_line(case: &CaseResult, language: crate::course::lesson::Language) -> String {
-    let message = case.message.as_ref().map_or("", |m| super::pick(language, &m.zh, &m.en));
+    let message = case.message.as_ref().map_or(String::new(), |m| super::shown(super::pick(language, &m.zh, &m.en)));
     message.lines().next().unwrap_or_default().to_string()
 }
 

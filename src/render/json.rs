@@ -18,10 +18,10 @@ pub struct Checked<'a> {
     pub exercise: &'a str,
     /// Its course's id.
     pub course: &'a str,
-    /// What the check found.
-    pub outcome: &'a CheckOutcome,
+    /// What the check found; `None` when it could not be graded (see `printed`).
+    pub outcome: Option<&'a CheckOutcome>,
     /// The check as tutor prints it without colour, for an exercise that could not be graded
-    /// (empty for a graded one, which is described case by case).
+    /// (empty for a graded one, which is described case by case), or the error that ended it.
     pub printed: String,
 }
 
@@ -36,7 +36,7 @@ pub fn document(checked: &[Checked]) -> Value {
         entry.insert("course".into(), json!(check.course));
         entry.insert("status".into(), json!(status));
         match check.outcome {
-            CheckOutcome::Graded { report, .. } => {
+            Some(CheckOutcome::Graded { report, .. }) => {
                 tests.extend(report.cases.iter().map(|case| test(case, check.exercise)));
                 entry.insert("seed".into(), json!(report.seed));
                 let passed = report.cases.iter().filter(|c| c.status == Status::Passed).count();
@@ -54,7 +54,7 @@ pub fn document(checked: &[Checked]) -> Value {
     }
     let overall = if checked.iter().any(|c| status_of(c.outcome) == "error") {
         "error"
-    } else if checked.iter().all(|c| c.outcome.passed()) {
+    } else if checked.iter().all(|c| c.outcome.is_some_and(CheckOutcome::passed)) {
         "pass"
     } else {
         "fail"
@@ -68,10 +68,10 @@ pub fn document(checked: &[Checked]) -> Value {
     })
 }
 
-fn status_of(outcome: &CheckOutcome) -> &'static str {
+fn status_of(outcome: Option<&CheckOutcome>) -> &'static str {
     match outcome {
-        CheckOutcome::Graded { report, .. } if report.all_passed() => "pass",
-        CheckOutcome::Graded { .. } => "fail",
+        Some(CheckOutcome::Graded { report, .. }) if report.all_passed() => "pass",
+        Some(CheckOutcome::Graded { .. }) => "fail",
         _ => "error",
     }
 }

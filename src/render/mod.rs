@@ -133,9 +133,51 @@ impl Printer {
     }
 }
 
-/// The half of a kit sentence in `language`.
-fn pick_bi(bi: &Bi, language: Language) -> &str {
-    pick(language, &bi.zh, &bi.en)
+/// The half of a kit sentence in `language`, made [`shown`]: a kit sentence may carry the
+/// learner's values (an error's text, a panic's message, what a reply said).
+fn pick_bi(bi: &Bi, language: Language) -> String {
+    shown(pick(language, &bi.zh, &bi.en))
+}
+
+/// Text from outside the binary's own catalogue — the learner's values, what their program
+/// printed, a panic's message, an error's text, a file of the course folder, an argument —
+/// made safe for the terminal: control characters (ESC, CR, BEL …) but line breaks and tabs,
+/// and the bidi controls and invisible characters, shown as `\u{..}` rather than obeyed. The
+/// one escaping function of every renderer (it is the grading kit's `printable`, which the
+/// kit's own renderings use too); the JSON report carries the raw strings.
+pub fn shown(text: &str) -> String {
+    tutor_grade::text::printable(text)
+}
+
+/// [`shown`] for rustc's rendering of a diagnostic, whose own colour (SGR sequences,
+/// `ESC [ digits ; … m`) is kept when colour is on: anything else that is not text (an escape
+/// sequence in a message the learner's code wrote, a carriage return) is shown.
+pub fn shown_keeping_colour(text: &str, color: bool) -> String {
+    if !color {
+        return shown(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('\u{1b}') {
+        out.push_str(&shown(&rest[..at]));
+        let after = &rest[at + 1..];
+        let sgr = after.strip_prefix('[').and_then(|body| {
+            let end = body.find(|c: char| !(c.is_ascii_digit() || c == ';'))?;
+            (body[end..].starts_with('m')).then_some(end + 2)
+        });
+        match sgr {
+            Some(len) => {
+                out.push_str(&rest[at..at + 1 + len]);
+                rest = &after[len..];
+            }
+            None => {
+                out.push_str(&shown("\u{1b}"));
+                rest = after;
+            }
+        }
+    }
+    out.push_str(&shown(rest));
+    out
 }
 
 /// The half of a pair of titles or messages in `language`.
@@ -149,4 +191,22 @@ pub fn pick<'a>(language: Language, zh: &'a str, en: &'a str) -> &'a str {
 /// An exercise title in the chosen languages.
 pub fn title(printer: &Printer, zh: &str, en: &str) -> String {
     printer.bi_label(&Bi::new(zh, en))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outside_text_is_shown_and_rustcs_own_colour_kept() {
+        let attack = "a\u{1b}[2J\u{1b}]0;t\u{7}\rb\u{202e}c\n\td";
+        assert_eq!(shown(attack), "a\\u{1b}[2J\\u{1b}]0;t\\u{7}\\u{d}b\\u{202e}c\n\td");
+        let rendered = "\u{1b}[0m\u{1b}[1m\u{1b}[38;5;9merror\u{1b}[0m: x\u{1b}[2J\u{1b}]0;t\u{7}";
+        assert_eq!(
+            shown_keeping_colour(rendered, true),
+            "\u{1b}[0m\u{1b}[1m\u{1b}[38;5;9merror\u{1b}[0m: x\\u{1b}[2J\\u{1b}]0;t\\u{7}"
+        );
+        assert_eq!(shown_keeping_colour(rendered, false), shown(rendered));
+        assert!(!shown_keeping_colour(rendered, false).contains('\u{1b}'));
+    }
 }

@@ -24,8 +24,8 @@ use super::harness::Layout;
 use super::replay::{self, Invocation};
 use super::rustc_env;
 use super::CheckOptions;
+use crate::fsutil::below::write_below;
 use crate::fsutil::regular::{read_text, Links};
-use crate::fsutil::write_if_changed;
 
 /// What a later check may reuse of one graded program's builds.
 #[derive(Debug, Serialize, Deserialize)]
@@ -91,7 +91,7 @@ impl Record {
     /// The record at `path`, if there is one for this harness, colour setting and environment
     /// (tutor's being `tutor`).
     fn load(path: &Path, layout: &Layout, color: bool, tutor: &BTreeMap<String, String>) -> Option<Record> {
-        let text = read_text(path, Links::Follow)?;
+        let text = read_text(path, Links::Refuse)?;
         let record: Record = serde_json::from_str(&text).ok()?;
         let same = record.harness == layout.fingerprint
             && record.color == color
@@ -216,7 +216,10 @@ fn key(tutor: &BTreeMap<String, String>, command: Option<&Recorded>) -> u64 {
 /// Writes `record`; a failure only means the next check goes through cargo.
 fn save(path: &Path, record: &Record) {
     if let Ok(text) = serde_json::to_string(record) {
-        let _ = write_if_changed(path, &text);
+        // Below `.tutor/` (`builds/` must be a real folder like every other on the way).
+        if let Some(private) = path.parent().and_then(Path::parent) {
+            let _ = write_below(private, path, &text);
+        }
     }
 }
 

@@ -38,7 +38,7 @@ const HARNESS_RUSTFLAGS: &str = "-Cprefer-dynamic\x1f-Crpath\x1f-Clink-arg=-Wl,-
 /// A `cargo` command run from a folder outside any course, with no inherited build settings.
 pub(super) fn cargo_command() -> Command {
     let mut command = Command::new("cargo");
-    command.current_dir(std::env::temp_dir());
+    super::allowed_env::give_to(&mut command).current_dir(std::env::temp_dir());
     for variable in [
         "CARGO_TARGET_DIR",
         "RUSTFLAGS",

@@ -20,7 +20,28 @@ pub struct Diagnostic {
     pub rendered: String,
 }
 
+/// How many messages of one level (errors, or warnings and notes) about the learner's file are
+/// kept and shown in full: the first few; the rest are counted ([`Diagnostic::omitted`]). A
+/// file with 40,000 warnings would otherwise be kept whole in memory, in the build's record
+/// and on the screen (7.6 MB of text).
+pub const KEPT_PER_LEVEL: usize = 8;
+
+/// The level of the message that stands for those not kept.
+const OMITTED: &str = "omitted";
+
 impl Diagnostic {
+    /// The message that stands, after the kept ones, for `errors` errors and `others`
+    /// warnings that were counted but not kept.
+    pub fn omitted(errors: usize, others: usize) -> Diagnostic {
+        Diagnostic { level: OMITTED.into(), message: format!("{errors} {others}"), ..Diagnostic::default() }
+    }
+
+    /// How many errors and warnings this message stands for, if it stands for those not kept.
+    pub fn omitted_counts(&self) -> Option<(usize, usize)> {
+        let (errors, others) = self.message.split_once(' ').filter(|_| self.level == OMITTED)?;
+        Some((errors.parse().ok()?, others.parse().ok()?))
+    }
+
     /// Reads one of rustc's JSON diagnostics (as rustc prints it, and as cargo passes it on in
     /// the `message` of a `compiler-message`), showing `learner` (the harness's copy) as
     /// `shown_as`.
@@ -45,6 +66,8 @@ pub struct Messages {
     shown_as: String,
     about_learner: Vec<Diagnostic>,
     other_errors: Vec<Diagnostic>,
+    /// Errors about the learner's file counted but not kept, then the other levels'.
+    omitted: (usize, usize),
 }
 
 impl Messages {
@@ -55,26 +78,44 @@ impl Messages {
             shown_as: shown_as.to_string(),
             about_learner: Vec::new(),
             other_errors: Vec::new(),
+            omitted: (0, 0),
         }
     }
 
     /// Takes one rustc diagnostic.
     pub fn take(&mut self, inner: &Value) {
-        let diagnostic = Diagnostic::from_json(inner, &self.learner, &self.shown_as);
         let spans = inner["spans"].as_array();
         let about_learner =
             spans.is_some_and(|spans| spans.iter().any(|s| s["file_name"].as_str() == Some(self.learner.as_str())));
+        let error = inner["level"].as_str() == Some("error");
+        // Counted, not read further, past the first few of its level: memory and the time spent
+        // stay bounded whatever the file makes rustc say.
+        let kept = |list: &[Diagnostic]| list.iter().filter(|d| (d.level == "error") == error).count();
         if about_learner {
-            self.about_learner.push(diagnostic);
-        } else if diagnostic.level == "error" {
+            if kept(&self.about_learner) < KEPT_PER_LEVEL {
+                self.about_learner.push(Diagnostic::from_json(inner, &self.learner, &self.shown_as));
+            } else if error {
+                self.omitted.0 += 1;
+            } else {
+                self.omitted.1 += 1;
+            }
+        } else if error && self.other_errors.len() < KEPT_PER_LEVEL {
             // An error outside the learner's file is still the reason the build failed: kept for
             // when nothing else explains it.
-            self.other_errors.push(diagnostic);
+            self.other_errors.push(Diagnostic::from_json(inner, &self.learner, &self.shown_as));
         }
     }
 
+    /// The messages about the learner's file, the count of those not kept after them.
+    fn learners(mut self) -> Vec<Diagnostic> {
+        if self.omitted != (0, 0) {
+            self.about_learner.push(Diagnostic::omitted(self.omitted.0, self.omitted.1));
+        }
+        self.about_learner
+    }
+
     /// After a failed build: what explains it.
-    pub fn into_failure(self) -> Failure {
+    pub fn into_failure(mut self) -> Failure {
         // A library the build reads is broken or from another compiler: whatever line of the
         // learner's file rustc points at (the `use` of the kit), no code is at fault.
         let all_errors = self.about_learner.iter().chain(&self.other_errors).filter(|d| d.level == "error");
@@ -99,16 +140,17 @@ impl Messages {
                 return Failure::Environment(causes.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("\n"));
             }
         }
-        let mut diagnostics = self.about_learner;
+        let other_errors = std::mem::take(&mut self.other_errors);
+        let mut diagnostics = self.learners();
         if !learner_errors {
-            diagnostics.extend(self.other_errors);
+            diagnostics.extend(other_errors);
         }
         Failure::Code(diagnostics)
     }
 
     /// After a build that succeeded: the warnings about the learner's file.
     pub fn into_warnings(self) -> Vec<Diagnostic> {
-        self.about_learner
+        self.learners()
     }
 }
 

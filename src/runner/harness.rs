@@ -20,7 +20,6 @@ use anyhow::{Context, Result};
 use super::pieces;
 use crate::course::embedded::{self, EmbeddedFile, HARNESS_LOCK, SUBJECT_FILES};
 use crate::course::{Catalogue, Exercise};
-use crate::fsutil::write_if_changed;
 use crate::fsutil::OnFile;
 
 /// Where the harness lives.
@@ -342,7 +341,7 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
     remove_strays(&root, &root, &keep)?;
     let mut fingerprint = std::hash::DefaultHasher::new();
     for (path, contents) in &files {
-        write_if_changed(&root.join(path), contents)?;
+        crate::fsutil::below::write_below(&root, &root.join(path), contents)?;
         if *path != copy_path(exercise) {
             (path, contents).hash(&mut fingerprint);
         }

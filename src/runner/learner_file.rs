@@ -24,10 +24,11 @@ pub enum Refusal {
 }
 
 /// Reads `path` as an exercise file; `Err(io)` only for a problem that is not the file's
-/// (permissions, the disk). A link to a regular file is followed: a learner may keep their
-/// work elsewhere.
+/// (permissions, the disk). A symbolic link is refused, never read through: it could lead the
+/// build to any file the learner's account can read (`/proc/self/environ`, a key), and what
+/// the build reads a compile error can show.
 pub fn read(path: &Path) -> std::io::Result<Result<String, Refusal>> {
-    let bytes = match regular::read_bytes(path, MAX_BYTES, Links::Follow) {
+    let bytes = match regular::read_bytes(path, MAX_BYTES, Links::Refuse) {
         Ok(bytes) => bytes,
         Err(FileError::Missing) => return Ok(Err(Refusal::Missing)),
         Err(FileError::NotRegular(kind)) => return Ok(Err(Refusal::NotRegular(kind))),

@@ -2,6 +2,7 @@
 //! cargo, or with rustc alone when only the learner's file changed), then grade the built program
 //! from here — the program only answers calls, and every verdict is computed in this process.
 
+pub mod allowed_env;
 pub mod build;
 pub mod cancel;
 pub mod cargo;
@@ -162,6 +163,9 @@ pub fn check(
     on_event: &mut dyn FnMut(CheckEvent),
 ) -> Result<CheckOutcome> {
     let learner_file = workspace.exercise_file(exercise);
+    // Nor through a linked folder (`exercises/<course>` a link elsewhere).
+    let root = workspace.root();
+    crate::fsutil::below::no_link_below(root, learner_file.parent().unwrap_or(root))?;
     let text = match learner_file::read(&learner_file).with_context(|| format!("reading {}", exercise.file))? {
         Ok(text) => text,
         Err(refusal) => return Ok(CheckOutcome::Refused(refusal)),

@@ -201,6 +201,7 @@ pub fn run(
     let temp = confine::build_temp_dir(harness);
     std::fs::create_dir_all(&temp).with_context(|| OnFile::write(&temp))?;
     let mut command = Command::new(&invocation.program);
+    super::allowed_env::give_to(&mut command);
     command.args(invocation.args.iter().map(|arg| rendering(arg, color)));
     invocation.environment.apply_to(&mut command);
     command.env("TMPDIR", &temp).current_dir(harness).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped());

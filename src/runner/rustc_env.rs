@@ -117,11 +117,10 @@ pub fn key(tutor: &BTreeMap<String, String>, also: &[&str]) -> u64 {
     hasher.finish()
 }
 
-/// tutor's environment (variables that are not Unicode are left out, here and in rustc's).
+/// The part of tutor's environment a build is given ([`super::allowed_env`]; variables that are
+/// not Unicode are left out, here and in rustc's).
 pub fn current() -> BTreeMap<String, String> {
-    std::env::vars_os()
-        .filter_map(|(name, value)| Some((name.into_string().ok()?, value.into_string().ok()?)))
-        .collect()
+    super::allowed_env::environment()
 }
 
 /// Looks for cargo's rustc of crate `crate_name` among the children of cargo (`cargo_pid`),

@@ -17,7 +17,7 @@ use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use tutor_grade::{Channel, Ending as FaultEnding, Fault};
-use tutor_subject::frame::{read_frame, write_frame};
+use tutor_subject::frame::{read_frame_within, write_frame, MAX_FRAME};
 use tutor_subject::protocol::PROTOCOL_ENV;
 
 use super::confine::Confinement;
@@ -27,6 +27,23 @@ use super::until_deadline::{is_timeout, UntilDeadline};
 /// Address space the graded program may use: far more than the checks need, far less than a
 /// runaway allocation would take from the machine.
 pub const MEMORY_LIMIT: u64 = 4 << 30;
+
+/// The contract every call's reply is held to, whatever the course: at most this many bytes
+/// ([`reply_limit`]), or [`REPLY_PER_REQUEST_BYTE`] times the request's size when that is more.
+/// The largest right answer of every course's cases is 240 KB (measured over both courses'
+/// solutions: a weight read back); a reply over the contract is a wrong answer, refused by its
+/// length before any of it is read, so that a program answering 64 MB to every call costs
+/// tutor no memory.
+const REPLY_FLOOR: usize = 4 << 20;
+
+/// See [`REPLY_FLOOR`]: a call that sends an array may be answered by a larger one (a layer
+/// that widens its input), up to this many times the request's size.
+const REPLY_PER_REQUEST_BYTE: usize = 64;
+
+/// The most bytes the reply to a request of `request_len` bytes may have.
+fn reply_limit(request_len: usize) -> usize {
+    REPLY_FLOOR.max(request_len.saturating_mul(REPLY_PER_REQUEST_BYTE)).min(MAX_FRAME)
+}
 
 /// The descriptor the program finds its end of the socket on (read and write).
 const PROTOCOL_FD: i32 = 3;
@@ -120,7 +137,7 @@ impl RemoteSubject {
         let generation = self.ready(&mut state, owner);
         let (_, wait_until) = self.send(&mut state, request);
         let deferred = self.receive_owed(&mut state, wait_until);
-        let reply = self.receive(&mut state, wait_until);
+        let reply = self.receive(&mut state, wait_until, reply_limit(request.len()));
         drop(state);
         self.open_deferred(&deferred);
         (reply, generation)
@@ -151,7 +168,8 @@ impl RemoteSubject {
     /// Reads the replies the running program owes for deferred requests.
     fn receive_owed(&self, state: &mut State, wait_until: Instant) -> Vec<Vec<u8>> {
         let owed = std::mem::take(&mut state.unread);
-        (0..owed).map(|_| self.receive(state, wait_until)).collect()
+        // A deferred request's answer is `()`: the floor is far above any.
+        (0..owed).map(|_| self.receive(state, wait_until, REPLY_FLOOR)).collect()
     }
 
     /// Raises the first failure that replies to deferred requests carry.
@@ -210,7 +228,7 @@ impl RemoteSubject {
     }
 
     /// Reads the next reply of the running program, or raises why there is none.
-    fn receive(&self, state: &mut State, wait_until: Instant) -> Vec<u8> {
+    fn receive(&self, state: &mut State, wait_until: Instant, limit: usize) -> Vec<u8> {
         // Read on this thread, bounded by the run's deadline: a reader thread handing frames over
         // cost a thread switch on every call (measured: about a tenth of a millisecond of a call's
         // 0.15, over the 170-odd calls of a check).
@@ -219,14 +237,15 @@ impl RemoteSubject {
             Fault::Ended(fault_ending(ending)).raise()
         };
         let started = Instant::now();
-        let received = running.receive(wait_until);
+        let received = running.receive(wait_until, limit);
         self.waited.set(self.waited.get() + started.elapsed());
         match received {
             Ok(Some(bytes)) => {
                 running.answered = true;
                 bytes
             }
-            // A frame over the limit: the program is not ending, its reply is unreadable.
+            // A frame over the limit (the call's contract): the program is not ending, its reply
+            // is unreadable, and a wrong answer.
             Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
                 self.end_program(state, Duration::ZERO);
                 Fault::Unreadable(e.to_string()).raise()
@@ -319,10 +338,11 @@ impl Running {
         write_frame(&mut self.requests, request)
     }
 
-    /// Reads one reply (`None`: the program closed its end), giving up at `deadline`.
-    fn receive(&mut self, deadline: Instant) -> std::io::Result<Option<Vec<u8>>> {
+    /// Reads one reply of at most `limit` bytes (`None`: the program closed its end), giving
+    /// up at `deadline`.
+    fn receive(&mut self, deadline: Instant, limit: usize) -> std::io::Result<Option<Vec<u8>>> {
         self.replies.get_mut().until = deadline;
-        read_frame(&mut self.replies)
+        read_frame_within(&mut self.replies, limit)
     }
 }
 
@@ -330,11 +350,8 @@ impl Running {
 fn stop(mut running: Running) -> Captured {
     let _ = running.requests.socket.shutdown(std::net::Shutdown::Both);
     running.group.kill();
-    let mut output = collect(running.stdout.take(), running.stderr.take());
-    // Learner output goes to the learner's terminal: no escape sequences of its own.
-    output.stdout = tutor_grade::text::printable(&output.stdout);
-    output.stderr = tutor_grade::text::printable(&output.stderr);
-    output
+    // Kept as printed: the renderers show it escaped (`render::shown`).
+    collect(running.stdout.take(), running.stderr.take())
 }
 
 /// What the dynamic loader said, when a program that had not yet answered ended because a shared

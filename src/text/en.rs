@@ -30,6 +30,7 @@ pub const UI: Ui = Ui {
     waiting_for_lock: "another check is running in this workspace; waiting for it to finish…",
     does_not_compile: "{file} does not compile. rustc says:",
     fix_and_retry: "Fix the error above and run `{tutor} check {id}` again.",
+    diagnostics_omitted: "… and rustc said {errors} more errors and {warnings} more warnings about your file, not shown: the first few are above, fix those first.",
     case_passed: "pass",
     case_failed: "FAIL",
     case_not_done: "TODO",

@@ -52,7 +52,9 @@ pub fn ui(language: Language) -> &'static Ui {
 pub fn fill(template: &str, values: &[(&str, &dyn std::fmt::Display)]) -> String {
     let mut out = template.replace("{tutor}", crate::invocation::launcher().prefix());
     for (name, value) in values {
-        out = out.replace(&format!("{{{name}}}"), &value.to_string());
+        // A value comes from outside the catalogue (a name typed, a path, a file's text, an
+        // error's): shown, never obeyed.
+        out = out.replace(&format!("{{{name}}}"), &crate::render::shown(&value.to_string()));
     }
     out
 }
@@ -107,6 +109,7 @@ pub struct Ui {
     pub waiting_for_lock: &'static str,
     pub does_not_compile: &'static str,
     pub fix_and_retry: &'static str,
+    pub diagnostics_omitted: &'static str,
     pub case_passed: &'static str,
     pub case_failed: &'static str,
     pub case_not_done: &'static str,

@@ -30,6 +30,7 @@ pub const UI: Ui = Ui {
     waiting_for_lock: "本工作区中另一个检查正在运行，等待它结束…",
     does_not_compile: "{file} 无法编译。rustc 的信息：",
     fix_and_retry: "修正上面的错误后，再运行 `{tutor} check {id}`。",
+    diagnostics_omitted: "…… rustc 还对你的文件报告了 {errors} 个错误和 {warnings} 个警告，未显示：上面是最前面的几条，先修正它们。",
     case_passed: "通过",
     case_failed: "失败",
     case_not_done: "待完成",

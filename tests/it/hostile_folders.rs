@@ -168,9 +168,9 @@ fn a_link_to_a_device_as_the_exercise_is_never_read() {
     std::os::unix::fs::symlink("/dev/zero", &file).unwrap();
     tutor(&course, &["reveal", "02-norm", "--yes"])
         .expect(0)
-        .shows(&format!("{NORM} is a device, not an ordinary file: there is no file of yours"));
-    tutor(&course, &["reset", "02-norm", "--yes"]).expect(2).shows("the file of exercise 02-norm, is a device");
-    tutor(&course, &["check", "02"]).expect(1).shows(&format!("{NORM} is a device, not an ordinary file"));
+        .shows(&format!("{NORM} is a symbolic link, not an ordinary file: there is no file of yours"));
+    tutor(&course, &["reset", "02-norm", "--yes"]).expect(2).shows("the file of exercise 02-norm, is a symbolic link");
+    tutor(&course, &["check", "02"]).expect(1).shows(&format!("{NORM} is a symbolic link, not an ordinary file"));
     tutor(&course, &["doctor"]).shows("02-norm");
 }
 

@@ -82,7 +82,8 @@ fn from_unwind(payload: Box<dyn std::any::Any + Send>) -> (Status, Option<Failur
         Some(location) => format!("{message} ({location})"),
         None => message,
     };
-    let shown = text::printable(&shown);
+    // Kept as the program said it (the JSON report carries it raw); every renderer shows it
+    // escaped.
     if text::is_not_done(&shown) {
         (Status::NotDone, Some(Failure::new(Bi::new(shown.clone(), shown))))
     } else if refused_by_confinement(&shown) {

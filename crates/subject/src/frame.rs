@@ -81,6 +81,13 @@ pub fn write_frame(out: &mut impl Write, payload: &[u8]) -> io::Result<()> {
 
 /// Reads one frame; `None` at a clean end of input.
 pub fn read_frame(input: &mut impl Read) -> io::Result<Option<Vec<u8>>> {
+    read_frame_within(input, MAX_FRAME)
+}
+
+/// Reads one frame of at most `limit` bytes (and never over [`MAX_FRAME`]); a longer one is
+/// refused by its length alone (`InvalidData`), before any of it is read or memory is taken for
+/// it. `None` at a clean end of input.
+pub fn read_frame_within(input: &mut impl Read, limit: usize) -> io::Result<Option<Vec<u8>>> {
     let mut length = [0u8; 4];
     match input.read_exact(&mut length) {
         Ok(()) => {}
@@ -88,8 +95,10 @@ pub fn read_frame(input: &mut impl Read) -> io::Result<Option<Vec<u8>>> {
         Err(e) => return Err(e),
     }
     let length = u32::from_le_bytes(length) as usize;
-    if length > MAX_FRAME {
-        return Err(io::Error::new(io::ErrorKind::InvalidData, format!("a frame of {length} bytes")));
+    let limit = limit.min(MAX_FRAME);
+    if length > limit {
+        let why = format!("a frame of {length} bytes, over the {limit} it may have");
+        return Err(io::Error::new(io::ErrorKind::InvalidData, why));
     }
     let mut payload = vec![0u8; length];
     input.read_exact(&mut payload)?;

@@ -14,7 +14,7 @@ use colored::Colorize;
 
 use crate::cli::Limits;
 use crate::course::{Catalogue, Exercise};
-use crate::fsutil::write_if_changed;
+use crate::fsutil::below::write_below;
 use crate::fsutil::OnFile;
 use crate::render::progress_line::ProgressLine;
 use crate::render::Printer;
@@ -84,7 +84,7 @@ fn grade(
     if !runner::harness::is_built(&workspace.private_dir()) {
         eprintln!("{}", printer.lines(|u| u.first_build, &[]).dimmed());
     }
-    write_if_changed(&workspace.exercise_file(exercise), text)?;
+    write_below(workspace.root(), &workspace.exercise_file(exercise), text)?;
     let outcome = runner::check(workspace, catalogue, exercise, options, &lock, &mut |e: runner::CheckEvent| {
         progress.event(printer, e)
     });
@@ -200,7 +200,7 @@ fn failing(report: &Report) -> Vec<&CaseResult> {
 
 /// A failing case's message in one language, on one line.
 fn message(language: crate::course::lesson::Language, case: &CaseResult) -> String {
-    let text = case.message.as_ref().map(|m| pick(language, &m.zh, &m.en).to_string()).unwrap_or_default();
+    let text = case.message.as_ref().map(|m| crate::render::shown(pick(language, &m.zh, &m.en))).unwrap_or_default();
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use colored::Colorize;
 
 use crate::errors::CliError;
-use crate::fsutil::write_if_changed;
+use crate::fsutil::below::write_below;
 use crate::fsutil::OnFile;
 use crate::render::Printer;
 
@@ -94,9 +94,9 @@ pub fn run(printer: &Printer, name: &str, root: Option<&Path>) -> Result<ExitCod
 
     let files = scaffold::files(name)?;
     for (path, contents) in &files {
-        create_new(&root.join(path), contents)?;
+        create_new(&root, &root.join(path), contents)?;
     }
-    write_if_changed(&registry_path, &registered)?;
+    write_below(&root, &registry_path, &registered)?;
 
     println!("{}", printer.lines(|u| u.dev_new_created, &[("name", &name), ("dir", &root.display())]).green());
     for (path, _) in &files {
@@ -165,10 +165,10 @@ pub fn register(registry: &str, name: &str) -> Option<String> {
     Some(out.join("\n") + "\n")
 }
 
-/// Writes a file that must not exist yet (its folders are made).
-fn create_new(path: &Path, contents: &str) -> Result<()> {
+/// Writes a file below `root` that must not exist yet (its folders are made, none a link).
+fn create_new(root: &Path, path: &Path, contents: &str) -> Result<()> {
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).with_context(|| OnFile::write(dir))?;
+        crate::fsutil::below::real_folders_below(root, dir)?;
     }
     let mut file =
         std::fs::OpenOptions::new().write(true).create_new(true).open(path).with_context(|| OnFile::write(path))?;

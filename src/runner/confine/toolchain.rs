@@ -164,7 +164,7 @@ fn sysroot_of(real: &Path) -> Option<PathBuf> {
 
 /// `rustc --print sysroot`, for a toolchain laid out in no known way.
 fn asked_sysroot(rustc: &OsString, cwd: &Path) -> Option<PathBuf> {
-    let output = Command::new(rustc)
+    let output = crate::runner::allowed_env::give_to(&mut Command::new(rustc))
         .args(["--print", "sysroot"])
         .current_dir(cwd)
         .stdin(Stdio::null())

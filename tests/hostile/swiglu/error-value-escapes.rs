@@ -1,0 +1,132 @@
+//! A hostile exercise file: `Linear::new` returns an error whose text (the learner's value
+//! `what`) holds terminal escapes, a carriage return and bidi controls: shown, never obeyed.
+//! exercise: 02-linear
+//! shows: returned an error
+//! shows: \u{1b}[2J
+//! Exercise 02 · A bias-free Linear: y = x·Wᵀ
+//! 练习 02 · 无偏置的 Linear：y = x·Wᵀ
+//!
+//! Your exercise: only TODO 2 is yours; the other pieces are given so that this file can be
+//! graded on its own. Lesson: `tutor lesson 02-linear` · check: `tutor check 02-linear` · hint: `tutor hint 02-linear`.
+//! 你的练习：只有 TODO 2 需要你完成；其余部分已提供，保证本文件可以单独评分。
+//! 课程：`tutor lesson 02-linear` · 检查：`tutor check 02-linear` · 提示：`tutor hint 02-linear`。
+
+use ndarray::ArrayD;
+use tutor_kit::{reference, Float, MlpError, Param};
+
+/// SiLU (swish) elementwise: `x·σ(x)`, computed in FP32, rounded once to `T`.
+/// SiLU（swish）逐元素：`x·σ(x)`，在 FP32 中计算，只舍入一次回到 `T`。
+pub fn silu<T: Float>(x: &ArrayD<T>) -> ArrayD<T> {
+    // Exercise 01 writes it; here the kit provides it.
+    // 由练习 01 编写；这里由 kit 提供。
+    reference::silu(x)
+}
+
+/// SiLU's derivative `σ(x)·(1 + x·(1 − σ(x)))`, elementwise, in f64.
+/// SiLU 的导数 `σ(x)·(1 + x·(1 − σ(x)))`，逐元素，在 f64 中计算。
+pub fn silu_grad<T: Float>(x: &ArrayD<T>) -> ArrayD<f64> {
+    // Exercise 05 writes it; here the kit provides it.
+    // 由练习 05 编写；这里由 kit 提供。
+    reference::silu_grad(x)
+}
+
+/// LLaMA's FFN width for a model of width `dim` (Meta's `FeedForward`).
+/// 模型宽度为 `dim` 时 LLaMA 的 FFN 宽度（Meta 的 `FeedForward`）。
+pub fn hidden_size(dim: usize, multiple_of: usize, ffn_dim_multiplier: Option<f64>) -> Result<usize, MlpError> {
+    // Exercise 03 writes it; here the kit provides it.
+    // 由练习 03 编写；这里由 kit 提供。
+    reference::hidden_size(dim, multiple_of, ffn_dim_multiplier)
+}
+
+/// A bias-free linear map with PyTorch's layout: weight `[out_features, in_features]`.
+/// 无偏置的线性映射，采用 PyTorch 的布局：weight 形状 `[out_features, in_features]`。
+pub struct Linear {
+    /// The weight W, FP32 master copy, `[out, in]`. / 权重 W，FP32 主副本，形状 `[out, in]`。
+    pub weight: Param,
+}
+
+impl Linear {
+    /// A trainable weight, each element drawn from `U(−1/√in, 1/√in)` with `Rng::new(seed)`.
+    /// 可训练的权重，每个元素用 `Rng::new(seed)` 从 `U(−1/√in, 1/√in)` 中抽取。
+    pub fn new(in_features: usize, out_features: usize, seed: u64) -> Result<Linear, MlpError> {
+        // ==========================================
+        // TODO 2a: the weight / TODO 2a：权重
+        // ==========================================
+        // reference::check_sizes(in_features, out_features)?;  // no zero sizes
+        //                                                       // 尺寸不能为 0
+        // let bound = ???;       // 1/√in_features, in f32
+        // let mut rng = Rng::new(seed);
+        // let value = ???;       // shape [out_features, in_features]; every element
+        //                        // rng.uniform(-bound, bound)
+        //                        // 形状 [out_features, in_features]，每个元素
+        //                        // 取 rng.uniform(-bound, bound)
+        // Ok(Linear { weight: ??? })  // trainable / 可训练
+        // Needs / 需要：use ndarray::Array2; use tutor_kit::Rng;
+        let _ = (in_features, out_features, seed);
+        // An error whose text drives the terminal: clears the screen, sets the title, and
+        // forges a success line over what is below.
+        Err(MlpError::ZeroSize { what: "\x1b[2J\x1b]0;owned\x07\r\u{202e}ssap\u{202c} passes every check".into() })
+    }
+
+    /// `y = x·Wᵀ` over the last axis: `[..., in]` → `[..., out]`, the weight rounded to `T`,
+    /// products accumulated in FP32, each output rounded once to `T`.
+    /// 沿最后一维 `y = x·Wᵀ`：`[..., in]` → `[..., out]`；权重先舍入到 `T`，乘积在 FP32 中累加，
+    /// 每个输出只舍入一次回到 `T`。
+    pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, MlpError> {
+        // ==========================================
+        // TODO 2b: y = x·Wᵀ / TODO 2b：y = x·Wᵀ
+        // ==========================================
+        // reference::check_features(x, in_features)?;  // 0-d or wrong last axis: Err
+        //                                              // 零维或最后一维不对：Err
+        // let w = ???;   // self.weight.value with each element rounded to T
+        //                // (T::from_f32(v).to_f32()), still [out, in]
+        //                // 每个元素舍入到 T 的权重，形状仍是 [out, in]
+        // for every row of x along the last axis, for every output j:
+        //     y[..., j] = T::from_f32(Σ_k x[..., k] · w[j, k])  // sum in f32
+        // 对 x 沿最后一维的每一行、每个输出 j：求和在 f32 中进行
+        todo!("TODO 2 is not done yet / TODO 2 尚未完成: Linear::forward, x of shape {:?}", x.shape())
+    }
+}
+
+/// LLaMA's feed-forward block: `down(silu(gate(x)) ⊙ up(x))`.
+/// Meta calls gate, down, up `w1`, `w2`, `w3`; Hugging Face `gate_proj`, `down_proj`, `up_proj`.
+/// LLaMA 的前馈块：`down(silu(gate(x)) ⊙ up(x))`。
+/// Meta 把 gate、down、up 称为 `w1`、`w2`、`w3`；Hugging Face 称为 `gate_proj`、`down_proj`、`up_proj`。
+pub struct FeedForward {
+    /// `[hidden, dim]`: its output goes through SiLU. / 其输出经过 SiLU。
+    pub gate: Linear,
+    /// `[hidden, dim]`: its output multiplies the gate's. / 其输出与 gate 的相乘。
+    pub up: Linear,
+    /// `[dim, hidden]`: back to the model width. / 映射回模型宽度。
+    pub down: Linear,
+}
+
+impl FeedForward {
+    /// The three projections, seeded `seed`, `seed + 1`, `seed + 2`.
+    /// 三个投影，种子分别为 `seed`、`seed + 1`、`seed + 2`。
+    pub fn new(dim: usize, hidden: usize, seed: u64) -> Result<FeedForward, MlpError> {
+        Ok(FeedForward {
+            gate: Linear::new(dim, hidden, seed)?,
+            up: Linear::new(dim, hidden, seed.wrapping_add(1))?,
+            down: Linear::new(hidden, dim, seed.wrapping_add(2))?,
+        })
+    }
+
+    /// `[..., dim]` → `[..., dim]`; every op rounds once to `T`, as a PyTorch module in `T`.
+    /// `[..., dim]` → `[..., dim]`；每一步都只舍入一次回到 `T`，与 `T` 精度的 PyTorch 模块一致。
+    pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, MlpError> {
+        // Exercise 04 writes it; here the kit provides it.
+        // 由练习 04 编写；这里由 kit 提供。
+        reference::feed_forward(x, &self.gate.weight, &self.up.weight, &self.down.weight)
+    }
+
+    /// Gradient of `sum(forward(x) ⊙ grad_out)`, in f64: returns dx (rounded once to `T`) and
+    /// ACCUMULATES (+=) the three weights' gradients into their `grad`.
+    /// `sum(forward(x) ⊙ grad_out)` 的梯度，在 f64 中计算：返回 dx（只舍入一次回到 `T`），
+    /// 并把三个权重的梯度累加（+=）到各自的 `grad`。
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, MlpError> {
+        // Exercise 05 writes it; here the kit provides it.
+        // 由练习 05 编写；这里由 kit 提供。
+        reference::backward(x, grad_out, &mut self.gate.weight, &mut self.up.weight, &mut self.down.weight)
+    }
+}
