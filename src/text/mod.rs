@@ -164,7 +164,18 @@ pub struct Ui {
     pub init_updated: &'static str,
     /// `tutor init` in a course folder that has every chapter: `{dir}`, `{courses}`.
     pub init_up_to_date: &'static str,
+    /// A migration's line: `{changes}`, the parts below joined by `migrated_join`.
     pub migrated: &'static str,
+    /// `{n}` exercise files moved into their course's folder.
+    pub migrated_moved: &'static str,
+    /// `{n}` progress entries filed under their course (nothing is lost either way).
+    pub migrated_progress: &'static str,
+    /// `{added}`: the chapters written.
+    pub migrated_added: &'static str,
+    /// Between two of a migration's parts.
+    pub migrated_join: &'static str,
+    /// The folder's README was replaced by this tutor's: `{kept}` holds the old one.
+    pub init_readme_refreshed: &'static str,
     pub init_kept: &'static str,
     pub init_building: &'static str,
     pub init_next: &'static str,
@@ -197,6 +208,12 @@ pub struct Ui {
     pub doctor_deps_built: &'static str,
     pub doctor_deps_fetched: &'static str,
     pub doctor_all_good: &'static str,
+    /// The label of the nested-course finding.
+    pub doctor_nested: &'static str,
+    /// A course folder inside another: `{inner}`, `{outer}`.
+    pub doctor_nested_inside: &'static str,
+    /// Its fix: `{inner}`, `{outer}`.
+    pub doctor_fix_nested: &'static str,
     pub doctor_confinement: &'static str,
     pub doctor_confined: &'static str,
     pub doctor_confinement_missing: &'static str,
