@@ -122,6 +122,8 @@ pub struct Ui {
     pub passed_all: &'static str,
     pub next_exercise: &'static str,
     pub course_complete: &'static str,
+    /// After a chapter's end, its next one: `{course}` (title), `{course_id}`, `{id}`, `{file}`.
+    pub next_chapter: &'static str,
     pub todo_not_done: &'static str,
     pub timed_out: &'static str,
     pub build_timed_out: &'static str,
@@ -251,6 +253,10 @@ pub struct Ui {
     // Watch mode (issue 10).
     pub watch_compiling: &'static str,
     pub watch_press_next: &'static str,
+    /// `n` would cross into another chapter: `{course}` (title), `{id}`.
+    pub watch_press_next_chapter: &'static str,
+    /// At the top of the first check in a new chapter: `{course}` (title), `{course_id}`.
+    pub watch_new_chapter: &'static str,
     pub watch_no_next: &'static str,
     pub watch_no_previous: &'static str,
     pub watch_list_keys: &'static str,
