@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-pub use localize::localized;
+pub use localize::{fit_help, localized};
 
 use crate::course::lesson::Language;
 use crate::text::{self, LangChoice, Ui};
