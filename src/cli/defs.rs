@@ -71,8 +71,8 @@ pub static DEFS: &[Def] = &[
     arg(
         "*",
         "workspace",
-        "课程文件夹（默认：当前或上级目录中最近的、含有 `exercises/<课程>/info.toml` 的文件夹；`tutor init` 创建一个）。",
-        "The course folder (default: the nearest folder at or above this one holding `exercises/<course>/info.toml`; `tutor init` makes one).",
+        "课程文件夹（默认：当前或上级目录中最近的、含有 exercises/<课程>/info.toml 的文件夹；`tutor init` 创建一个）。",
+        "The course folder (default: the nearest folder at or above this one holding exercises/<course>/info.toml; `tutor init` makes one).",
     ),
     arg("*", "no_color", "不使用颜色（设置 NO_COLOR 或输出不是终端时也不使用）。", "No colour (NO_COLOR and non-terminal output turn it off too)."),
     arg("*", "help", "显示帮助。", "Print help."),
