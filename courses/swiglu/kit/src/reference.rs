@@ -2,8 +2,9 @@
 //!
 //! Each exercise stub calls these for the parts the learner is *not* writing in that exercise.
 //! Inside a graded program, the piece that answers the exercise's own TODO refuses to run:
-//! calling the kit's answer is not an answer. The dtype path is the one `docs/swiglu-api.md`
-//! fixes: forward ops in FP32, each result rounded once to `T`; backward in f64.
+//! calling the kit's answer is not an answer. The dtype path is the one the lessons teach
+//! (`tutor lesson swiglu`; for maintainers, tutor's repository has it in docs/swiglu-api.md):
+//! forward ops in FP32, each result rounded once to `T`; backward in f64.
 
 use ndarray::{Array2, ArrayD, Axis, Ix2, Zip};
 
