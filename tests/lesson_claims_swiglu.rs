@@ -376,3 +376,23 @@ fn an_empty_batch_accumulates_zero_gradients() {
     states_each("05-backward", "空批次（0 行）", "An empty batch (0 rows)");
     states("05-backward", "`None`");
 }
+
+/// What the lesson says of `dot` and an `ArrayD` holds: the 2-D views it names multiply, and the
+/// result goes back to x's leading shape (E0275 itself is shown through the binary, in
+/// tests/chapter2_traps.rs).
+#[test]
+fn the_two_dimensional_views_of_an_arrayd_multiply() {
+    use ndarray::{Array2, ArrayD, Axis, Ix2, IxDyn};
+    let x = ArrayD::from_shape_fn(IxDyn(&[2, 3, 4]), |i| (i[0] * 12 + i[1] * 4 + i[2]) as f32);
+    let w = Array2::from_shape_fn((5, 4), |(j, k)| (j + k) as f32);
+    let rows = x.to_shape((6, 4)).unwrap().dot(&w.t());
+    let back = rows.into_shape_with_order(IxDyn(&[2, 3, 5])).unwrap();
+    for (lane, out) in x.lanes(Axis(2)).into_iter().zip(back.lanes(Axis(2))) {
+        assert_eq!(w.dot(&lane), out);
+    }
+    let two = x.index_axis(Axis(0), 0).to_owned().into_dyn();
+    assert!(two.view().into_dimensionality::<Ix2>().is_ok() && x.view().into_dimensionality::<Ix2>().is_err());
+    states("02-linear", "E0275");
+    states("02-linear", "`x.lanes(Axis(x.ndim() - 1))`");
+    states("02-linear", "`x.view().into_dimensionality::<Ix2>()`");
+}

@@ -275,6 +275,12 @@ pub struct Ui {
     pub course_note: &'static str,
     pub note_missing_import: &'static str,
     pub note_vec_for_array: &'static str,
+    /// E0605, `v as {generic}`, where the exercise has no note of its own.
+    pub note_cast_to_generic: &'static str,
+    /// E0275 from `dot` on an `ArrayD`: a 2-D view instead.
+    pub note_dot_on_arrayd: &'static str,
+    /// A `Result` used where its value is expected: `?`.
+    pub note_result_without_question: &'static str,
     pub cli_usage_heading: &'static str,
     pub cli_commands_heading: &'static str,
     pub cli_options_heading: &'static str,
