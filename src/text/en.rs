@@ -178,6 +178,7 @@ pub const UI: Ui = Ui {
     note_cast_to_generic: "Course note: Rust does not allow `v as {generic}` (`{generic}` is generic, not a primitive type). `Float` converts: `{generic}::from_f32(v)` rounds an f32 to `{generic}`, and `{generic}::from_f64(v)` an f64; each is one rounding, so do it once, at the end.",
     note_dot_on_arrayd: "Course note: `dot` multiplies one- and two-dimensional arrays only, and this is an `ArrayD` (any number of axes): rustc looks for a `dot` that fits and gives up with this recursion error. Raising the recursion limit does not help. Take a 2-D view first: `x.view().into_dimensionality::<Ix2>()` when x has exactly two axes, or `x.to_shape((rows, n))` to put every leading axis into rows (`use ndarray::Ix2;`); `dot` works on that, and the result goes back to x's leading axes with `into_shape_with_order`.",
     note_result_without_question: "Course note: this is a `Result` (the call can fail), used where its value is expected. Add `?` after the call, `self.gate.forward(x)?`: it gives the value, and an error goes on to your caller. A call whose `Result` you ignore needs `?` too, or its error is lost.",
+    warnings_folded: "…and {n} more warning(s) from rustc: `{tutor} check {id} --verbose` shows every one.",
     note_vec_for_array: "Course note: this is a `Vec`, where an ndarray array is expected. Build the array itself: `x.mapv(|v| …)` keeps the shape, and `ArrayD::from_shape_vec(x.raw_dim(), values)` turns a `Vec` back into an array of that shape.",
     cli_usage_heading: "Usage",
     cli_commands_heading: "Commands",

@@ -275,6 +275,8 @@ pub struct Ui {
     pub course_note: &'static str,
     pub note_missing_import: &'static str,
     pub note_vec_for_array: &'static str,
+    /// Under the first of several warnings of a graded check: `{n}` more, `{id}`.
+    pub warnings_folded: &'static str,
     /// E0605, `v as {generic}`, where the exercise has no note of its own.
     pub note_cast_to_generic: &'static str,
     /// E0275 from `dot` on an `ArrayD`: a 2-D view instead.

@@ -178,6 +178,7 @@ pub const UI: Ui = Ui {
     note_cast_to_generic: "课程提示：Rust 不允许 `v as {generic}`（`{generic}` 是泛型，不是基本类型）。用 `Float` 转换：`{generic}::from_f32(v)` 把 f32 舍入到 `{generic}`，`{generic}::from_f64(v)` 把 f64 舍入到 `{generic}`；每次都是一次舍入，所以只在最后做一次。",
     note_dot_on_arrayd: "课程提示：`dot` 只能用于一维和二维数组，而这里是 `ArrayD`（任意维数）：rustc 找不到合适的 `dot`，最后报出这个递归错误。提高递归上限没有用。先取一个二维视图：x 正好有两个轴时用 `x.view().into_dimensionality::<Ix2>()`，或者用 `x.to_shape((rows, n))` 把前面所有轴并成行（`use ndarray::Ix2;`）；在它上面 `dot` 就能用，结果再用 `into_shape_with_order` 恢复成 x 的前导轴。",
     note_result_without_question: "课程提示：这是一个 `Result`（这个调用可能失败），却被当成了它的值来用。在调用后面加上 `?`，比如 `self.gate.forward(x)?`：这样得到值，出错时错误会传给调用者。忽略返回的 `Result` 的调用也要加 `?`，否则错误就丢了。",
+    warnings_folded: "……rustc 还有 {n} 条警告：`{tutor} check {id} --verbose` 会全部显示。",
     note_vec_for_array: "课程提示：这里是一个 `Vec`，而需要的是 ndarray 数组。直接构造数组：`x.mapv(|v| …)` 保持形状不变，`ArrayD::from_shape_vec(x.raw_dim(), values)` 可以把 `Vec` 变回该形状的数组。",
     cli_usage_heading: "用法",
     cli_commands_heading: "命令",
