@@ -21,11 +21,16 @@ fn rustc_draws_its_messages_to_the_terminal_width() {
             c.env("COLUMNS", "80");
         });
         run.expect(1).shows("E0308");
-        let rendered = run.stdout.split("error[E0308]").nth(1).expect("the error").split("\n\n").next().unwrap_or_default();
+        let rendered =
+            run.stdout.split("error[E0308]").nth(1).expect("the error").split("\n\n").next().unwrap_or_default();
         // The code line rustc quotes (`49 | ...`), cut to the width; its suggestions (`49 - …`)
         // rustc never cuts.
-        let quoted = rendered.lines().find(|l| l.split_once(" | ").is_some_and(|(n, _)| n.trim().parse::<u32>().is_ok()));
+        let quoted =
+            rendered.lines().find(|l| l.split_once(" | ").is_some_and(|(n, _)| n.trim().parse::<u32>().is_ok()));
         let quoted = quoted.unwrap_or_else(|| panic!("round {round}: no code line in:\n{rendered}"));
-        assert!(quoted.contains("...") && quoted.chars().count() <= 80, "round {round}: {quoted:?} is not cut to 80 columns");
+        assert!(
+            quoted.contains("...") && quoted.chars().count() <= 80,
+            "round {round}: {quoted:?} is not cut to 80 columns"
+        );
     }
 }

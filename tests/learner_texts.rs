@@ -38,9 +38,10 @@ fn the_readme_opening_names_every_chapter() {
     let opening = &readme[..readme.find("\n## ").expect("the README has sections")];
     let (english, chinese) = opening.split_once("**中文**").expect("both languages open the README");
     for course in common::courses() {
-        let info: toml::Table =
-            toml::from_str(&std::fs::read_to_string(common::repo().join(format!("exercises/{course}/info.toml"))).unwrap())
-                .unwrap();
+        let info: toml::Table = toml::from_str(
+            &std::fs::read_to_string(common::repo().join(format!("exercises/{course}/info.toml"))).unwrap(),
+        )
+        .unwrap();
         // The chapter's short name: its English title before the colon (`SwiGLU MLP: …` → SwiGLU).
         let title = info["course"]["title_en"].as_str().unwrap();
         let name = title.split([':', ' ']).next().unwrap();

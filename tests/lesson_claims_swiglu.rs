@@ -130,7 +130,9 @@ fn silu_values_and_the_overflow() {
         x
     };
     let (one_minus_zero, tanh_zero) = (zero_until(&one_minus), zero_until(&tanh_form));
-    assert!(one_minus(-30.0) == 0.0 && one_minus(one_minus_zero - 0.01) == 0.0 && one_minus(one_minus_zero + 0.01) > 0.0);
+    assert!(
+        one_minus(-30.0) == 0.0 && one_minus(one_minus_zero - 0.01) == 0.0 && one_minus(one_minus_zero + 0.01) > 0.0
+    );
     states("01-silu", &format!("−{}", round(-f64::from(one_minus_zero), 1)));
     states("01-silu", &format!("−{}", round(-f64::from(tanh_zero), 1)));
     // The stable form at −20 is still a tiny negative number.
@@ -253,7 +255,6 @@ fn both_languages_state_the_same_numbers() {
     }
 }
 
-
 /// Issue 32's additions to the overview: the gate's negative range, the FLOPs per token.
 #[test]
 fn the_gate_can_flip_signs_and_the_block_costs_six_dim_hidden() {
@@ -347,7 +348,11 @@ fn the_product_rounds_once_and_the_fused_road_is_ulps_away() {
         // Ordered bits: the distance in representable values, across zero too.
         let ordered = |v: f64| {
             let bits = i32::from(bf16::from_f64(v).to_bits());
-            if bits & 0x8000 != 0 { -(bits & 0x7fff) } else { bits }
+            if bits & 0x8000 != 0 {
+                -(bits & 0x7fff)
+            } else {
+                bits
+            }
         };
         (ordered(a) - ordered(b)).abs()
     };

@@ -14,7 +14,8 @@ use std::process::Command;
 use common::Course;
 
 /// The README the one-chapter release wrote (its heading and mark, as in git history).
-const OLD_README: &str = "# RMSNorm course · RMSNorm 课程\n\nWritten by `tutor init`. 由 `tutor init` 创建。\n\n- `tutor watch`\n";
+const OLD_README: &str =
+    "# RMSNorm course · RMSNorm 课程\n\nWritten by `tutor init`. 由 `tutor init` 创建。\n\n- `tutor watch`\n";
 
 /// A course folder as the previous release left it, with rmsnorm's 01 passed.
 fn previous_release(name: &str) -> Course {
@@ -92,7 +93,11 @@ fn a_migration_by_any_command_leaves_the_cargo_workspace_working() {
     assert!(!manifest().contains("swiglu"));
     let run = course.tutor(&["list"]);
     // Only what happened is said: "0 progress entries" reads as loss.
-    run.expect(0).shows("Workspace brought up to date").shows("new chapters: swiglu").hides("0 progress").hides("0 exercise");
+    run.expect(0)
+        .shows("Workspace brought up to date")
+        .shows("new chapters: swiglu")
+        .hides("0 progress")
+        .hides("0 exercise");
     run.shows("all kept").shows(&common::done(1));
     // The migration names the new chapter's editor library, over its kit in the harness.
     assert!(manifest().contains(".tutor/editor/swiglu"), "{}", manifest());

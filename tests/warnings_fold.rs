@@ -10,9 +10,11 @@ use common::Course;
 fn warnings_fold_and_the_figures_stay() {
     let course = Course::new("warnings-fold");
     let wrong = std::fs::read_to_string(common::repo().join("tests/mistakes/rmsnorm/backward-dw-from-x.rs")).unwrap();
-    let check = || course.tutor_with(&["check", "04-backward", "--seed", "5"], |c| {
-        c.env("COLUMNS", "100");
-    });
+    let check = || {
+        course.tutor_with(&["check", "04-backward", "--seed", "5"], |c| {
+            c.env("COLUMNS", "100");
+        })
+    };
     course.write_exercise("04-backward", &wrong);
     let plain = check();
     plain.expect(1);

@@ -29,9 +29,8 @@ const COLUMNS: usize = 78;
 /// runs (`TUTOR_LANG`, as tutor reads it: zh, en, else both), each language wrapped to
 /// [`COLUMNS`]. It suggests `tutor`, the command that program runs, whatever started this tutor.
 fn both(pick: fn(&text::Ui) -> &'static str) -> String {
-    let [zh, en] = Language::BOTH.map(|l| {
-        crate::render::wrap::wrap(&pick(text::ui(l)).replace("{tutor}", "tutor"), "", "  ", COLUMNS)
-    });
+    let [zh, en] = Language::BOTH
+        .map(|l| crate::render::wrap::wrap(&pick(text::ui(l)).replace("{tutor}", "tutor"), "", "  ", COLUMNS));
     format!("said({zh:?}, {en:?})")
 }
 

@@ -329,7 +329,8 @@ mod tests {
         let method = error("E0599", "no method named `mapv` found for enum `Result` in the current scope", &[]);
         assert_eq!(note_for(&method, &none()), Some(Note::ResultWithoutQuestion));
         // A function returning the wrong Result is another matter.
-        let both = error("E0308", "mismatched types", &["expected `Result<usize, MlpError>`, found `Result<f64, MlpError>`"]);
+        let both =
+            error("E0308", "mismatched types", &["expected `Result<usize, MlpError>`, found `Result<f64, MlpError>`"]);
         assert_eq!(note_for(&both, &none()), None);
     }
 

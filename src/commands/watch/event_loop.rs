@@ -23,9 +23,9 @@ use crate::commands::{check, hint, lesson, reset, Session};
 use crate::course::Exercise;
 use crate::errors::CliError;
 use crate::render::check::{render, Detail};
-use crate::runner::CheckOutcome;
 use crate::render::list::{course_title, progress_bar, render as render_list};
 use crate::render::title;
+use crate::runner::CheckOutcome;
 
 /// Saves arrive as bursts of events (write, chmod, rename …): the check starts after this much
 /// quiet.
@@ -301,10 +301,9 @@ impl<'scope, 'env> Watch<'scope, 'env> {
             verdict.push(check::pass_kept(printer, exercise, failed_at));
         }
         self.pointed_hint = match &finished.outcome {
-            CheckOutcome::Graded { report, .. } => report
-                .named_mistakes()
-                .first()
-                .map(|m| (format!("{}/{}", exercise.course, m.exercise), m.hint)),
+            CheckOutcome::Graded { report, .. } => {
+                report.named_mistakes().first().map(|m| (format!("{}/{}", exercise.course, m.exercise), m.hint))
+            }
             _ => None,
         };
         if finished.outcome.passed() {
