@@ -49,7 +49,12 @@ fn parse(choice: LangChoice, args: Vec<std::ffi::OsString>) -> Result<cli::Cli, 
         Err(error) => error,
     };
     match error.kind() {
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+        ErrorKind::DisplayHelp => {
+            let page = error.render().to_string();
+            print!("{}", cli::fit_help(&page, crate::render::wrap::terminal_width()));
+            Err(ExitCode::SUCCESS)
+        }
+        ErrorKind::DisplayVersion => {
             let _ = error.print();
             Err(ExitCode::SUCCESS)
         }

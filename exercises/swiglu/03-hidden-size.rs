@@ -9,8 +9,10 @@
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, MlpError, Param};
 
-/// SiLU (swish) elementwise: `x·σ(x)`, computed in FP32, rounded once to `T`.
-/// SiLU（swish）逐元素：`x·σ(x)`，在 FP32 中计算，只舍入一次回到 `T`。
+/// SiLU (swish) elementwise: `x·σ(x)`, computed in FP32, rounded once to `T` (an f64 input goes
+/// through FP32 too: `to_f32` rounds it; tutor grades f32, f16 and bf16).
+/// SiLU（swish）逐元素：`x·σ(x)`，在 FP32 中计算，只舍入一次回到 `T`（f64 输入也经过 FP32：
+/// `to_f32` 会舍入它；tutor 评分 f32、f16 与 bf16）。
 pub fn silu<T: Float>(x: &ArrayD<T>) -> ArrayD<T> {
     // Exercise 01 writes it; here the kit provides it.
     // 由练习 01 编写；这里由 kit 提供。
@@ -25,8 +27,10 @@ pub fn silu_grad<T: Float>(x: &ArrayD<T>) -> ArrayD<f64> {
     reference::silu_grad(x)
 }
 
-/// LLaMA's FFN width for a model of width `dim` (Meta's `FeedForward`).
-/// 模型宽度为 `dim` 时 LLaMA 的 FFN 宽度（Meta 的 `FeedForward`）。
+/// LLaMA's FFN width for a model of width `dim` (Meta's `FeedForward`). A width of 0 before
+/// the last step stays 0 (`Ok(0)`: 0 is a multiple of every `multiple_of`), as Meta's formula gives.
+/// 模型宽度为 `dim` 时 LLaMA 的 FFN 宽度（Meta 的 `FeedForward`）。最后一步之前宽度为 0 时结果
+/// 仍是 0（`Ok(0)`：0 是任何 `multiple_of` 的倍数），和 Meta 的公式一致。
 pub fn hidden_size(dim: usize, multiple_of: usize, ffn_dim_multiplier: Option<f64>) -> Result<usize, MlpError> {
     // ==========================================
     // TODO 3: LLaMA's FFN width / TODO 3：LLaMA 的 FFN 宽度
@@ -54,7 +58,10 @@ pub struct Linear {
 
 impl Linear {
     /// A trainable weight, each element drawn from `U(−1/√in, 1/√in)` with `Rng::new(seed)`.
-    /// 可训练的权重，每个元素用 `Rng::new(seed)` 从 `U(−1/√in, 1/√in)` 中抽取。
+    /// The same seed gives the same weight; the order of the draws is yours (tutor checks the
+    /// distribution, not the random stream).
+    /// 可训练的权重，每个元素用 `Rng::new(seed)` 从 `U(−1/√in, 1/√in)` 中抽取。同一种子给出同一
+    /// 权重；抽取的顺序由你决定（tutor 检查的是分布，不是随机数序列）。
     pub fn new(in_features: usize, out_features: usize, seed: u64) -> Result<Linear, MlpError> {
         // Exercise 02 writes it; here the kit provides it.
         // 由练习 02 编写；这里由 kit 提供。
@@ -62,9 +69,10 @@ impl Linear {
     }
 
     /// `y = x·Wᵀ` over the last axis: `[..., in]` → `[..., out]`, the weight rounded to `T`,
-    /// products accumulated in FP32, each output rounded once to `T`.
+    /// products accumulated in FP32, each output rounded once to `T` (an f64 input goes through
+    /// FP32 too; tutor grades f32, f16 and bf16).
     /// 沿最后一维 `y = x·Wᵀ`：`[..., in]` → `[..., out]`；权重先舍入到 `T`，乘积在 FP32 中累加，
-    /// 每个输出只舍入一次回到 `T`。
+    /// 每个输出只舍入一次回到 `T`（f64 输入也经过 FP32；tutor 评分 f32、f16 与 bf16）。
     pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, MlpError> {
         // Exercise 02 writes it; here the kit provides it.
         // 由练习 02 编写；这里由 kit 提供。
@@ -96,8 +104,13 @@ impl FeedForward {
         })
     }
 
-    /// `[..., dim]` → `[..., dim]`; every op rounds once to `T`, as a PyTorch module in `T`.
-    /// `[..., dim]` → `[..., dim]`；每一步都只舍入一次回到 `T`，与 `T` 精度的 PyTorch 模块一致。
+    /// `[..., dim]` → `[..., dim]`; every op rounds once to `T`, as a PyTorch module in `T` on a
+    /// CPU. The product `silu(g) ⊙ u`: two `T` values multiplied in FP32 (exact for f16, and for
+    /// bf16 within FP32's normal range), then rounded to `T`: one rounding.
+    /// `[..., dim]` → `[..., dim]`；每一步都只舍入一次回到 `T`，与 CPU 上 `T` 精度的 PyTorch
+    /// 模块一致。
+    /// 乘积 `silu(g) ⊙ u`：两个 `T` 值在 FP32 中相乘（对 f16 是精确的，bf16 在 FP32 正规数范围内
+    /// 也是），再舍入到 `T`：只舍入一次。
     pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, MlpError> {
         // Exercise 04 writes it; here the kit provides it.
         // 由练习 04 编写；这里由 kit 提供。
@@ -105,9 +118,14 @@ impl FeedForward {
     }
 
     /// Gradient of `sum(forward(x) ⊙ grad_out)`, in f64: returns dx (rounded once to `T`) and
-    /// ACCUMULATES (+=) the three weights' gradients into their `grad`.
+    /// ACCUMULATES (+=) the three weights' gradients into their `grad`. It differentiates the
+    /// exact block on the FP32 master weights (not rounded to `T`, and no op rounded): not the
+    /// rounded path of `forward`. An empty batch accumulates zeros: each trainable weight's `grad`
+    /// becomes zeros of its shape, not `None`.
     /// `sum(forward(x) ⊙ grad_out)` 的梯度，在 f64 中计算：返回 dx（只舍入一次回到 `T`），
-    /// 并把三个权重的梯度累加（+=）到各自的 `grad`。
+    /// 并把三个权重的梯度累加（+=）到各自的 `grad`。求导的是 FP32 主权重上的精确的块（权重不舍入到
+    /// `T`，每一步也不舍入），不是 `forward` 逐步舍入的路径。空批次累加的是零：每个可训练权重的
+    /// `grad` 变成同形的零数组，而不是 `None`。
     pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, MlpError> {
         // Exercise 05 writes it; here the kit provides it.
         // 由练习 05 编写；这里由 kit 提供。

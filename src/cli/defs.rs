@@ -118,7 +118,12 @@ pub static DEFS: &[Def] = &[
         "创建新的课程文件夹，并预先构建评分程序；在已有的课程文件夹里运行时，补上新增的章节（你写的文件与进度不变）。",
         "Write a fresh course folder and warm up the grading harness; in an existing course folder, add the chapters it lacks (your files and progress stay as they are).",
     ),
-    arg("init", "dir", "位置。", "Where."),
+    arg(
+        "init",
+        "dir",
+        "位置（默认：在课程文件夹里运行时就是这个课程文件夹，否则为 llm-course）。",
+        "Where (default: the course folder it runs in, which is upgraded; elsewhere llm-course).",
+    ),
     arg("init", "force", "允许写入非空文件夹（已有的练习文件保留不动）。", "Write into a folder that already has files (existing exercise files are kept)."),
     arg("init", "no_build", "暂不预编译依赖（第一次检查时再编译）。", "Skip building the harness's dependencies now (the first check will)."),
     cmd("watch", "检查当前练习，之后每次保存都重新检查。", "Check the current exercise, then again on every save."),

@@ -28,13 +28,44 @@ pub fn localized(choice: LangChoice) -> clap::Command {
         .disable_help_flag(true)
         .disable_version_flag(true)
         .arg(Arg::new("help").short('h').long("help").action(ArgAction::Help).global(true))
-        .arg(Arg::new("version").short('V').long("version").action(ArgAction::Version));
+        .arg(Arg::new("version").short('V').long("version").action(ArgAction::Version))
+        .version(version());
     let mut command = describe(command, "", choice, &headings);
     // The `help` commands exist only once clap has built the command.
     command.build();
     command
         .mut_subcommand("help", |s| s.about(say("help", None)))
         .mut_subcommand("dev", |s| s.mut_subcommand("help", |h| h.about(say("dev help", None))))
+}
+
+/// What `--version` says after `tutor`: the version, the commit it was built from (see
+/// `build.rs`) and the chapters it carries, so that two builds of one version are told apart.
+pub fn version() -> String {
+    let chapters: Vec<&str> = crate::course::embedded::courses().iter().map(|c| c.id).collect();
+    format!("{} (commit {}; chapters: {})", env!("CARGO_PKG_VERSION"), env!("TUTOR_COMMIT"), chapters.join(", "))
+}
+
+/// clap's help page fitted to `columns` (clap wraps only with a feature that needs one more
+/// crate): a line too wide goes on under the column where its description starts.
+pub fn fit_help(text: &str, columns: usize) -> String {
+    let fitted: Vec<String> = text.lines().map(|line| fit_help_line(line, columns)).collect();
+    let end = if text.ends_with('\n') { "\n" } else { "" };
+    format!("{}{end}", fitted.join("\n"))
+}
+
+fn fit_help_line(line: &str, columns: usize) -> String {
+    use crate::render::wrap::{width, wrap};
+    if width(line) <= columns {
+        return line.to_string();
+    }
+    let indent = line.len() - line.trim_start().len();
+    // The description starts after the first gap of two spaces or more past the indent (clap's
+    // layout); a line without one, or with its description past the middle, wraps at its indent.
+    let body = &line[indent..];
+    let start = body.find("  ").map(|gap| indent + gap + (body[gap..].len() - body[gap..].trim_start().len()));
+    let start = start.filter(|&s| width(&line[..s]) <= columns / 2).unwrap_or(indent);
+    let (head, description) = line.split_at(start);
+    wrap(description, head, &" ".repeat(width(head)), columns)
 }
 
 /// The help page's headings and template in the chosen languages.
@@ -190,6 +221,23 @@ mod tests {
         assert!(check.contains("(default: 60)") && check.contains("(default: text)"), "{check}");
         assert!(!check.contains("[default"), "clap's own English default is hidden: {check}");
         assert!(help(LangChoice::Zh).contains("显示帮助。") && !help(LangChoice::Zh).contains("Print help"));
+    }
+
+    #[test]
+    fn help_lines_fit_the_width_under_their_description() {
+        let line = "  init         Write a fresh course folder and warm up the grading harness; in an existing one, add chapters.";
+        let fitted = fit_help(line, 60);
+        assert!(fitted.lines().count() > 1, "{fitted}");
+        for (i, l) in fitted.lines().enumerate() {
+            assert!(crate::render::wrap::width(l) <= 60, "{l:?}");
+            if i > 0 {
+                assert!(l.starts_with(&" ".repeat(15)) && !l.starts_with(&" ".repeat(16)), "{l:?}");
+            }
+        }
+        // Chinese: display columns, two per character.
+        let zh = "  init         写入新的课程文件夹，并预先构建评分程序；在已有的课程文件夹里运行时，补上新增的章节。";
+        assert!(fit_help(zh, 50).lines().all(|l| crate::render::wrap::width(l) <= 50));
+        assert_eq!(fit_help("short\n", 60), "short\n");
     }
 
     #[test]

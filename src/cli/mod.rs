@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-pub use localize::localized;
+pub use localize::{fit_help, localized};
 
 use crate::course::lesson::Language;
 use crate::text::{self, LangChoice, Ui};
@@ -62,8 +62,9 @@ pub enum Command {
         exercise: Option<String>,
     },
     Init {
-        #[arg(default_value = "llm-course")]
-        dir: PathBuf,
+        // No default here: without DIR, init upgrades the course folder it runs in, and only
+        // elsewhere writes `llm-course` (see `commands::init`, and the help in `defs`).
+        dir: Option<PathBuf>,
         #[arg(long)]
         force: bool,
         #[arg(long)]

@@ -183,9 +183,20 @@ fn tell_what_is_next(session: &Session, done: &Exercise, next: Option<&Exercise>
         let course = course_title(printer, &session.catalogue, &done.course);
         printer.say(|u| u.course_complete, &[("course", &course)]);
     }
-    if let Some(next) = next.filter(|next| next.key() != done.key()) {
-        let name = title(printer, &next.title_zh, &next.title_en);
-        printer.say(|u| u.next_exercise, &[("id", &next.id), ("title", &name), ("file", &next.file)]);
+    match next.filter(|next| next.key() != done.key()) {
+        // Another chapter: its overview comes before its first exercise.
+        Some(next) if next.course != done.course => {
+            let course = course_title(printer, &session.catalogue, &next.course);
+            let values: [(&str, &dyn std::fmt::Display); 4] =
+                [("course", &course), ("course_id", &next.course), ("id", &next.id), ("file", &next.file)];
+            printer.say(|u| u.next_chapter, &values);
+        }
+        Some(next) => {
+            let name = title(printer, &next.title_zh, &next.title_en);
+            printer.say(|u| u.next_exercise, &[("id", &next.id), ("title", &name), ("file", &next.file)]);
+        }
+        None if finished_course => printer.say(|u| u.all_done, &[]),
+        None => {}
     }
     Ok(())
 }

@@ -38,6 +38,7 @@ pub fn run(printer: &Printer, explicit_workspace: Option<&Path>) -> Result<ExitC
         Ok(workspace) => {
             let catalogue = Catalogue::embedded().context("reading the embedded catalogue")?;
             findings.extend(workspace_path(printer, workspace.root()));
+            findings.extend(nested(printer, workspace.root()));
             findings.push(write_access(printer, &workspace));
             findings.push(exercise_files(printer, &workspace, &catalogue));
             findings.push(progress_file(printer, &workspace));
@@ -146,6 +147,30 @@ fn workspace_path(printer: &Printer, root: &Path) -> Vec<Finding> {
         .iter()
         .map(|problem| Finding { what: what.clone(), ok: false, detail: one_line(problem), fix: Some(fix.clone()) })
         .collect()
+}
+
+/// A course folder inside another (`llm-course/llm-course`, which `tutor init` run in a course
+/// folder made before it learnt to upgrade it): the learner's work is in the outer one.
+fn nested(printer: &Printer, root: &Path) -> Option<Finding> {
+    let outer = root.parent().and_then(|p| p.ancestors().find(|dir| crate::workspace::is_workspace(dir)));
+    let (inner, outer) = match outer {
+        Some(outer) => (root.to_path_buf(), outer.to_path_buf()),
+        None => {
+            let entries = std::fs::read_dir(root).ok()?;
+            let inner = entries.flatten().map(|e| e.path()).find(|p| {
+                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                !name.starts_with('.') && name != "exercises" && crate::workspace::is_workspace(p)
+            })?;
+            (inner, root.to_path_buf())
+        }
+    };
+    let values: [(&str, &dyn std::fmt::Display); 2] = [("inner", &inner.display()), ("outer", &outer.display())];
+    Some(Finding {
+        what: printer.label(|u| u.doctor_nested),
+        ok: false,
+        detail: one_line(&printer.lines(|u| u.doctor_nested_inside, &values)),
+        fix: Some(one_line(&printer.lines(|u| u.doctor_fix_nested, &values))),
+    })
 }
 
 /// Can tutor create files where it needs to: the workspace (exercise files, on reset) and

@@ -12,6 +12,12 @@ use crate::render::{markdown, pager, wrap};
 
 /// Prints a lesson in the chosen languages.
 pub fn run(session: &Session, name: Option<&str>) -> Result<ExitCode> {
+    pager::show(&text(session, name)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What [`run`] shows (`tutor watch` shows it on its screen), wrapped to the terminal.
+pub fn text(session: &Session, name: Option<&str>) -> Result<String> {
     // A course's id shows its overview; no name, the overview of the current exercise's course.
     let overview = |course: &str| -> Result<&'static str> {
         let entry = session.catalogue.course(course).context("the exercise's course is in the catalogue")?;
@@ -40,6 +46,5 @@ pub fn run(session: &Session, name: Option<&str>) -> Result<ExitCode> {
         let next = session.printer.lines(|u| u.lesson_next, &[("id", &id)]);
         shown.push_str(&format!("\n{}\n", wrap::wrap(&next, "", "  ", columns)));
     }
-    pager::show(&shown);
-    Ok(ExitCode::SUCCESS)
+    Ok(shown)
 }

@@ -47,14 +47,14 @@ impl Session {
         let mut migrated = crate::migrate::run(workspace.root(), &catalogue, &store)?;
         let recovered = migrated.recovered.take();
         if migrated.any() {
-            let added = migrated.added.join(", ");
-            eprintln!(
-                "{}",
-                printer.wrapped(
-                    |u| u.migrated,
-                    &[("moved", &migrated.moved), ("progress", &migrated.progress), ("added", &added)]
-                )
-            );
+            eprintln!("{}", describe_migrated(&printer, &migrated));
+        }
+        // The editor project a migration writes names every chapter's kit in the harness: they
+        // are written now, so that `cargo test` and rust-analyzer work before any check has run.
+        // Best effort: they serve the editor and cargo, not this command.
+        let kits_missing = crate::runner::harness::kits_missing(&workspace.private_dir(), &catalogue);
+        if (migrated.any() || kits_missing) && crate::course::editor::in_use(workspace.root()) {
+            let _ = crate::runner::write_kits(&workspace, &catalogue);
         }
         let session = Session { printer, workspace, catalogue, store };
         session.tell_recovered(recovered);
@@ -119,6 +119,24 @@ impl Session {
     }
 }
 
+/// The line about a migration, naming only what it did: "0 progress records" would read as loss.
+pub fn describe_migrated(printer: &Printer, migrated: &crate::migrate::Migrated) -> String {
+    let text = printer.per_language(|ui, _| {
+        let mut parts = Vec::new();
+        if migrated.moved > 0 {
+            parts.push(text::fill(ui.migrated_moved, &[("n", &migrated.moved)]));
+        }
+        if migrated.progress > 0 {
+            parts.push(text::fill(ui.migrated_progress, &[("n", &migrated.progress)]));
+        }
+        if !migrated.added.is_empty() {
+            parts.push(text::fill(ui.migrated_added, &[("added", &migrated.added.join(", "))]));
+        }
+        text::fill(ui.migrated, &[("changes", &parts.join(ui.migrated_join))])
+    });
+    crate::render::wrap::wrap(&text, "", "  ", printer.width())
+}
+
 /// What to tell the learner about a progress file that was set aside, one line per language.
 pub fn describe_recovered(printer: &Printer, recovered: &Recovered) -> String {
     let backup = recovered.backup.display().to_string();
@@ -139,7 +157,7 @@ pub fn describe_recovered(printer: &Printer, recovered: &Recovered) -> String {
 pub fn run(cli: Cli, printer: Printer) -> Result<ExitCode> {
     // These work without (or before) a workspace.
     match &cli.command {
-        Some(Command::Init { dir, force, no_build }) => return init::run(&printer, dir, *force, *no_build),
+        Some(Command::Init { dir, force, no_build }) => return init::run(&printer, dir.as_deref(), *force, *no_build),
         Some(Command::Doctor) => return doctor::run(&printer, cli.workspace.as_deref()),
         Some(Command::Dev { command }) => return dev::run(&printer, command),
         Some(Command::Completions { shell }) => {

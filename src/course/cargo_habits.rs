@@ -21,17 +21,36 @@ pub fn manifest() -> String {
         .to_string()
 }
 
-/// A sentence of the CLI's text in both languages, for a program tutor writes (it suggests
-/// `tutor`, the command that program runs, whatever started this tutor).
+/// The width the programs' sentences are wrapped to: they run under cargo, which tells them no
+/// terminal width, and any terminal is at least this wide.
+const COLUMNS: usize = 78;
+
+/// A sentence of the CLI's text as a Rust expression that picks its language when the program
+/// runs (`TUTOR_LANG`, as tutor reads it: zh, en, else both), each language wrapped to
+/// [`COLUMNS`]. It suggests `tutor`, the command that program runs, whatever started this tutor.
 fn both(pick: fn(&text::Ui) -> &'static str) -> String {
-    Language::BOTH.iter().map(|&l| pick(text::ui(l)).replace("{tutor}", "tutor")).collect::<Vec<_>>().join("\n")
+    let [zh, en] = Language::BOTH
+        .map(|l| crate::render::wrap::wrap(&pick(text::ui(l)).replace("{tutor}", "tutor"), "", "  ", COLUMNS));
+    format!("said({zh:?}, {en:?})")
 }
+
+/// The function [`both`]'s expressions call, in each program tutor writes.
+const SAID: &str = r#"
+/// A sentence in the language TUTOR_LANG asks for (zh, en; anything else: both), as tutor reads it.
+fn said(zh: &'static str, en: &'static str) -> String {
+    match std::env::var("TUTOR_LANG").unwrap_or_default().to_lowercase().as_str() {
+        "zh" | "cn" | "zh-cn" => zh.to_string(),
+        "en" => en.to_string(),
+        _ => format!("{zh}\n{en}"),
+    }
+}
+"#;
 
 /// `cargo run`'s program: what to run instead.
 pub fn main_rs() -> String {
     format!(
         "//! Written by tutor: a course folder has no program of its own to run.\n\n\
-         fn main() {{\n    println!(\"{{}}\", {:?});\n    std::process::exit(2);\n}}\n",
+         fn main() {{\n    println!(\"{{}}\", {});\n    std::process::exit(2);\n}}\n{SAID}",
         both(|u| u.cargo_run_instead)
     )
 }
@@ -41,7 +60,8 @@ pub fn main_rs() -> String {
 pub fn checks_rs(catalogue: &Catalogue, tutor: &str) -> String {
     let keys: Vec<String> = catalogue.exercises.iter().map(|e| format!("{:?}", e.key())).collect();
     format!(
-        "{}\nconst EXERCISES: &[&str] = &[{}];\nconst WRITTEN_BY: &str = {:?};\nconst NOT_FOUND: &str = {:?};\nconst FAILED: &str = {:?};\n",
+        "{}{SAID}\nconst EXERCISES: &[&str] = &[{}];\nconst WRITTEN_BY: &str = {:?};\n\
+         fn not_found() -> String {{\n    {}\n}}\n\nfn not_all_passed() -> String {{\n    {}\n}}\n",
         CHECKS_PROGRAM,
         keys.join(", "),
         tutor,
@@ -81,7 +101,7 @@ fn main() {
         let output = match tutor().args(["check", key]).output() {
             Ok(output) => output,
             Err(_) => {
-                eprintln!("{NOT_FOUND}");
+                eprintln!("{}", not_found());
                 std::process::exit(2);
             }
         };
@@ -97,7 +117,7 @@ fn main() {
     }
     println!("\n{}/{} ok", EXERCISES.len() - failed, EXERCISES.len());
     if failed > 0 {
-        println!("{FAILED}");
+        println!("{}", not_all_passed());
         std::process::exit(1);
     }
 }

@@ -98,6 +98,11 @@ pub fn write_project(root: &Path, catalogue: &Catalogue) -> Result<bool> {
     }
 }
 
+/// Whether the folder at `root` uses tutor's editor project (its `Cargo.toml` is tutor's).
+pub fn in_use(root: &Path) -> bool {
+    crate::fsutil::regular::read_text(&root.join("Cargo.toml"), Links::Follow).is_some_and(|text| is_ours(&text))
+}
+
 /// Whether a course `Cargo.toml` is tutor's own (and may be rewritten).
 pub fn is_ours(manifest: &str) -> bool {
     manifest.starts_with(MARKER)

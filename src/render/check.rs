@@ -69,7 +69,7 @@ pub fn render(
     let para = |text: String| format!("{}\n", wrap::indented(&text, 0, columns));
     let out = match outcome {
         CheckOutcome::Graded { report, output, warnings, timed_out } => {
-            let before = render_diagnostics(printer, warnings, &CourseNotes::default(), columns);
+            let before = render_warnings(printer, warnings, id, detail, columns);
             let mut after = String::new();
             after.push_str(&render_mistakes(printer, report, columns));
             if report.cases.iter().any(|c| c.status == Status::NotDone) {
@@ -337,6 +337,22 @@ fn named_mistake(printer: &Printer, mistake: &Mistake) -> String {
             [("mistake", &super::pick_bi(&title, language)), ("level", &mistake.hint), ("exercise", &mistake.exercise)];
         crate::text::fill(ui.mistake_named, &values)
     })
+}
+
+/// The warnings above a graded check's report: the first in full and a count of the others, so
+/// that two unused variables do not push the report's figures off the screen; all of them with
+/// `--verbose`.
+fn render_warnings(printer: &Printer, warnings: &[Diagnostic], id: &str, detail: Detail, columns: usize) -> String {
+    let notes = CourseNotes::default();
+    match warnings {
+        [first, rest @ ..] if !rest.is_empty() && detail != Detail::Verbose => {
+            let mut out = render_diagnostics(printer, std::slice::from_ref(first), &notes, columns);
+            let line = printer.lines(|u| u.warnings_folded, &[("n", &rest.len()), ("id", &id)]);
+            out.push_str(&format!("{}\n\n", wrap::wrap(&line, "", "  ", columns).dimmed()));
+            out
+        }
+        all => render_diagnostics(printer, all, &notes, columns),
+    }
 }
 
 /// rustc's messages as rustc renders them (never re-wrapped: they draw the code), each known

@@ -36,6 +36,15 @@ pub enum Note {
     },
     /// A `Vec` where an ndarray array is expected, or the other way round.
     VecForArray,
+    /// E0605, `v as T`, where the exercise has no note of its own (every chapter gets one).
+    CastToGeneric {
+        /// The generic parameter's name, as rustc gives it.
+        generic: String,
+    },
+    /// E0275 from `dot` on an `ArrayD`, whose dimension rustc cannot settle.
+    DotOnArrayD,
+    /// A `Result` used where its value is expected: the `?` is missing.
+    ResultWithoutQuestion,
 }
 
 /// The names every course's exercises may use (ndarray and half sit under every kit), with the
@@ -56,8 +65,15 @@ const IMPORTS: [(&str, &str); 8] = [
 pub fn note_for(diagnostic: &Diagnostic, notes: &CourseNotes) -> Option<Note> {
     match diagnostic.code.as_deref()? {
         "E0277" => mixed_arithmetic(&diagnostic.message).map(|generic| coached(notes, MIXED).unwrap_or(generic)),
-        "E0605" => cast_to_generic(&diagnostic.message).then(|| coached(notes, CompileError::CastToGeneric)).flatten(),
+        "E0605" => cast_to_generic(&diagnostic.message)
+            .map(|generic| coached(notes, CompileError::CastToGeneric).unwrap_or(Note::CastToGeneric { generic })),
+        // `x.dot(&w.t())` on an `ArrayD`: "overflow evaluating the requirement `&ArrayBase<_, _>: …`".
+        "E0275" => quoted_types(diagnostic).iter().any(|t| t.contains("ArrayBase")).then_some(Note::DotOnArrayD),
+        "E0599" => diagnostic.message.contains("found for enum `Result`").then_some(Note::ResultWithoutQuestion),
         "E0308" => {
+            if result_for_value(diagnostic) {
+                return Some(Note::ResultWithoutQuestion);
+            }
             if let Some(generic) = mixed_types(diagnostic) {
                 return Some(coached(notes, MIXED).unwrap_or(generic));
             }
@@ -77,10 +93,23 @@ pub fn note_for(diagnostic: &Diagnostic, notes: &CourseNotes) -> Option<Note> {
 
 const MIXED: CompileError = CompileError::MixedFloat;
 
-/// "non-primitive cast: `f32` as `T`": a cast to a generic parameter.
-fn cast_to_generic(message: &str) -> bool {
+/// "non-primitive cast: `f32` as `T`": a cast to a generic parameter, whose name it returns.
+fn cast_to_generic(message: &str) -> Option<String> {
     let names = quoted(message);
-    matches!(names.as_slice(), [_, target] if looks_generic(target))
+    match names.as_slice() {
+        [_, target] if looks_generic(target) => Some(target.to_string()),
+        _ => None,
+    }
+}
+
+/// "expected `ArrayBase<…>`, found `Result<ArrayBase<…>, MlpError>`": a `Result` where the value
+/// it holds is expected (not a function returning the wrong `Result`: then both are `Result`s).
+fn result_for_value(diagnostic: &Diagnostic) -> bool {
+    diagnostic.details.iter().any(|detail| {
+        let names = quoted(detail);
+        let is_result = |t: &str| t.trim_start_matches('&').starts_with("Result<");
+        matches!(names.as_slice(), [expected, found] if is_result(found) && !is_result(expected))
+    })
 }
 
 /// Every backquoted type rustc names in the error's message, labels and notes.
@@ -114,6 +143,9 @@ pub fn render(printer: &Printer, note: &Note) -> String {
             printer.lines(|u| u.note_missing_import, &[("name", name), ("import", import)])
         }
         Note::VecForArray => printer.lines(|u| u.note_vec_for_array, &[]),
+        Note::CastToGeneric { generic } => printer.lines(|u| u.note_cast_to_generic, &[("generic", generic)]),
+        Note::DotOnArrayD => printer.lines(|u| u.note_dot_on_arrayd, &[]),
+        Note::ResultWithoutQuestion => printer.lines(|u| u.note_result_without_question, &[]),
         Note::Coached(coaching) => printer.per_language(|ui, language| {
             format!("{}{}", ui.course_note, super::pick(language, coaching.zh, coaching.en))
         }),
@@ -213,7 +245,8 @@ mod tests {
             &["an `as` expression can only be used to convert between primitive types"],
         );
         assert_eq!(note_for(&cast, &coached()), Some(Note::Coached(&CAST)));
-        assert_eq!(note_for(&cast, &none()), None, "no note the exercise did not write");
+        // Without the exercise's own note, every chapter's.
+        assert_eq!(note_for(&cast, &none()), Some(Note::CastToGeneric { generic: "T".into() }));
         let cast_to_usize = error("E0605", "non-primitive cast: `Foo` as `usize`", &[]);
         assert_eq!(note_for(&cast_to_usize, &coached()), None);
         let element = error(
@@ -258,6 +291,30 @@ mod tests {
             &["expected `ArrayBase<OwnedRepr<f32>, Dim<IxDynImpl>>`, found `Vec<f32>`"],
         );
         assert_eq!(note_for(&vec, &none()), Some(Note::VecForArray));
+    }
+
+    #[test]
+    fn dot_on_an_arrayd_and_a_result_without_question_mark() {
+        // As rustc 1.9x words them (seen through the built binary on `x32.dot(&w.t())`).
+        let dot = error(
+            "E0275",
+            "overflow evaluating the requirement `&ArrayBase<_, _>: Not`",
+            &["required for `&ArrayBase<OwnedRepr<f32>, Dim<IxDynImpl>>` to implement `Not`"],
+        );
+        assert_eq!(note_for(&dot, &none()), Some(Note::DotOnArrayD));
+        assert_eq!(note_for(&error("E0275", "overflow evaluating the requirement `Foo: Bar`", &[]), &none()), None);
+        let used = error(
+            "E0308",
+            "mismatched types",
+            &["expected `&ArrayBase<OwnedRepr<T>, Dim<IxDynImpl>>`, found `&Result<ArrayBase<OwnedRepr<T>, Dim<IxDynImpl>>, MlpError>`"],
+        );
+        assert_eq!(note_for(&used, &none()), Some(Note::ResultWithoutQuestion));
+        let method = error("E0599", "no method named `mapv` found for enum `Result` in the current scope", &[]);
+        assert_eq!(note_for(&method, &none()), Some(Note::ResultWithoutQuestion));
+        // A function returning the wrong Result is another matter.
+        let both =
+            error("E0308", "mismatched types", &["expected `Result<usize, MlpError>`, found `Result<f64, MlpError>`"]);
+        assert_eq!(note_for(&both, &none()), None);
     }
 
     #[test]

@@ -85,6 +85,13 @@ pub(super) enum Stage {
     Learner,
 }
 
+/// rustc's `--diagnostic-width` for the terminal tutor writes to: its messages are shown as rustc
+/// draws them (never re-wrapped), so they are drawn to fit. Kept within 60 and 140 columns (rustc's
+/// own default; far narrower widths have made rustc itself fail).
+pub(super) fn diagnostic_width() -> String {
+    format!("--diagnostic-width={}", crate::render::wrap::terminal_width().clamp(60, 140))
+}
+
 /// Runs `cargo build ARGS --message-format …` on the harness, confined for `stage`, handing
 /// every JSON message to `on_message`, counting freshly compiled crates as progress, and
 /// enforcing `timeout` on everything after the kit (the dependencies have their own, generous
@@ -112,8 +119,13 @@ pub(super) fn run_cargo(
     };
     let format = if color { "json-diagnostic-rendered-ansi" } else { "json" };
     let mut command = cargo_command();
+    // The learner's build is `cargo rustc`, the same build with one flag more for the learner's
+    // own crate: rustc's messages drawn to the terminal's width (cargo tells rustc the width only
+    // when it writes to a terminal itself, and this one does not). The libraries' flags, and so
+    // their fingerprints, stay as they are.
+    let subcommand = if stage == Stage::Learner { "rustc" } else { "build" };
     command
-        .args(["build", "--locked"])
+        .args([subcommand, "--locked"])
         .args(args)
         // Very verbose: cargo prints each command it runs, with the environment it sets, which
         // is how a rebuild without cargo knows the learner's rustc command (`super::replay`).
@@ -124,6 +136,7 @@ pub(super) fn run_cargo(
         // build may not write (and where `foreign_sources` would not look).
         .arg("--target-dir")
         .arg(&target)
+        .args(if stage == Stage::Learner { vec!["--".to_string(), diagnostic_width()] } else { Vec::new() })
         .env("TMPDIR", &temp)
         .env("CARGO_ENCODED_RUSTFLAGS", HARNESS_RUSTFLAGS)
         .env("CARGO_TERM_COLOR", "never")

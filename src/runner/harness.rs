@@ -356,6 +356,15 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
     })
 }
 
+/// Whether some course's kit is not in the harness under `private_dir` (the editor project
+/// names every one of them).
+pub fn kits_missing(private_dir: &Path, catalogue: &Catalogue) -> bool {
+    catalogue
+        .courses
+        .iter()
+        .any(|course| !private_dir.join("harness").join(kit_dir(&course.id)).join("Cargo.toml").is_file())
+}
+
 /// Removes every file and folder below `dir` that is not in `keep` (paths relative to `root`),
 /// except cargo's `target/` at the top.
 fn remove_strays(root: &Path, dir: &Path, keep: &BTreeSet<String>) -> Result<()> {

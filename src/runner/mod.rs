@@ -252,6 +252,15 @@ pub fn prepare(workspace: &Workspace, catalogue: &Catalogue, on_event: &mut dyn 
     Ok(())
 }
 
+/// Writes the harness with every course's kit, without building it: what the editor project
+/// (`cargo test`, rust-analyzer) needs after a migration named a kit the harness lacked.
+pub fn write_kits(workspace: &Workspace, catalogue: &Catalogue) -> Result<()> {
+    let _lock = lock_checks(workspace, &mut || {})?;
+    let exercise = catalogue.exercises.first().context("the catalogue lists no exercise")?;
+    harness::write(&workspace.private_dir(), catalogue, exercise, exercise.stub())?;
+    Ok(())
+}
+
 /// Takes an exclusive lock on `path`, calling `on_wait` once if it has to wait. The lock file
 /// is opened as [`regular::open_lock`] does: a FIFO or a link there is refused, never waited on.
 pub fn lock_exclusive(path: &Path, on_wait: &mut dyn FnMut()) -> Result<File> {

@@ -202,7 +202,10 @@ pub fn run(
     std::fs::create_dir_all(&temp).with_context(|| OnFile::write(&temp))?;
     let mut command = Command::new(&invocation.program);
     super::allowed_env::give_to(&mut command);
-    command.args(invocation.args.iter().map(|arg| rendering(arg, color)));
+    // The width recorded with the command is the terminal's of that build: today's instead.
+    let recorded_width = |arg: &&String| arg.starts_with("--diagnostic-width");
+    command.args(invocation.args.iter().filter(|arg| !recorded_width(arg)).map(|arg| rendering(arg, color)));
+    command.arg(super::cargo_run::diagnostic_width());
     invocation.environment.apply_to(&mut command);
     command.env("TMPDIR", &temp).current_dir(harness).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped());
     Confinement::for_build(harness).apply_to(&mut command);

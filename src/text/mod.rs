@@ -125,6 +125,8 @@ pub struct Ui {
     pub passed_all: &'static str,
     pub next_exercise: &'static str,
     pub course_complete: &'static str,
+    /// After a chapter's end, its next one: `{course}` (title), `{course_id}`, `{id}`, `{file}`.
+    pub next_chapter: &'static str,
     pub todo_not_done: &'static str,
     pub timed_out: &'static str,
     pub build_timed_out: &'static str,
@@ -167,7 +169,18 @@ pub struct Ui {
     pub init_updated: &'static str,
     /// `tutor init` in a course folder that has every chapter: `{dir}`, `{courses}`.
     pub init_up_to_date: &'static str,
+    /// A migration's line: `{changes}`, the parts below joined by `migrated_join`.
     pub migrated: &'static str,
+    /// `{n}` exercise files moved into their course's folder.
+    pub migrated_moved: &'static str,
+    /// `{n}` progress entries filed under their course (nothing is lost either way).
+    pub migrated_progress: &'static str,
+    /// `{added}`: the chapters written.
+    pub migrated_added: &'static str,
+    /// Between two of a migration's parts.
+    pub migrated_join: &'static str,
+    /// The folder's README was replaced by this tutor's: `{kept}` holds the old one.
+    pub init_readme_refreshed: &'static str,
     pub init_kept: &'static str,
     pub init_building: &'static str,
     pub init_next: &'static str,
@@ -200,6 +213,12 @@ pub struct Ui {
     pub doctor_deps_built: &'static str,
     pub doctor_deps_fetched: &'static str,
     pub doctor_all_good: &'static str,
+    /// The label of the nested-course finding.
+    pub doctor_nested: &'static str,
+    /// A course folder inside another: `{inner}`, `{outer}`.
+    pub doctor_nested_inside: &'static str,
+    /// Its fix: `{inner}`, `{outer}`.
+    pub doctor_fix_nested: &'static str,
     pub doctor_confinement: &'static str,
     pub doctor_confined: &'static str,
     pub doctor_confinement_missing: &'static str,
@@ -237,6 +256,10 @@ pub struct Ui {
     // Watch mode (issue 10).
     pub watch_compiling: &'static str,
     pub watch_press_next: &'static str,
+    /// `n` would cross into another chapter: `{course}` (title), `{id}`.
+    pub watch_press_next_chapter: &'static str,
+    /// At the top of the first check in a new chapter: `{course}` (title), `{course_id}`.
+    pub watch_new_chapter: &'static str,
     pub watch_no_next: &'static str,
     pub watch_no_previous: &'static str,
     pub watch_list_keys: &'static str,
@@ -255,6 +278,14 @@ pub struct Ui {
     pub course_note: &'static str,
     pub note_missing_import: &'static str,
     pub note_vec_for_array: &'static str,
+    /// Under the first of several warnings of a graded check: `{n}` more, `{id}`.
+    pub warnings_folded: &'static str,
+    /// E0605, `v as {generic}`, where the exercise has no note of its own.
+    pub note_cast_to_generic: &'static str,
+    /// E0275 from `dot` on an `ArrayD`: a 2-D view instead.
+    pub note_dot_on_arrayd: &'static str,
+    /// A `Result` used where its value is expected: `?`.
+    pub note_result_without_question: &'static str,
     pub cli_usage_heading: &'static str,
     pub cli_commands_heading: &'static str,
     pub cli_options_heading: &'static str,

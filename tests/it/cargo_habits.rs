@@ -10,8 +10,13 @@ use std::process::Command;
 use common::{Course, Run};
 
 fn cargo(course: &Course, args: &[&str]) -> Run {
+    cargo_in(course, "en", args)
+}
+
+/// `cargo ARGS` in the course folder with `TUTOR_LANG=lang`.
+fn cargo_in(course: &Course, lang: &str, args: &[&str]) -> Run {
     let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    command.args(args).current_dir(&course.root).env("TUTOR_LANG", "en").env("NO_COLOR", "1");
+    command.args(args).current_dir(&course.root).env("TUTOR_LANG", lang).env("NO_COLOR", "1");
     // The course folder's own build, not this test's.
     command.env_remove("CARGO_TARGET_DIR").env_remove("CARGO_BUILD_TARGET_DIR");
     Run::from(command.output().expect("cargo runs"))
@@ -34,7 +39,15 @@ fn a_fresh_course_folder_builds_its_tests() {
     built.expect(0).hides("only shows up once");
     // The editor's libraries build too, with the whole workspace.
     cargo(&course, &["test", "--workspace", "--no-run"]).expect(0);
-    cargo(&course, &["run"]).expect(2).shows("has no program to `cargo run`").shows("`tutor watch`");
+    // Each in the language TUTOR_LANG asks for, wrapped for a terminal (issue 32).
+    let run = cargo(&course, &["run"]);
+    run.expect(2).shows("has no program to `cargo run`").shows("`tutor watch`").hides("课程文件夹");
+    let zh = cargo_in(&course, "zh", &["run"]);
+    zh.expect(2).shows("这是课程文件夹").hides("has no program");
+    cargo_in(&course, "both", &["run"]).expect(2).shows("这是课程文件夹").shows("has no program");
+    for line in run.stdout.lines().chain(zh.stdout.lines()) {
+        assert!(line.chars().count() <= 78, "a line wider than a terminal: {line:?}");
+    }
     let _ = std::fs::remove_dir_all(&scratch);
 }
 

@@ -44,9 +44,10 @@ impl Counted {
         assert!(!real.is_empty(), "cargo is on PATH");
         let bin = course.root.join("counting-cargo");
         std::fs::create_dir_all(&bin).unwrap();
-        // The build may write beneath the harness's target/ only: so does the count.
+        // The build may write beneath the harness's target/ only: so does the count. The
+        // learner's build is `cargo rustc` (for rustc's message width), the kit's `cargo build`.
         let script = format!(
-            "#!/bin/sh\nif [ \"$1\" = build ]; then echo build >> \"$TMPDIR/../cargo-builds\"; fi\nexec '{real}' \"$@\"\n"
+            "#!/bin/sh\ncase \"$1\" in build|rustc) echo build >> \"$TMPDIR/../cargo-builds\";; esac\nexec '{real}' \"$@\"\n"
         );
         let cargo = bin.join("cargo");
         std::fs::write(&cargo, script).unwrap();

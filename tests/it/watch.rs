@@ -302,6 +302,60 @@ fn q_or_ctrl_c_cancels_a_running_check_at_once_and_nothing_typed_is_echoed() {
     assert!(!course.root.join(".tutor/state.toml").is_file() || !read_state(&course).contains("02-norm"));
 }
 
+/// Issue 32: `h` after a named mistake shows the hint it points to (not simply the next level);
+/// `e` shows the lesson; passing a chapter's last exercise says the chapter is done and names the
+/// next one, and `n` across the boundary announces it.
+#[test]
+fn chapter_boundaries_the_lesson_key_and_the_hint_a_mistake_points_to() {
+    let course = Shared::take();
+    for id in ["01-weight", "02-norm", "03-forward"] {
+        course.pass("rmsnorm", id);
+    }
+    // Every hint read already: the next level would be the last one.
+    let total = std::fs::read_to_string(common::repo().join("lessons/rmsnorm/04-backward.md"))
+        .unwrap()
+        .matches("<!-- tutor: hint ")
+        .count()
+        / 2;
+    assert!(total >= 3, "04-backward has {total} hints");
+    let read = Command::new(env!("CARGO_BIN_EXE_tutor"))
+        .args(["hint", "rmsnorm/04", "--all"])
+        .current_dir(&course.root)
+        .env("TUTOR_LANG", "en")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(read.status.success());
+    let mistake = std::fs::read_to_string(common::repo().join("tests/mistakes/rmsnorm/backward-dw-from-x.rs")).unwrap();
+    course.save("04-backward", &mistake);
+    let mut watch = course.watch("");
+    let at = watch.wait_for("This looks like a known mistake", 0, CHECK);
+    let at = watch.wait_for("is about it", at, KEY);
+    let named = &watch.seen()[at.saturating_sub(400)..];
+    let level: u32 = named
+        .split("Hint ")
+        .filter_map(|rest| rest.split(" of 04-backward").next()?.trim().parse().ok())
+        .last()
+        .unwrap_or_else(|| panic!("no hint level named:\n{named}"));
+    assert!(level < total as u32, "the mistake points to the last hint: the test could not fail");
+    watch.send("h");
+    let at = watch.wait_for(&format!("Hint {level}/{total} · 04-backward"), at, KEY);
+    // `e`: the watched exercise's lesson.
+    watch.send("e");
+    let at = watch.wait_for("When you are ready: `tutor check 04-backward`", at, KEY);
+
+    course.save("04-backward", &Course::solution("04-backward"));
+    let at = watch.wait_for("04-backward passes every check", at, CHECK);
+    let at = watch.wait_for("the chapter is done", at, KEY);
+    let at = watch.wait_for("Press n to start the next chapter, SwiGLU", at, KEY);
+    assert!(!watch.seen()[at..].contains("the whole course"), "{}", watch.seen());
+    watch.send("n");
+    let at = watch.wait_for("New chapter: SwiGLU", at, KEY);
+    let at = watch.wait_for("`tutor lesson swiglu`", at, KEY);
+    watch.wait_for("Checking 01-silu", at, KEY);
+    quit(watch);
+}
+
 fn read_state(course: &Shared) -> String {
     std::fs::read_to_string(course.root.join(".tutor/state.toml")).unwrap_or_default()
 }
@@ -329,10 +383,10 @@ fn the_end_of_the_course_is_announced_once_whichever_exercise_passes_last() {
     // The middle exercise passes last: the course is done, said once.
     course.save("02-norm", &Course::solution("02-norm"));
     let at = watch.wait_for("02-norm passes every check", at, CHECK);
-    let at = watch.wait_for("the whole course is done", at, KEY);
+    let at = watch.wait_for("the chapter is done", at, KEY);
     watch.wait_for(&common::done(common::total_exercises()), at, KEY);
     watch.collect_for(Duration::from_millis(1500));
-    assert_eq!(watch.seen().matches("the whole course is done").count(), 1, "{}", watch.seen());
+    assert_eq!(watch.seen().matches("the chapter is done").count(), 1, "{}", watch.seen());
     assert!(!screen(watch.seen()).contains("Press n"), "{}", watch.seen());
 
     // Checking again does not announce it again.
@@ -341,7 +395,7 @@ fn the_end_of_the_course_is_announced_once_whichever_exercise_passes_last() {
     let at = watch.wait_for("02-norm passes every check", before, CHECK);
     watch.wait_for("Every exercise is done.", at, KEY);
     let output = quit(watch);
-    assert_eq!(output.matches("the whole course is done").count(), 1, "{output}");
+    assert_eq!(output.matches("the chapter is done").count(), 1, "{output}");
 }
 
 #[test]

@@ -19,12 +19,13 @@ use super::wording;
 use super::worker::{self, Finished, News, Running, Status};
 use super::WatchEvent;
 use crate::cli::Limits;
-use crate::commands::{check, hint, reset, Session};
+use crate::commands::{check, hint, lesson, reset, Session};
 use crate::course::Exercise;
 use crate::errors::CliError;
 use crate::render::check::{render, Detail};
 use crate::render::list::{course_title, progress_bar, render as render_list};
 use crate::render::title;
+use crate::runner::CheckOutcome;
 
 /// Saves arrive as bursts of events (write, chmod, rename …): the check starts after this much
 /// quiet.
@@ -72,6 +73,9 @@ pub struct Watch<'scope, 'env> {
     /// Lines typed (without a terminal) while a check runs, handled once it is done, so that
     /// what they print comes after its report.
     queued: Vec<WatchEvent>,
+    /// The hint the last check's named mistake points to (exercise, level): `h` shows it first,
+    /// whatever level the hints read so far have reached.
+    pointed_hint: Option<(String, u32)>,
 }
 
 impl<'scope, 'env> Watch<'scope, 'env> {
@@ -102,6 +106,7 @@ impl<'scope, 'env> Watch<'scope, 'env> {
             top: Vec::new(),
             status: None,
             queued: Vec::new(),
+            pointed_hint: None,
         }
     }
 
@@ -210,8 +215,15 @@ impl<'scope, 'env> Watch<'scope, 'env> {
             Command::Quit => return Ok(Flow::Quit),
             Command::Check => self.start_check()?,
             Command::Hint => {
-                let text = hint::text(self.session, Some(&self.exercise().id), false, None)?;
+                let text = match self.pointed_hint.take() {
+                    Some((exercise, level)) => hint::text(self.session, Some(&exercise), false, Some(level))?,
+                    None => hint::text(self.session, Some(&self.exercise().key()), false, None)?,
+                };
                 self.refresh_footer()?;
+                self.screen.note(text);
+            }
+            Command::Lesson => {
+                let text = lesson::text(self.session, Some(&self.exercise().key()))?;
                 self.screen.note(text);
             }
             Command::List if self.options.interactive => self.open_list()?,
@@ -288,6 +300,12 @@ impl<'scope, 'env> Watch<'scope, 'env> {
         if let Some(failed_at) = finished.failed_after_pass {
             verdict.push(check::pass_kept(printer, exercise, failed_at));
         }
+        self.pointed_hint = match &finished.outcome {
+            CheckOutcome::Graded { report, .. } => {
+                report.named_mistakes().first().map(|m| (format!("{}/{}", exercise.course, m.exercise), m.hint))
+            }
+            _ => None,
+        };
         if finished.outcome.passed() {
             if finished.completed_now {
                 // Once: only the check that made the course's last missing exercise pass says it.
@@ -298,12 +316,20 @@ impl<'scope, 'env> Watch<'scope, 'env> {
                 let next_id = &self.session.catalogue.exercises[next].id;
                 if self.options.auto_advance {
                     verdict.push(printer.lines(|u| u.watch_moving_on, &[("id", next_id)]));
+                    verdict.extend(self.new_chapter(next));
                     self.top = verdict;
                     self.watched = next;
                     return self.start_check();
                 }
-                verdict.push(printer.lines(|u| u.watch_press_next, &[("id", next_id)]).cyan().to_string());
-            } else if finished.all_done && !finished.completed_now {
+                let next_course = &self.session.catalogue.exercises[next].course;
+                let press = if *next_course != exercise.course {
+                    let course = course_title(printer, &self.session.catalogue, next_course);
+                    printer.lines(|u| u.watch_press_next_chapter, &[("id", next_id), ("course", &course)])
+                } else {
+                    printer.lines(|u| u.watch_press_next, &[("id", next_id)])
+                };
+                verdict.push(press.cyan().to_string());
+            } else if finished.all_done {
                 verdict.push(printer.lines(|u| u.all_done, &[]));
             }
         }
@@ -312,11 +338,25 @@ impl<'scope, 'env> Watch<'scope, 'env> {
         Ok(())
     }
 
-    /// Watches exercise number `index` and checks it.
+    /// Watches exercise number `index` and checks it; crossing into another chapter says so.
     fn watch(&mut self, index: usize) -> Result<()> {
+        self.top = self.new_chapter(index).into_iter().collect();
         self.watched = index;
-        self.top.clear();
+        self.pointed_hint = None;
         self.start_check()
+    }
+
+    /// The line announcing exercise `index`'s chapter, when it is not the watched one's.
+    fn new_chapter(&self, index: usize) -> Option<String> {
+        let catalogue = &self.session.catalogue;
+        let course = &catalogue.exercises.get(index)?.course;
+        if *course == self.exercise().course {
+            return None;
+        }
+        let printer = &self.session.printer;
+        let title = course_title(printer, catalogue, course);
+        let line = printer.lines(|u| u.watch_new_chapter, &[("course", &title), ("course_id", course)]);
+        Some(line.bold().to_string())
     }
 
     /// Cancels the running check, if any, and starts a new one of the watched exercise.

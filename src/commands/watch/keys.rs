@@ -37,6 +37,8 @@ pub enum Command {
     Check,
     /// The next hint.
     Hint,
+    /// The watched exercise's lesson.
+    Lesson,
     /// The list.
     List,
     /// The next exercise.
@@ -74,6 +76,7 @@ fn letter(c: char) -> Option<Command> {
     match c {
         'c' => Some(Command::Check),
         'h' => Some(Command::Hint),
+        'e' => Some(Command::Lesson),
         'l' => Some(Command::List),
         'n' => Some(Command::Next),
         'p' => Some(Command::Previous),

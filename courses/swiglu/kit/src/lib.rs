@@ -1,8 +1,9 @@
 //! The SwiGLU course's kit, which its exercise files know as `tutor_kit`: the types they build on
 //! ([`Param`], [`Rng`], [`MlpError`], [`Float`]), the given pieces of the exercises
 //! ([`reference`]), and the declaration of the calls tutor makes into an exercise file (served
-//! and called by the core crates, see `docs/protocol.md`). It never decides a verdict. The
-//! learner-facing API is fixed in `docs/swiglu-api.md`.
+//! and called by the core crates; tutor's repository describes them in docs/protocol.md). It never
+//! decides a verdict. The learner-facing API is the one the lessons and the exercise files' doc
+//! comments state (`tutor lesson swiglu`; tutor's repository fixes it in docs/swiglu-api.md).
 
 mod error;
 // Only with the `reference` feature (on by default: the grader, the tests and the editor project):

@@ -4,9 +4,9 @@
 //! One file per piece, its first line saying which TODOs it answers (or lets be computed): the
 //! graded program of an exercise is built with only the pieces its `given` list in `info.toml`
 //! names, and every other piece's functions in their place say that they are not part of it (see
-//! `docs/protocol.md`, "One exercise, one program"). The dtype path is the one
-//! `docs/swiglu-api.md` fixes: forward ops in FP32, each result rounded once to `T`; backward in
-//! f64. This module, with every piece, is what the grader, the tests and the editor project see.
+//! tutor's repository, docs/protocol.md, "One exercise, one program"). The dtype path is the one
+//! the lessons teach (`tutor lesson swiglu`; for maintainers, tutor's repository has it in
+//! docs/swiglu-api.md): forward ops in FP32, each result rounded once to `T`; backward in f64. This module, with every piece, is what the grader, the tests and the editor project see.
 
 mod backward;
 mod checks;
