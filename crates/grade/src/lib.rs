@@ -14,6 +14,7 @@ pub mod course;
 pub mod data;
 pub mod evidence;
 pub mod fault;
+pub mod fixtures;
 pub mod fit;
 pub mod outcome;
 pub mod probe;
