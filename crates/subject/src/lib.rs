@@ -13,6 +13,7 @@ mod declare;
 mod float;
 pub mod frame;
 mod instantiate;
+pub mod linear;
 pub mod panics;
 mod param;
 #[cfg(unix)]
