@@ -189,6 +189,20 @@ fn rope_wavelengths_scaling_and_precision() {
     states("01-rope", &format!("{}", round(f64::from(spacing), 4)));
     states("01-rope", "131071");
     states("01-rope", "131072");
+    // The angle p·f in f32 (f rounded to f32, the product rounded) against f64: off by more
+    // than 1e-4 rad at positions near 8190, under 1e-5 at positions under 40.
+    let angle_error = |positions: std::ops::Range<usize>| {
+        let mut worst = 0f64;
+        for f in frequencies(16, 10000.0).into_iter().chain(frequencies(16, 500000.0)) {
+            for p in positions.clone() {
+                let in_f32 = f64::from(p as f32 * f as f32);
+                worst = worst.max((in_f32 - p as f64 * f).abs());
+            }
+        }
+        worst
+    };
+    assert!(angle_error(8190..8195) > 1e-4 && angle_error(0..40) < 1e-5, "{}", angle_error(8190..8195));
+    states("01-rope", "1e-4");
     // bf16 keeps 8 significant bits.
     assert_eq!(bf16::MANTISSA_DIGITS, 8);
     states_each("01-rope", "bf16 只有 8 位有效数字", "bf16 keeps only 8 significant bits");
