@@ -87,8 +87,11 @@ tutor_grade::mistakes! {
 pub fn frequencies(head_dim: usize, theta: f64, llama31: bool) -> Vec<Candidate> {
     let table = |f: Vec<f64>| ArrayD::from_shape_vec(vec![f.len()], f).expect("one axis");
     let mut all = vec![candidate("rope-frequency-exponent", "i-over-d", table(oracle::frequencies(head_dim, theta, llama31, 1.0)))];
-    for other in [10_000.0, 500_000.0, 1_000_000.0].into_iter().filter(|&t| t != theta) {
-        all.push(candidate("rope-theta-wrong", "another-theta", table(oracle::frequencies(head_dim, other, llama31, 2.0))));
+    // One variant per θ: a table that is always LLaMA 2's is right where 10000 is asked.
+    for (other, variant) in [(1e4, "theta-10000"), (5e5, "theta-500000"), (1e6, "theta-1000000")] {
+        if other != theta {
+            all.push(candidate("rope-theta-wrong", variant, table(oracle::frequencies(head_dim, other, llama31, 2.0))));
+        }
     }
     all
 }
