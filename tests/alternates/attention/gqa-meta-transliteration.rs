@@ -114,8 +114,6 @@ pub struct Attention {
     pub n_heads: usize,
     /// Key/value heads (n_heads is a multiple). / 键值头数（n_heads 是它的倍数）。
     pub n_kv_heads: usize,
-    /// `dim / n_heads`.
-    pub head_dim: usize,
     /// `rope_frequencies(head_dim, theta, false)`.
     pub freqs: Vec<f64>,
     /// Rotated keys `[max_batch, n_kv_heads, max_seq_len, head_dim]`. / 旋转后的键。
@@ -146,7 +144,6 @@ impl Attention {
             wo: built.wo,
             n_heads,
             n_kv_heads,
-            head_dim: built.head_dim,
             freqs: built.freqs,
             cache_k: built.cache_k,
             cache_v: built.cache_v,
@@ -167,7 +164,7 @@ impl Attention {
         }
         let (xq, xk, xv) = (reference::linear(x, &self.wq)?, reference::linear(x, &self.wk)?, reference::linear(x, &self.wv)?);
         // xq = xq.view(bsz, seqlen, self.n_local_heads, self.head_dim), and k, v with n_kv_heads
-        let hd = self.head_dim;
+        let hd = self.wq.value.nrows() / self.n_heads;
         let view = |t: ArrayD<T>, n: usize| t.into_shape_with_order(IxDyn(&[bsz, seqlen, n, hd])).expect("view");
         let (xq, xk, xv) = (view(xq, self.n_heads), view(xk, self.n_kv_heads), view(xv, self.n_kv_heads));
         // xq, xk = apply_rotary_emb(xq, xk, freqs_cis): our rope takes [b, h, s, d], so transpose around it

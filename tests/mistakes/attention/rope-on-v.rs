@@ -116,8 +116,6 @@ pub struct Attention {
     pub n_heads: usize,
     /// Key/value heads (n_heads is a multiple). / 键值头数（n_heads 是它的倍数）。
     pub n_kv_heads: usize,
-    /// `dim / n_heads`.
-    pub head_dim: usize,
     /// `rope_frequencies(head_dim, theta, false)`.
     pub freqs: Vec<f64>,
     /// Rotated keys `[max_batch, n_kv_heads, max_seq_len, head_dim]`. / 旋转后的键。
@@ -148,7 +146,6 @@ impl Attention {
             wo: built.wo,
             n_heads,
             n_kv_heads,
-            head_dim: built.head_dim,
             freqs: built.freqs,
             cache_k: built.cache_k,
             cache_v: built.cache_v,
