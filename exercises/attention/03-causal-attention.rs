@@ -7,7 +7,7 @@
 //! 课程：`tutor lesson 03-causal-attention` · 检查：`tutor check 03-causal-attention` · 提示：`tutor hint 03-causal-attention`。
 
 use ndarray::{Array4, ArrayD};
-use tutor_kit::{reference, AttnError, Float, Param};
+use tutor_kit::{reference, AttnError, Float, Gradients, Param};
 
 /// The rotation frequencies `θ^(−2i/head_dim)`, i < head_dim/2, in f64; with `llama31`, LLaMA
 /// 3.1's scaling (factor 8, low 1, high 4, original context 8192).
@@ -61,7 +61,12 @@ pub fn attention<T: Float>(q: &ArrayD<T>, k: &ArrayD<T>, v: &ArrayD<T>) -> Resul
     // score[i][j] = T(T(Σ q·k) / √d)  if j ≤ i + offset, else −∞
     // probs = softmax in FP32, rounded to T;  out[i] = T(Σ_j probs[j]·v[j])
     // Errors / 错误：Rank { expected: 4 }, ShapeMismatch, FewerKeys.
-    todo!("TODO 3 is not done yet / TODO 3 尚未完成: attention(q {:?}, k {:?}, v {:?})", q.shape(), k.shape(), v.shape())
+    todo!(
+        "TODO 3 is not done yet / TODO 3 尚未完成: attention(q {:?}, k {:?}, v {:?})",
+        q.shape(),
+        k.shape(),
+        v.shape()
+    )
 }
 
 /// Meta's `repeat_kv`: `[batch, n_kv, seq, hd]` → `[batch, n_kv·n_rep, seq, hd]`, query head h
@@ -90,7 +95,7 @@ pub fn attention_backward(
     k: &ArrayD<f64>,
     v: &ArrayD<f64>,
     grad_out: &ArrayD<f64>,
-) -> Result<(ArrayD<f64>, ArrayD<f64>, ArrayD<f64>), AttnError> {
+) -> Result<Gradients, AttnError> {
     // Exercise 06 writes it; here the kit provides it.
     // 由练习 06 编写；这里由 kit 提供。
     reference::attention_backward(q, k, v, grad_out)
@@ -154,7 +159,13 @@ impl Attention {
     pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, AttnError> {
         // Exercise 04 writes it; here the kit provides it.
         // 由练习 04 编写；这里由 kit 提供。
-        reference::attention_forward(x, [&self.wq, &self.wk, &self.wv, &self.wo], self.n_heads, self.n_kv_heads, &self.freqs)
+        reference::attention_forward(
+            x,
+            [&self.wq, &self.wk, &self.wv, &self.wo],
+            self.n_heads,
+            self.n_kv_heads,
+            &self.freqs,
+        )
     }
 
     /// The forward of `x` `[batch, seq, dim]` at positions `start_pos..`: the rotated keys and the

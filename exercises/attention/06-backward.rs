@@ -7,7 +7,7 @@
 //! 课程：`tutor lesson 06-backward` · 检查：`tutor check 06-backward` · 提示：`tutor hint 06-backward`。
 
 use ndarray::{Array4, ArrayD};
-use tutor_kit::{reference, AttnError, Float, Param};
+use tutor_kit::{reference, AttnError, Float, Gradients, Param};
 
 /// The rotation frequencies `θ^(−2i/head_dim)`, i < head_dim/2, in f64; with `llama31`, LLaMA
 /// 3.1's scaling (factor 8, low 1, high 4, original context 8192).
@@ -88,13 +88,19 @@ pub fn attention_backward(
     k: &ArrayD<f64>,
     v: &ArrayD<f64>,
     grad_out: &ArrayD<f64>,
-) -> Result<(ArrayD<f64>, ArrayD<f64>, ArrayD<f64>), AttnError> {
+) -> Result<Gradients, AttnError> {
     // ==========================================
     // TODO 6: Backward by hand: softmax and attention / 手写反向传播：softmax 与注意力
     // ==========================================
     // per (batch, head): S = q·kᵀ/√d (masked), P = softmax(S), out = P·v
     // dv = Pᵀ·g;  dP = g·vᵀ;  dS = softmax_backward(P, dP);  dq = dS·k/√d;  dk = dSᵀ·q/√d
-    todo!("TODO 6 is not done yet / TODO 6 尚未完成: attention_backward(q {:?}, k {:?}, v {:?}, grad_out {:?})", q.shape(), k.shape(), v.shape(), grad_out.shape())
+    todo!(
+        "TODO 6 is not done yet / TODO 6 尚未完成: attention_backward(q {:?}, k {:?}, v {:?}, grad_out {:?})",
+        q.shape(),
+        k.shape(),
+        v.shape(),
+        grad_out.shape()
+    )
 }
 
 /// Meta's attention module, bias-free. The caches are part of the handle ON PURPOSE: they are
@@ -155,7 +161,13 @@ impl Attention {
     pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, AttnError> {
         // Exercise 04 writes it; here the kit provides it.
         // 由练习 04 编写；这里由 kit 提供。
-        reference::attention_forward(x, [&self.wq, &self.wk, &self.wv, &self.wo], self.n_heads, self.n_kv_heads, &self.freqs)
+        reference::attention_forward(
+            x,
+            [&self.wq, &self.wk, &self.wv, &self.wo],
+            self.n_heads,
+            self.n_kv_heads,
+            &self.freqs,
+        )
     }
 
     /// The forward of `x` `[batch, seq, dim]` at positions `start_pos..`: the rotated keys and the

@@ -7,7 +7,7 @@
 //! 课程：`tutor lesson 05-kv-cache` · 检查：`tutor check 05-kv-cache` · 提示：`tutor hint 05-kv-cache`。
 
 use ndarray::{s, Array4, ArrayD, Ix4};
-use tutor_kit::{reference, AttnError, Float, Param};
+use tutor_kit::{reference, AttnError, Float, Gradients, Param};
 
 /// The rotation frequencies `θ^(−2i/head_dim)`, i < head_dim/2, in f64; with `llama31`, LLaMA
 /// 3.1's scaling (factor 8, low 1, high 4, original context 8192).
@@ -85,7 +85,7 @@ pub fn attention_backward(
     k: &ArrayD<f64>,
     v: &ArrayD<f64>,
     grad_out: &ArrayD<f64>,
-) -> Result<(ArrayD<f64>, ArrayD<f64>, ArrayD<f64>), AttnError> {
+) -> Result<Gradients, AttnError> {
     // Exercise 06 writes it; here the kit provides it.
     // 由练习 06 编写；这里由 kit 提供。
     reference::attention_backward(q, k, v, grad_out)

@@ -11,7 +11,7 @@
 //! 课程：`tutor lesson 06-backward` · 检查：`tutor check 06-backward` · 提示：`tutor hint 06-backward`。
 
 use ndarray::{s, Array4, ArrayD, Axis, Ix2};
-use tutor_kit::{reference, AttnError, Float, Param};
+use tutor_kit::{reference, AttnError, Float, Gradients, Param};
 
 /// The rotation frequencies `θ^(−2i/head_dim)`, i < head_dim/2, in f64; with `llama31`, LLaMA
 /// 3.1's scaling (factor 8, low 1, high 4, original context 8192).
@@ -96,7 +96,7 @@ pub fn attention_backward(
     k: &ArrayD<f64>,
     v: &ArrayD<f64>,
     grad_out: &ArrayD<f64>,
-) -> Result<(ArrayD<f64>, ArrayD<f64>, ArrayD<f64>), AttnError> {
+) -> Result<Gradients, AttnError> {
     for a in [q, k, v, grad_out] {
         if a.ndim() != 4 {
             return Err(AttnError::Rank { expected: 4, found: a.shape().to_vec() });

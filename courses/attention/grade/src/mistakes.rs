@@ -86,7 +86,11 @@ tutor_grade::mistakes! {
 /// The frequency tables of the known mistakes.
 pub fn frequencies(head_dim: usize, theta: f64, llama31: bool) -> Vec<Candidate> {
     let table = |f: Vec<f64>| ArrayD::from_shape_vec(vec![f.len()], f).expect("one axis");
-    let mut all = vec![candidate("rope-frequency-exponent", "i-over-d", table(oracle::frequencies(head_dim, theta, llama31, 1.0)))];
+    let mut all = vec![candidate(
+        "rope-frequency-exponent",
+        "i-over-d",
+        table(oracle::frequencies(head_dim, theta, llama31, 1.0)),
+    )];
     // One variant per θ: a table that is always LLaMA 2's is right where 10000 is asked.
     for (other, variant) in [(1e4, "theta-10000"), (5e5, "theta-500000"), (1e6, "theta-1000000")] {
         if other != theta {
@@ -159,7 +163,8 @@ pub fn module<T: Float>(layer: &oracle::Layer, x: &ArrayD<f64>) -> Vec<Candidate
 pub fn cached<T: Float>(layer: &oracle::Layer, calls: &[(ArrayD<f64>, usize)], max: (usize, usize)) -> Vec<Candidate> {
     let run = |how: Module| {
         let mut cache = oracle::cache(layer, max.0, max.1);
-        let outputs: Vec<ArrayD<f64>> = calls.iter().map(|(x, at)| oracle::module::<T>(layer, x, *at, &mut cache, how)).collect();
+        let outputs: Vec<ArrayD<f64>> =
+            calls.iter().map(|(x, at)| oracle::module::<T>(layer, x, *at, &mut cache, how)).collect();
         let views: Vec<_> = outputs.iter().map(|o| o.view()).collect();
         ndarray::concatenate(ndarray::Axis(1), &views).expect("one batch and width")
     };
@@ -175,7 +180,11 @@ pub fn cached<T: Float>(layer: &oracle::Layer, calls: &[(ArrayD<f64>, usize)], m
 
 /// The softmax backward's known mistakes.
 pub fn softmax_backward(s: &ArrayD<f64>, g: &ArrayD<f64>) -> Vec<Candidate> {
-    vec![candidate("backward-no-sum-term", "s-times-g", oracle::softmax_backward(s, g, Backward { no_sum: true, ..Backward::default() }))]
+    vec![candidate(
+        "backward-no-sum-term",
+        "s-times-g",
+        oracle::softmax_backward(s, g, Backward { no_sum: true, ..Backward::default() }),
+    )]
 }
 
 /// Attention backward's known mistakes, for gradient `which` (0 dq, 1 dk, 2 dv).

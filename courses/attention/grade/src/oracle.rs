@@ -194,7 +194,10 @@ pub fn attention<T: Float>(q: &ArrayD<f64>, k: &ArrayD<f64>, v: &ArrayD<f64>, ho
                 Mask::TopLeft => j <= i,
             };
             if how.mask != Mask::AfterSoftmax {
-                scores.indexed_iter_mut().filter(|((i, j), _)| !allowed(*i, *j)).for_each(|(_, x)| *x = f64::NEG_INFINITY);
+                scores
+                    .indexed_iter_mut()
+                    .filter(|((i, j), _)| !allowed(*i, *j))
+                    .for_each(|(_, x)| *x = f64::NEG_INFINITY);
             }
             let softmax_how = if let Mask::Diagonal(s) = how.mask { s } else { how.softmax };
             let axis = if how.query_axis { 0 } else { 1 };
@@ -286,7 +289,13 @@ pub struct Layer<'w> {
 pub type Cache = [ArrayD<f64>; 2];
 
 /// The module on `x` `[b, s, dim]` at start_pos, reading and writing `cache` as `how` does.
-pub fn module<T: Float>(layer: &Layer, x: &ArrayD<f64>, start_pos: usize, cache: &mut Cache, how: Module) -> ArrayD<f64> {
+pub fn module<T: Float>(
+    layer: &Layer,
+    x: &ArrayD<f64>,
+    start_pos: usize,
+    cache: &mut Cache,
+    how: Module,
+) -> ArrayD<f64> {
     let [wq, wk, wv, wo] = layer.weights;
     let (b, s) = (x.shape()[0], x.shape()[1]);
     let rotate = |a: &ArrayD<f64>| {
@@ -334,7 +343,13 @@ pub fn softmax_backward(s: &ArrayD<f64>, g: &ArrayD<f64>, how: Backward) -> Arra
 }
 
 /// (dq, dk, dv) of causal attention in f64.
-pub fn attention_backward(q: &ArrayD<f64>, k: &ArrayD<f64>, v: &ArrayD<f64>, g: &ArrayD<f64>, how: Backward) -> [ArrayD<f64>; 3] {
+pub fn attention_backward(
+    q: &ArrayD<f64>,
+    k: &ArrayD<f64>,
+    v: &ArrayD<f64>,
+    g: &ArrayD<f64>,
+    how: Backward,
+) -> [ArrayD<f64>; 3] {
     let (sq, d, sk) = (q.shape()[2], q.shape()[3], k.shape()[2]);
     let scale = 1.0 / (d as f64).sqrt();
     let (mut dq, mut dk, mut dv) = (q.clone(), k.clone(), v.clone());
@@ -343,7 +358,10 @@ pub fn attention_backward(q: &ArrayD<f64>, k: &ArrayD<f64>, v: &ArrayD<f64>, g: 
             let at = s![bi, hi, .., ..];
             let (qh, kh, vh, gh) = (q.slice(at), k.slice(at), v.slice(at), g.slice(at));
             let mut scores = (qh.dot(&kh.t()) * scale).into_dyn();
-            scores.indexed_iter_mut().filter(|(ix, _)| ix[1] > ix[0] + sk - sq).for_each(|(_, x)| *x = f64::NEG_INFINITY);
+            scores
+                .indexed_iter_mut()
+                .filter(|(ix, _)| ix[1] > ix[0] + sk - sq)
+                .for_each(|(_, x)| *x = f64::NEG_INFINITY);
             let p = softmax(&scores, 1, Softmax::Stable);
             let dp = gh.dot(&vh.t()).into_dyn();
             let ds: Array2<f64> = softmax_backward(&p, &dp, how).into_dimensionality().expect("two axes");

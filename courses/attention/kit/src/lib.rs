@@ -10,6 +10,9 @@ pub mod reference;
 pub use error::AttnError;
 pub use tutor_subject::{half, ndarray, Float, Rng};
 
+/// The gradients (dq, dk, dv) of attention's backward, in f64.
+pub type Gradients = (ndarray::ArrayD<f64>, ndarray::ArrayD<f64>, ndarray::ArrayD<f64>);
+
 /// A learnable 2-D tensor (a projection's `[out, in]` weight): FP32 master value, accumulated grad.
 pub type Param = tutor_subject::Param<ndarray::Ix2>;
 
@@ -33,6 +36,6 @@ tutor_subject::course_protocol! {
         #[grades(4)] 14 => Attention.forward<T>(&self, x: &ndarray::ArrayD<T>) -> Result<ndarray::ArrayD<T>, AttnError>;
         #[grades(5)] 15 => Attention.forward_cached<T>(&mut self, x: &ndarray::ArrayD<T>, start_pos: usize) -> Result<ndarray::ArrayD<T>, AttnError>;
         #[grades(6)] 16 => fn softmax_backward(s: &ndarray::ArrayD<f64>, g: &ndarray::ArrayD<f64>) -> Result<ndarray::ArrayD<f64>, AttnError>;
-        #[grades(6)] 17 => fn attention_backward(q: &ndarray::ArrayD<f64>, k: &ndarray::ArrayD<f64>, v: &ndarray::ArrayD<f64>, grad_out: &ndarray::ArrayD<f64>) -> Result<(ndarray::ArrayD<f64>, ndarray::ArrayD<f64>, ndarray::ArrayD<f64>), AttnError>;
+        #[grades(6)] 17 => fn attention_backward(q: &ndarray::ArrayD<f64>, k: &ndarray::ArrayD<f64>, v: &ndarray::ArrayD<f64>, grad_out: &ndarray::ArrayD<f64>) -> Result<Gradients, AttnError>;
     }
 }

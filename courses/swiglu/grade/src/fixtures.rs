@@ -2,8 +2,8 @@
 //! `tutor_grade::fixtures`.
 
 use ndarray::{Array2, ArrayD};
-pub use tutor_grade::fixtures::Stored;
 use tutor_grade::fixtures::Fixtures;
+pub use tutor_grade::fixtures::Stored;
 
 static FIXTURES: Fixtures =
     Fixtures::new(include_str!("../../fixtures/manifest.txt"), include_bytes!("../../fixtures/fixtures.bin"));
@@ -22,7 +22,6 @@ pub fn matrix(name: &str) -> Array2<f32> {
 mod tests {
     use super::*;
     use tutor_kit::half::{bf16, f16};
-    use tutor_kit::Float;
 
     #[test]
     fn every_fixture_reads_in_its_dtype_and_size() {

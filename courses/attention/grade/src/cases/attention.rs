@@ -14,7 +14,8 @@ use crate::oracle::{self, RIGHT};
 use crate::{mistakes, FIXTURES};
 
 /// Causal attention, 03-causal-attention.
-pub const ATTENTION: Contract = Contract { id: "attention", zh: "因果注意力契约", en: "Causal attention contract" };
+pub const ATTENTION: Contract =
+    Contract { id: "attention", zh: "因果注意力契约", en: "Causal attention contract" };
 
 pub fn cases() -> Vec<Case> {
     tutor_grade::cases![ATTENTION;
@@ -39,7 +40,9 @@ fn check<T: Dtype>(run: &Run, [q, k, v]: [&ArrayD<T>; 3], expected: &ArrayD<f64>
     let what = "attention(q, k, v)";
     let actual = wide(&ok(what, learner(run).attention(q, k, v))?);
     let (q, k, v) = (wide(q), wide(k), wide(v));
-    compare(run, what, T::NAME, &actual, expected, tolerance::<T>(), move || mistakes::attention::<T>(&q, &k, &v, t_max::<T>()))
+    compare(run, what, T::NAME, &actual, expected, tolerance::<T>(), move || {
+        mistakes::attention::<T>(&q, &k, &v, t_max::<T>())
+    })
 }
 
 fn against_pytorch(run: &Run) -> Outcome {
@@ -80,7 +83,8 @@ fn large_scores(run: &Run) -> Outcome {
     // exp overflow, the same for every correct answer.
     fn one<T: Dtype>(run: &Run, salt: u64) -> Outcome {
         let mut rng = run.rng(salt);
-        let mut integers = |shape: &[usize]| rng.normal_array::<f64>(shape).mapv(|v| T::from_f64(5.0 + (2.0 * v).round()));
+        let mut integers =
+            |shape: &[usize]| rng.normal_array::<f64>(shape).mapv(|v| T::from_f64(5.0 + (2.0 * v).round()));
         let (q, k) = (integers(&[1, 2, 4, 16]), integers(&[1, 2, 4, 16]));
         let v: ArrayD<T> = run.rng(salt + 1).normal_array(&[1, 2, 4, 16]);
         let expected = oracle::attention::<T>(&wide(&q), &wide(&k), &wide(&v), RIGHT);

@@ -55,7 +55,9 @@ fn check_attention(run: &Run, inputs: [ArrayD<f64>; 4], expected: &[ArrayD<f64>;
     for (which, (name, actual)) in [("dq", dq), ("dk", dk), ("dv", dv)].into_iter().enumerate() {
         let inputs = inputs.clone();
         let what = format!("{name} of attention_backward");
-        compare(run, &what, "float64", &actual, &expected[which], TIGHT, move || mistakes::attention_backward(&inputs, which))?;
+        compare(run, &what, "float64", &actual, &expected[which], TIGHT, move || {
+            mistakes::attention_backward(&inputs, which)
+        })?;
     }
     Ok(())
 }
@@ -78,7 +80,15 @@ fn attention(run: &Run) -> Outcome {
 fn errors(run: &Run) -> Outcome {
     let z = |shape: &[usize]| ArrayD::<f64>::zeros(shape.to_vec());
     let mismatch = || AttnError::ShapeMismatch { expected: Vec::new(), found: Vec::new() };
-    err("softmax_backward(s of [2, 3], g of [2, 4])", learner(run).softmax_backward(&z(&[2, 3]), &z(&[2, 4])), mismatch())?;
+    err(
+        "softmax_backward(s of [2, 3], g of [2, 4])",
+        learner(run).softmax_backward(&z(&[2, 3]), &z(&[2, 4])),
+        mismatch(),
+    )?;
     let x = z(&[1, 1, 3, 4]);
-    err("attention_backward(q, k, v, grad_out of [1, 1, 2, 4])", learner(run).attention_backward(&x, &x, &x, &z(&[1, 1, 2, 4])), mismatch())
+    err(
+        "attention_backward(q, k, v, grad_out of [1, 1, 2, 4])",
+        learner(run).attention_backward(&x, &x, &x, &z(&[1, 1, 2, 4])),
+        mismatch(),
+    )
 }

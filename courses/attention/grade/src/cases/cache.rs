@@ -51,14 +51,19 @@ fn decode<'c, T: Dtype>(
         let output = wide(&ok(&what, module.forward_cached(&piece, at))?);
         // Joined along the sequence below: every piece must have its input's shape.
         if output.shape() != piece.shape() {
-            return Err(Failure::new(tutor_grade::text::wrong_shape(&text::code(&what), piece.shape(), output.shape())));
+            return Err(Failure::new(tutor_grade::text::wrong_shape(
+                &text::code(&what),
+                piece.shape(),
+                output.shape(),
+            )));
         }
         outputs.push(output);
         calls.push((wide(&piece), at));
         at += n;
     }
     let views: Vec<_> = outputs.iter().map(|o| o.view()).collect();
-    let actual = concatenate(Axis(1), &views).map_err(|_| Failure::new(text::differs("forward_cached(x, start_pos)", T::NAME)))?;
+    let actual = concatenate(Axis(1), &views)
+        .map_err(|_| Failure::new(text::differs("forward_cached(x, start_pos)", T::NAME)))?;
     let (w, max) = (w.clone(), (x.shape()[0], max_seq));
     let wrong = move || mistakes::cached::<T>(&layer(&w, (4, 2), theta), &calls, max);
     compare(run, "forward_cached(x, start_pos)", T::NAME, &actual, expected, tolerance::<T>(), wrong)?;

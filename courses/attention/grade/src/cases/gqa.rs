@@ -15,7 +15,8 @@ use crate::oracle::{self, Layer, MODULE};
 use crate::{subject, FIXTURES};
 
 /// The module, 04-gqa.
-pub const GQA: Contract = Contract { id: "gqa", zh: "分组查询注意力契约", en: "Grouped-query attention contract" };
+pub const GQA: Contract =
+    Contract { id: "gqa", zh: "分组查询注意力契约", en: "Grouped-query attention contract" };
 
 pub fn cases() -> Vec<Case> {
     tutor_grade::cases![GQA;
@@ -49,7 +50,13 @@ pub fn pytorch_weights() -> Weights {
 }
 
 /// A learner's module holding `weights`, with caches of `max` (batch, seq).
-pub fn holding<'c>(run: &Run<'c>, w: &Weights, heads: (usize, usize), theta: f64, max: (usize, usize)) -> Result<subject::Attention<'c>, Failure> {
+pub fn holding<'c>(
+    run: &Run<'c>,
+    w: &Weights,
+    heads: (usize, usize),
+    theta: f64,
+    max: (usize, usize),
+) -> Result<subject::Attention<'c>, Failure> {
     let dim = w[0].ncols();
     let what = format!("Attention::new({dim}, {}, {}, {}, {}, {theta}, 0)", heads.0, heads.1, max.0, max.1);
     let mut layer = ok(&what, subject::Attention::new(&learner(run), dim, heads.0, heads.1, max.0, max.1, theta, 0))?;
@@ -81,7 +88,14 @@ fn repeat_kv(run: &Run) -> Outcome {
 }
 
 /// The learner's forward of `x` against `expected`, mistakes recorded.
-fn check<T: Dtype>(run: &Run, w: &Weights, heads: (usize, usize), theta: f64, x: &ArrayD<T>, expected: &ArrayD<f64>) -> Outcome {
+fn check<T: Dtype>(
+    run: &Run,
+    w: &Weights,
+    heads: (usize, usize),
+    theta: f64,
+    x: &ArrayD<T>,
+    expected: &ArrayD<f64>,
+) -> Outcome {
     let module = holding(run, w, heads, theta, (x.shape()[0], x.shape()[1]))?;
     let actual = wide(&ok("forward(x)", module.forward(x))?);
     let (w, x) = (w.clone(), wide(x));
@@ -116,7 +130,11 @@ fn errors(run: &Run) -> Outcome {
     let x = ArrayD::<f32>::zeros(vec![1, 2, 3, 4]);
     err("repeat_kv(x, 0)", learner(run).repeat_kv(&x, 0), AttnError::ZeroSize { what: String::new() })?;
     let rank = |expected| AttnError::Rank { expected, found: Vec::new() };
-    err("repeat_kv(x of shape [2, 3, 4], 2)", learner(run).repeat_kv(&ArrayD::<f32>::zeros(vec![2, 3, 4]), 2), rank(4))?;
+    err(
+        "repeat_kv(x of shape [2, 3, 4], 2)",
+        learner(run).repeat_kv(&ArrayD::<f32>::zeros(vec![2, 3, 4]), 2),
+        rank(4),
+    )?;
     let module = holding(run, &weights(run, 45, 32, 16), (4, 2), 1e4, (1, 4))?;
     err("forward(x of shape [4, 32])", module.forward(&ArrayD::<f32>::zeros(vec![4, 32])), rank(3))?;
     let mismatch = AttnError::ShapeMismatch { expected: Vec::new(), found: Vec::new() };

@@ -43,7 +43,9 @@ fn frequencies(run: &Run) -> Outcome {
         let got = ok(&what, learner(run).rope_frequencies(d, theta, llama31))?;
         let actual = ArrayD::from_shape_vec(vec![got.len()], got).expect("one axis");
         let expected = FIXTURES.array::<f64>(&format!("rope.freqs.{name}"));
-        compare(run, &what, "float64", &actual, &expected, (0.0, 1e-12), move || mistakes::frequencies(d, theta, llama31))?;
+        compare(run, &what, "float64", &actual, &expected, (0.0, 1e-12), move || {
+            mistakes::frequencies(d, theta, llama31)
+        })?;
     }
     Ok(())
 }
@@ -98,5 +100,9 @@ fn errors(run: &Run) -> Outcome {
     let odd = ArrayD::<f32>::zeros(vec![1, 1, 2, 3]);
     err("rope(x with head_dim 3, 0, freqs)", subject.rope(&odd, 0, &vec![1.0]), AttnError::OddHeadDim(3))?;
     let mismatch = AttnError::ShapeMismatch { expected: Vec::new(), found: Vec::new() };
-    err("rope(x with head_dim 4, 0, 3 freqs)", subject.rope(&ArrayD::<f32>::zeros(vec![1, 1, 2, 4]), 0, &vec![1.0; 3]), mismatch)
+    err(
+        "rope(x with head_dim 4, 0, 3 freqs)",
+        subject.rope(&ArrayD::<f32>::zeros(vec![1, 1, 2, 4]), 0, &vec![1.0; 3]),
+        mismatch,
+    )
 }

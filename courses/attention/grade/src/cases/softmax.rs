@@ -36,7 +36,9 @@ fn check<T: Dtype>(run: &Run, x: &ArrayD<T>) -> Outcome {
     let actual = wide(&ok("softmax(x)", learner(run).softmax(x))?);
     let x = wide(x);
     let expected = oracle::round::<T>(&oracle::softmax(&x, x.ndim() - 1, Softmax::Stable));
-    compare(run, "softmax(x)", T::NAME, &actual, &expected, tolerance::<T>(), move || mistakes::softmax::<T>(&x, t_max::<T>()))
+    compare(run, "softmax(x)", T::NAME, &actual, &expected, tolerance::<T>(), move || {
+        mistakes::softmax::<T>(&x, t_max::<T>())
+    })
 }
 
 fn against_pytorch(run: &Run) -> Outcome {

@@ -4,7 +4,7 @@ use ndarray::{Array2, ArrayD, Axis};
 use tutor_subject::serve::refuse_if_answer;
 
 use super::shapes::{array, four, same};
-use crate::AttnError;
+use crate::{AttnError, Gradients};
 
 /// `s ⊙ (g − Σ g·s)` along the last axis.
 pub fn softmax_backward(s: &ArrayD<f64>, g: &ArrayD<f64>) -> Result<ArrayD<f64>, AttnError> {
@@ -27,7 +27,7 @@ pub fn attention_backward(
     k: &ArrayD<f64>,
     v: &ArrayD<f64>,
     grad_out: &ArrayD<f64>,
-) -> Result<(ArrayD<f64>, ArrayD<f64>, ArrayD<f64>), AttnError> {
+) -> Result<Gradients, AttnError> {
     // Its dv is probsᵀ·grad_out: a one-hot grad_out reads the attention weights out.
     refuse_if_answer("reference::attention_backward", &[6], &[2, 3, 4, 5]);
     let [b, h, sq, d] = four(q)?;

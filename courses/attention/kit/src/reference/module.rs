@@ -47,7 +47,7 @@ pub fn build(
             return Err(AttnError::ZeroSize { what: what.into() });
         }
     }
-    if dim % n_heads != 0 || n_heads % n_kv_heads != 0 {
+    if !dim.is_multiple_of(n_heads) || !n_heads.is_multiple_of(n_kv_heads) {
         return Err(AttnError::Heads { n_heads, n_kv_heads });
     }
     let head_dim = dim / n_heads;
@@ -88,6 +88,9 @@ pub fn attention_forward<T: Float>(
     merge_and_project(&heads, weights[3])
 }
 
+/// q, k, v of a layer.
+type Qkv<T> = (ArrayD<T>, ArrayD<T>, ArrayD<T>);
+
 /// q `[b, n_heads, s, hd]` and k, v `[b, n_kv_heads, s, hd]` of `x`, RoPE on q and k at
 /// start_pos.
 pub(crate) fn project_heads<T: Float>(
@@ -97,7 +100,7 @@ pub(crate) fn project_heads<T: Float>(
     n_kv_heads: usize,
     freqs: &[f64],
     start_pos: usize,
-) -> Result<(ArrayD<T>, ArrayD<T>, ArrayD<T>), AttnError> {
+) -> Result<Qkv<T>, AttnError> {
     let [b, s, dim] = match *x.shape() {
         [b, s, dim] => [b, s, dim],
         _ => return Err(AttnError::Rank { expected: 3, found: x.shape().to_vec() }),
