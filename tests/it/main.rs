@@ -43,6 +43,7 @@ mod layout;
 mod leaks;
 mod learner_texts;
 mod lesson_claims;
+mod lesson_claims_attention;
 mod lesson_claims_swiglu;
 mod links;
 mod migration;

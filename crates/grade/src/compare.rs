@@ -8,6 +8,16 @@ use crate::outcome::Failure;
 use crate::report::Mismatch;
 use crate::text::{self, Bi};
 
+/// `torch.testing.assert_close`'s default tolerances (atol, rtol) for `T`.
+pub fn torch_tolerance<T: tutor_subject::Float>() -> (f64, f64) {
+    match T::NAME {
+        "float16" => (1e-5, 1e-3),
+        "bfloat16" => (1e-5, 1.6e-2),
+        "float64" => (1e-7, 1e-7),
+        _ => (1e-5, 1.3e-6),
+    }
+}
+
 /// Tensors up to this many elements are carried whole, to be shown side by side.
 const SHOWN_WHOLE: usize = 64;
 

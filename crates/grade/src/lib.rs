@@ -15,6 +15,7 @@ pub mod data;
 pub mod evidence;
 pub mod fault;
 pub mod fit;
+pub mod fixtures;
 pub mod outcome;
 pub mod probe;
 pub mod report;

@@ -13,11 +13,13 @@ mod declare;
 mod float;
 pub mod frame;
 mod instantiate;
+pub mod linear;
 pub mod panics;
 mod param;
 #[cfg(unix)]
 pub mod patient;
 pub mod protocol;
+mod rng;
 pub mod serve;
 pub mod text;
 mod warm;
@@ -29,6 +31,7 @@ pub use warm::instantiate as __instantiate_wire;
 
 pub use float::Float;
 pub use param::{GradShapeMismatch, Param};
+pub use rng::Rng;
 
 /// Re-exported so that kits, generated code and exercises can name them through one crate.
 pub use half;

@@ -11,12 +11,10 @@ mod error;
 // given pieces that exercise names, and no other (see `docs/protocol.md`).
 #[cfg(feature = "reference")]
 pub mod reference;
-mod rng;
 pub mod text;
 
 pub use error::MlpError;
-pub use rng::Rng;
-pub use tutor_subject::{half, ndarray, Float};
+pub use tutor_subject::{half, ndarray, Float, Rng};
 
 /// A learnable 2-D tensor (a Linear's `[out, in]` weight): FP32 master value, accumulated grad.
 pub type Param = tutor_subject::Param<ndarray::Ix2>;

@@ -35,12 +35,7 @@ pub fn learner<'c>(run: &Run<'c>) -> Subject<'c> {
 
 /// `torch.testing.assert_close`'s default tolerances (atol, rtol) for `T`.
 pub fn tolerance<T: Float>() -> (f64, f64) {
-    match T::NAME {
-        "float16" => (1e-5, 1e-3),
-        "bfloat16" => (1e-5, 1.6e-2),
-        "float64" => (1e-7, 1e-7),
-        _ => (1e-5, 1.3e-6),
-    }
+    tutor_grade::compare::torch_tolerance::<T>()
 }
 
 /// A `[rows, cols]` weight of PyTorch's default init, `U(−1/√cols, 1/√cols)`.

@@ -1,5 +1,6 @@
-//! A seeded generator for weight initialisation. Hand-written because the graded program links
-//! ndarray, half and num-traits only (`rand` would lengthen every learner's first build).
+//! A seeded generator for the weight initialisation of kits' given pieces (any course's
+//! `Linear::new(…, seed)`). Hand-written because the graded program links ndarray, half and
+//! num-traits only (`rand` would lengthen every learner's first build).
 
 /// SplitMix64: small, fast, and every seed (0 included) gives a full-quality stream.
 #[derive(Debug, Clone)]

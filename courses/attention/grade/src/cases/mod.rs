@@ -1,0 +1,84 @@
+//! The graded contracts, one file per exercise (tutor_grade's case runner runs them, each in
+//! isolation), and what they share: tolerances, comparison with named candidates, errors.
+
+mod attention;
+mod backward;
+mod cache;
+mod gqa;
+mod rope;
+mod softmax;
+
+use ndarray::ArrayD;
+use tutor_grade::compare::torch_tolerance;
+use tutor_grade::{assert_close, Case, Failure, Observation, Outcome, Run};
+use tutor_kit::{AttnError, Float};
+
+use crate::mistakes::Candidate;
+use crate::subject::Subject;
+use crate::text;
+
+/// Every case, in the order they run and are shown.
+pub fn all() -> Vec<Case> {
+    [rope::cases(), softmax::cases(), attention::cases(), gqa::cases(), cache::cases(), backward::cases()].concat()
+}
+
+/// The learner's code behind the run's channel.
+pub fn learner<'c>(run: &Run<'c>) -> Subject<'c> {
+    Subject::new(run.channel)
+}
+
+/// `assert_close`'s tolerance for `T`.
+pub fn tolerance<T: Float>() -> (f64, f64) {
+    torch_tolerance::<T>()
+}
+
+/// Compares under (atol, rtol) and records what the comparison says about the known mistakes
+/// (`candidates`, worked out only if some case fails).
+pub fn compare<'c>(
+    run: &Run<'c>,
+    what: &str,
+    dtype: &str,
+    actual: &ArrayD<f64>,
+    expected: &ArrayD<f64>,
+    (atol, rtol): (f64, f64),
+    candidates: impl FnOnce() -> Vec<Candidate> + 'c,
+) -> Outcome {
+    let (case, seen, right) = (run.case(), actual.clone(), expected.clone());
+    run.observe(move || vec![Observation::by_tolerance(case, &seen, &right, candidates(), atol, rtol)]);
+    assert_close(&text::code(what), dtype, actual, expected, atol, rtol).map_err(|mut failure| {
+        if failure.mismatch.is_some() {
+            failure.message = text::differs(what, dtype);
+        }
+        failure
+    })
+}
+
+/// Unwraps a call that must succeed.
+pub fn ok<V>(what: &str, result: Result<V, AttnError>) -> Result<V, Failure> {
+    result.map_err(|e| Failure::new(text::call_failed(what, &e.text())))
+}
+
+/// Requires a call to fail with the variant of `expected`.
+pub fn err<V>(what: &str, result: Result<V, AttnError>, expected: AttnError) -> Outcome {
+    let variant = |e: &AttnError| format!("{e:?}").split([' ', '(', '{']).next().unwrap_or_default().to_owned();
+    match result {
+        Err(e) if std::mem::discriminant(&e) == std::mem::discriminant(&expected) => Ok(()),
+        Err(e) => Err(Failure::new(text::wrong_error(what, &variant(&expected), &format!("Err({})", variant(&e))))),
+        Ok(_) => Err(Failure::new(text::wrong_error(what, &variant(&expected), "Ok"))),
+    }
+}
+
+/// Widens a `T` array to f64.
+pub fn wide<T: Float>(x: &ArrayD<T>) -> ArrayD<f64> {
+    x.mapv(|v| v.to_f64())
+}
+
+/// The largest finite value of `T`.
+pub fn t_max<T: Float>() -> f64 {
+    match T::NAME {
+        "float16" => 65504.0,
+        "bfloat16" => 3.389_531_389_251_535_5e38,
+        "float64" => f64::MAX,
+        _ => f64::from(f32::MAX),
+    }
+}

@@ -1,0 +1,26 @@
+//! Heads split from and merged into the model width: given in every exercise.
+
+use ndarray::{ArrayD, IxDyn};
+
+use crate::{AttnError, Float};
+
+/// `[batch, seq, n·hd]` → `[batch, n, seq, hd]`.
+pub fn split_heads<T: Float>(x: &ArrayD<T>, n_heads: usize) -> Result<ArrayD<T>, AttnError> {
+    let &[b, s, width] = x.shape() else {
+        return Err(AttnError::Rank { expected: 3, found: x.shape().to_vec() });
+    };
+    if n_heads == 0 || width % n_heads != 0 {
+        return Err(AttnError::Heads { n_heads, n_kv_heads: n_heads });
+    }
+    let heads = x.to_shape(IxDyn(&[b, s, n_heads, width / n_heads])).expect("the heads split the width");
+    Ok(heads.permuted_axes(IxDyn(&[0, 2, 1, 3])).as_standard_layout().into_owned())
+}
+
+/// `[batch, n, seq, hd]` → `[batch, seq, n·hd]`.
+pub fn merge_heads<T: Float>(x: &ArrayD<T>) -> Result<ArrayD<T>, AttnError> {
+    let &[b, n, s, hd] = x.shape() else {
+        return Err(AttnError::Rank { expected: 4, found: x.shape().to_vec() });
+    };
+    let merged = x.view().permuted_axes(IxDyn(&[0, 2, 1, 3])).as_standard_layout().into_owned();
+    Ok(merged.into_shape_with_order(IxDyn(&[b, s, n * hd])).expect("the heads fill the width"))
+}
