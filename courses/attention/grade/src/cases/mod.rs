@@ -10,16 +10,24 @@ mod softmax;
 
 use ndarray::ArrayD;
 use tutor_grade::compare::torch_tolerance;
-use tutor_grade::{assert_close, Case, Failure, Observation, Outcome, Run};
+use tutor_grade::{assert_close, grading, Case, Failure, Observation, Outcome, Run};
 use tutor_kit::{AttnError, Float};
 
 use crate::mistakes::Candidate;
 use crate::subject::Subject;
 use crate::text;
 
-/// Every case, in the order they run and are shown.
+/// Every case, in the order they run and are shown, each grading its exercise's TODO.
 pub fn all() -> Vec<Case> {
-    [rope::cases(), softmax::cases(), attention::cases(), gqa::cases(), cache::cases(), backward::cases()].concat()
+    [
+        grading(&[1], rope::cases()),
+        grading(&[2], softmax::cases()),
+        grading(&[3], attention::cases()),
+        grading(&[4], gqa::cases()),
+        grading(&[5], cache::cases()),
+        grading(&[6], backward::cases()),
+    ]
+    .concat()
 }
 
 /// The learner's code behind the run's channel.
