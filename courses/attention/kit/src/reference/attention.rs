@@ -1,3 +1,5 @@
+//! Answers: TODO 2, TODO 3. With v the identity, attention returns the softmax of the scores.
+//!
 //! TODO 3's piece: causal attention on Meta's dtype path.
 
 use ndarray::ArrayD;

@@ -1,3 +1,5 @@
+//! Answers: TODO 2, TODO 3, TODO 4, TODO 5, TODO 6. dv is the attention weights times grad_out.
+//!
 //! TODO 6's pieces: the softmax's backward and causal attention's, by hand, in f64.
 
 use ndarray::{Array2, ArrayD, Axis};

@@ -1,3 +1,5 @@
+//! Answers: TODO 1, TODO 2, TODO 3, TODO 4, TODO 5. With chosen weights the cached forward is the module, attention, RoPE or the softmax.
+//!
 //! TODO 5's piece: the module's forward with its KV cache, at positions start_pos...
 
 use ndarray::{s, Array4, ArrayD, Ix4};

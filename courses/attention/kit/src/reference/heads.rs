@@ -1,3 +1,5 @@
+//! Answers: none.
+//!
 //! Heads split from and merged into the model width: given in every exercise.
 
 use ndarray::{ArrayD, IxDyn};

@@ -1,3 +1,5 @@
+//! Answers: TODO 1, TODO 2, TODO 3, TODO 4. With chosen weights the module is attention, RoPE or the softmax.
+//!
 //! TODO 4's piece: Meta's attention module (bias-free projections, heads split and merged,
 //! RoPE on q and k, grouped kv heads), and what building one takes.
 

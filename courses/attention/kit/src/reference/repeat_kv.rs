@@ -1,3 +1,5 @@
+//! Answers: TODO 4.
+//!
 //! Part of TODO 4: Meta's `repeat_kv`.
 
 use ndarray::{ArrayD, Axis};

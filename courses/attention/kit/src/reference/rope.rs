@@ -1,3 +1,5 @@
+//! Answers: TODO 1.
+//!
 //! TODO 1's pieces: Meta's rotation frequencies (with LLaMA 3.1's scaling) and RoPE on
 //! consecutive pairs.
 

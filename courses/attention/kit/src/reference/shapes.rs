@@ -1,3 +1,5 @@
+//! Answers: none.
+//!
 //! The shape checks the pieces share.
 
 use ndarray::ArrayD;

@@ -1,3 +1,5 @@
+//! Answers: TODO 2.
+//!
 //! TODO 2's pieces: the softmax and log-sum-exp over the last axis, in FP32 with the maximum
 //! subtracted.
 
