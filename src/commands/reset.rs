@@ -12,8 +12,8 @@ use super::{confirm, Session};
 use crate::course::embedded::course_file;
 use crate::course::Exercise;
 use crate::errors::CliError;
-use crate::fsutil::OnFile;
 use crate::fsutil::regular::{self, FileError, Links};
+use crate::fsutil::OnFile;
 use crate::progress::ExerciseStatus;
 use crate::runner;
 
