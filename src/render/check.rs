@@ -347,7 +347,9 @@ fn render_warnings(printer: &Printer, warnings: &[Diagnostic], id: &str, detail:
     match warnings {
         [first, rest @ ..] if !rest.is_empty() && detail != Detail::Verbose => {
             let mut out = render_diagnostics(printer, std::slice::from_ref(first), &notes, columns);
-            let line = printer.lines(|u| u.warnings_folded, &[("n", &rest.len()), ("id", &id)]);
+            // The warnings kept, and those rustc said that were only counted (a flood).
+            let more: usize = rest.iter().map(|d| d.omitted_counts().map_or(1, |(_, warnings)| warnings)).sum();
+            let line = printer.lines(|u| u.warnings_folded, &[("n", &more), ("id", &id)]);
             out.push_str(&format!("{}\n\n", wrap::wrap(&line, "", "  ", columns).dimmed()));
             out
         }

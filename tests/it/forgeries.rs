@@ -45,8 +45,10 @@ fn check_all_over_files_that_call_the_kits_answers_passes_none() {
     let course = Course::new("forgeries-all");
     // Each exercise's file is the solution of the next exercise of its course: that TODO written
     // out, and every other method, this exercise's own TODO included, calling the kit's piece.
-    let mut total = 0;
-    for chapter in ["rmsnorm", "swiglu"] {
+    // The chapters whose programs hold only their given pieces (attention's kit still refuses at
+    // run time; its stubs are checked alongside and must not pass either).
+    let chapters = ["rmsnorm", "swiglu"];
+    for chapter in chapters {
         let ids: Vec<String> = common::exercises_of(chapter).into_iter().map(|(id, _)| id).collect();
         for (i, id) in ids.iter().enumerate() {
             let other = &ids[(i + 1) % ids.len()];
@@ -54,7 +56,6 @@ fn check_all_over_files_that_call_the_kits_answers_passes_none() {
                 std::fs::read_to_string(common::repo().join("solutions").join(chapter).join(format!("{other}.rs")))
                     .unwrap();
             course.write_exercise_of(chapter, id, &solution);
-            total += 1;
         }
     }
     let run = course.tutor(&["check", "--all", "--format", "json"]);
@@ -62,9 +63,12 @@ fn check_all_over_files_that_call_the_kits_answers_passes_none() {
     let report: Value = serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", run.stdout));
     assert_ne!(report["status"], "pass", "{}", run.stdout);
     let exercises = report["exercises"].as_array().expect("one entry per exercise");
-    assert_eq!(exercises.len(), total, "{}", run.stdout);
+    assert_eq!(exercises.len(), common::total_exercises(), "{}", run.stdout);
     for entry in exercises {
         assert_ne!(entry["status"], "pass", "{entry}");
+        if !chapters.iter().any(|c| entry["course"] == *c) {
+            continue;
+        }
         let (passed, all) = (entry["passed"].as_u64().unwrap(), entry["total"].as_u64().unwrap());
         assert!(passed * 4 <= all, "{entry}: at most a quarter passes on what is given");
         let cases =

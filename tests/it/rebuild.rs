@@ -297,14 +297,14 @@ fn rustc_alone_sees_the_variables_cargos_rustc_sees() {
         "CARGO_TERM_COLOR",
         "RUSTC_WRAPPER",
         "RUSTFLAGS",
-        "TUTOR_PROBE",
+        "LC_TUTOR_PROBE",
     ];
     let check = |edit: &str, probe: &str| {
         course.write_exercise("02-norm", &format!("{}\n// {edit}\n", reporting(&names)));
         let before = counted.builds();
         let run = course.tutor_with(&["check", "02"], |c| {
             c.env("PATH", &counted.path).env("RUSTC_WRAPPER", "/usr/bin/env").env("RUSTFLAGS", "-Cdebuginfo=1");
-            c.env("TUTOR_PROBE", probe);
+            c.env("LC_TUTOR_PROBE", probe);
         });
         run.expect(1);
         (reported(&run), counted.builds() > before)
@@ -358,11 +358,13 @@ fn a_terminal_with_other_settings_rebuilds_without_cargo_and_one_steering_cargo_
     // `MMTEST_FEATURE`): here, a script's output planted before cargo records the build again.
     let script = course.root.join(".tutor/harness/target/debug/build/planted-1");
     std::fs::create_dir_all(&script).unwrap();
-    std::fs::write(script.join("output"), "cargo:rerun-if-env-changed=TUTOR_LIBRARY_KNOB\n").unwrap();
+    std::fs::write(script.join("output"), "cargo:rerun-if-env-changed=RUST_LIBRARY_KNOB\n").unwrap();
     course.write_exercise("02-norm", &format!("{}\n// edited again\n", Course::solution("02-norm")));
     assert_eq!(check_in(&[]), Way::Cargo, "the last record was another environment's");
     assert_eq!(check_in(&editor), Way::Reused);
-    assert_eq!(check_in(&[("TUTOR_LIBRARY_KNOB", "1")]), Way::Cargo);
+    assert_eq!(check_in(&[("RUST_LIBRARY_KNOB", "1")]), Way::Cargo);
+    // A variable outside the build's allow list never reaches cargo: nothing to rebuild for.
+    assert_eq!(check_in(&[("RUST_LIBRARY_KNOB", "1"), ("TUTOR_LIBRARY_KNOB", "1")]), Way::Reused);
 }
 
 #[test]
@@ -410,22 +412,22 @@ fn a_compile_stopped_halfway_leaves_no_program_to_reuse() {
 
 #[test]
 fn a_program_is_not_reused_when_a_variable_its_compile_read_changed() {
-    // The folder tutor runs in is not part of the record's key (it changes with every `cd`),
-    // but a file that reads it at compile time is compiled again when it changed, as cargo would.
-    let counted = Counted::passed_once("rebuild-pwd");
+    // The folder tutor runs in is not part of the record's key (it changes with every `cd`); a
+    // variable on the build's allow list that steers nothing (a locale category), read at compile
+    // time, compiles the file again when it changed, as cargo would.
+    let counted = Counted::passed_once("rebuild-knob");
     let course = &counted.course;
-    let folder = course.root.file_name().unwrap().to_string_lossy().into_owned();
-    let reads_pwd =
-        solution_with(&format!("if !option_env!(\"PWD\").unwrap_or(\"\").ends_with({folder:?}) {{ todo!() }}"));
-    course.write_exercise("02-norm", &reads_pwd);
-    let in_folder = |folder: &Path| {
+    let reads_knob = solution_with("if option_env!(\"LC_TUTOR_KNOB\") != Some(\"on\") { todo!() }");
+    course.write_exercise("02-norm", &reads_knob);
+    let in_folder = |folder: &Path, knob: &str| {
         let mut command = course.command(&["check", "02"]);
-        command.env("PATH", &counted.path).env("PWD", folder).current_dir(folder);
+        command.env("PATH", &counted.path).env("PWD", folder).env("LC_TUTOR_KNOB", knob).current_dir(folder);
         Run::from(command.output().unwrap())
     };
-    in_folder(&course.root).expect(0);
-    in_folder(&course.root.join("exercises")).expect(1).shows("your code panicked: not yet implemented");
-    in_folder(&course.root).expect(0);
+    in_folder(&course.root, "on").expect(0);
+    in_folder(&course.root.join("exercises"), "on").expect(0);
+    in_folder(&course.root.join("exercises"), "off").expect(1).shows("your code panicked: not yet implemented");
+    in_folder(&course.root, "on").expect(0);
 }
 
 #[test]

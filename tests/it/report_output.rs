@@ -51,9 +51,10 @@ fn one_mistake_fits_a_screen_in_every_language() {
             assert!(last.contains(&format!("`tutor hint {exercise}`")), "{name}, {lang}: last line {last:?}");
         }
     }
-    // English: the first failure in full, the others on a line each, passing cases counted.
+    // English: the first failure in full, the others on a line each, passing cases counted (the
+    // cases of TODO 2 only: what `tutor check 02-norm` runs).
     let run = check(&course, "sum-not-mean", "en", 80, &[]);
-    run.shows("✓ Parameter contract · 5/5")
+    run.shows("✗ Numeric contract · 2/11")
         .shows("✗ FAIL tutorial case")
         .shows("Mismatched elements: 2 / 4 (50.0%)")
         .shows("(0, 0, 0)           0.8485281            0.6  ←")
@@ -62,11 +63,14 @@ fn one_mistake_fits_a_screen_in_every_language() {
     assert!(run.stdout.trim_end().ends_with("cases pass · next: `tutor hint 02-norm`"), "{}", run.stdout);
     // --verbose: every case in full, and the seed that repeats the run.
     let verbose = check(&course, "sum-not-mean", "en", 1000, &["--verbose"]);
-    verbose.shows("✓ pass weight is a trainable Param").shows("Random inputs from seed");
-    for case in rmsnorm_grade::all_cases() {
-        verbose.shows(case.en.split(['(', '[']).next().unwrap_or(case.en).trim_end());
+    verbose.shows("✓ pass").shows("Random inputs from seed");
+    let own: Vec<_> = rmsnorm_grade::all_cases().into_iter().filter(|case| case.belongs_to(2)).collect();
+    assert_eq!(own.len(), 11, "the cases of TODO 2");
+    for case in own {
+        let title = case.title();
+        verbose.shows(title.en.split(['(', '[']).next().unwrap_or(title.en).trim_end());
     }
-    assert!(rows(&verbose.stdout, 80) > 100, "--verbose shows everything");
+    assert!(rows(&verbose.stdout, 80) > rows(&run.stdout, 80), "--verbose shows more than the report");
 }
 
 /// Whether an over-long line is one the wrapping may not break: a row of a side-by-side table, or
