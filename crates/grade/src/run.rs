@@ -63,6 +63,20 @@ impl<'c> Run<'c> {
         self.observations.borrow_mut().push(Box::new(observations));
     }
 
+    /// Records a comparison at a tolerance (`Observation::by_tolerance`) of the running case:
+    /// `candidates`, the known mistakes' outputs on this input, are worked out only if some case
+    /// fails, and held against `actual` and `expected` then.
+    pub fn observe_close<V: tutor_subject::Float + 'static>(
+        &self,
+        actual: &ndarray::ArrayD<f64>,
+        expected: &ndarray::ArrayD<f64>,
+        (atol, rtol): (f64, f64),
+        candidates: impl FnOnce() -> Vec<evidence::Candidate<V>> + 'c,
+    ) {
+        let (case, seen, right) = (self.case(), actual.clone(), expected.clone());
+        self.observe(move || vec![Observation::by_tolerance(case, &seen, &right, candidates(), atol, rtol)]);
+    }
+
     /// Works out every observation recorded. One that panics (tutor's bug, never the learner's:
     /// no code of theirs runs here) is no evidence.
     fn observations(&self) -> Vec<Observation> {

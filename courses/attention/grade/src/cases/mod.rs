@@ -10,7 +10,7 @@ mod softmax;
 
 use ndarray::ArrayD;
 use tutor_grade::compare::torch_tolerance;
-use tutor_grade::{assert_close, grading, Case, Failure, Observation, Outcome, Run};
+use tutor_grade::{assert_close, grading, Case, Failure, Outcome, Run};
 use tutor_kit::{AttnError, Float};
 
 use crate::mistakes::Candidate;
@@ -51,8 +51,7 @@ pub fn compare<'c>(
     (atol, rtol): (f64, f64),
     candidates: impl FnOnce() -> Vec<Candidate> + 'c,
 ) -> Outcome {
-    let (case, seen, right) = (run.case(), actual.clone(), expected.clone());
-    run.observe(move || vec![Observation::by_tolerance(case, &seen, &right, candidates(), atol, rtol)]);
+    run.observe_close(actual, expected, (atol, rtol), candidates);
     assert_close(&text::code(what), dtype, actual, expected, atol, rtol).map_err(|mut failure| {
         if failure.mismatch.is_some() {
             failure.message = text::differs(what, dtype);

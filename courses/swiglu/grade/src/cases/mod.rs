@@ -65,8 +65,7 @@ pub fn compare<'c>(
     (atol, rtol): (f64, f64),
     candidates: impl FnOnce() -> Vec<Candidate> + 'c,
 ) -> Outcome {
-    let (case, seen, right) = (run.case(), actual.clone(), expected.clone());
-    run.observe(move || vec![Observation::by_tolerance(case, &seen, &right, candidates(), atol, rtol)]);
+    run.observe_close(actual, expected, (atol, rtol), candidates);
     close(what, dtype, actual, expected, (atol, rtol))
 }
 
