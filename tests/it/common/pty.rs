@@ -32,8 +32,19 @@ impl Live {
             let tx = tx.clone();
             std::thread::spawn(move || {
                 let mut buffer = [0u8; 4096];
+                // A read can end inside a character: its first bytes wait for the rest, so that a
+                // Chinese line is never decoded in two halves (as two U+FFFD).
+                let mut pending = Vec::new();
                 while let Ok(n) = stream.read(&mut buffer) {
-                    if n == 0 || tx.send(String::from_utf8_lossy(&buffer[..n]).into_owned()).is_err() {
+                    pending.extend_from_slice(&buffer[..n]);
+                    let cut = match std::str::from_utf8(&pending) {
+                        Err(e) if n > 0 && e.error_len().is_none() => e.valid_up_to(),
+                        _ => pending.len(),
+                    };
+                    let rest = pending.split_off(cut);
+                    let text = String::from_utf8_lossy(&pending).into_owned();
+                    pending = rest;
+                    if n == 0 || tx.send(text).is_err() {
                         break;
                     }
                 }
