@@ -6,8 +6,15 @@
 #       graded program's share, which tutor notes with TUTOR_BENCH_TIMING=<file> (its start and
 #       the waits for its replies; a binary without the note shows its whole time as its own)
 # and `tutor init` once per binary. Prints medians per exercise and binary.
+#
+# Where a warm re-check's time goes, from the same note: `build` is the build's share (rustc
+# run directly on the learner's crate, see src/runner/replay.rs), also as a multiple of the
+# hello-world in the same round; `graded` the graded program's; `own` the rest (tutor's own:
+# start, harness, records, references and comparisons, report, progress). A binary older than
+# the build's note (before issue 28's point 3) shows `-` for the build.
+#
 # Usage: bench/every_exercise.sh RUNS BIN_A BIN_B
-#   e.g. bench/every_exercise.sh 7 /work/main/target/debug/tutor target/debug/tutor
+#   e.g. bench/every_exercise.sh 7 /work/main/target/release/tutor target/release/tutor
 #   Each binary gets its own `tutor init` folder with this repository's solutions, which must
 #   pass with both (the contracts of the two must agree).
 set -euo pipefail
@@ -28,14 +35,14 @@ seconds() {
 }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
-# The graded program's share of a check, as tutor notes it with TUTOR_BENCH_TIMING (its start
-# and the waits for its replies; a binary without the note counts as 0: its "own" is the whole).
+# One check, timed: its wall time, the graded program's share and the build's, as tutor notes
+# them with TUTOR_BENCH_TIMING (a binary without the note: graded 0, build "-").
 timed_check() {
     rm -f "$TUTOR_BENCH_TIMING"
-    local whole graded=0
+    local whole graded=0 build=-
     whole=$(seconds "$@")
-    [ -f "$TUTOR_BENCH_TIMING" ] && graded=$(tail -1 "$TUTOR_BENCH_TIMING")
-    awk -v w="$whole" -v g="$graded" 'BEGIN {print w, w - g}'
+    [ -f "$TUTOR_BENCH_TIMING" ] && read -r graded build < <(tail -1 "$TUTOR_BENCH_TIMING")
+    echo "$whole $graded ${build:--}"
 }
 
 printf 'fn main() { println!("hello"); }\n' > "$work/hello.rs"
@@ -60,29 +67,46 @@ for side in 0 1; do
 done
 for i in $(seq 1 "$runs"); do
     for exercise in "${exercises[@]}"; do
-        figures[hello,$exercise]+="$(seconds hello) "
+        h=$(seconds hello)
+        figures[hello,$exercise]+="$h "
         for side in 0 1; do
             dir="$work/$side/course"
             echo "// edit $i" >> "$dir/exercises/$exercise.rs"
-            figures[$side,warm,$exercise]+="$(cd "$dir" && seconds "${bins[$side]}" check "$exercise") "
-            read -r unchanged own < <(cd "$dir" && timed_check "${bins[$side]}" check "$exercise")
+            read -r warm graded build < <(cd "$dir" && timed_check "${bins[$side]}" check "$exercise")
+            figures[$side,warm,$exercise]+="$warm "
+            figures[$side,ratio,$exercise]+="$(awk -v a="$warm" -v b="$h" 'BEGIN {print a / b}') "
+            figures[$side,graded,$exercise]+="$graded "
+            if [ "$build" != - ]; then
+                figures[$side,build,$exercise]+="$build "
+                figures[$side,build_ratio,$exercise]+="$(awk -v a="$build" -v b="$h" 'BEGIN {print a / b}') "
+                figures[$side,warm_own,$exercise]+="$(awk -v w="$warm" -v g="$graded" -v b="$build" 'BEGIN {print w - g - b}') "
+            fi
+            read -r unchanged graded _ < <(cd "$dir" && timed_check "${bins[$side]}" check "$exercise")
             figures[$side,unchanged,$exercise]+="$unchanged "
-            figures[$side,own,$exercise]+="$own "
+            figures[$side,own,$exercise]+="$(awk -v w="$unchanged" -v g="$graded" 'BEGIN {print w - g}') "
         done
     done
 done
-ms() { tr ' ' '\n' <<<"$1" | grep . | median | awk '{printf "%.1f", $1 * 1000}'; }
+# The median of a list of seconds, in ms ("-" for none); of a list of ratios, as it is.
+values() { tr ' ' '\n' <<<"$1" | grep . || true; }
+ms() { local v; v=$(values "$1"); if [ -z "$v" ]; then echo -; else median <<<"$v" | awk '{printf "%.1f", $1 * 1000}'; fi; }
+ratio() { local v; v=$(values "$1"); if [ -z "$v" ]; then echo -; else median <<<"$v" | awk '{printf "%.2f", $1}'; fi; }
 for side in 0 1; do
-    printf '%s: tutor init %.1f s\n' "${bins[$side]}" "${figures[$side,init]}"
-done
-printf '%-22s %8s | %9s %6s %9s %7s | %9s %6s %9s %7s\n' exercise hello "warm A" "×" "unch. A" "own A" "warm B" "×" "unch. B" "own B"
-for exercise in "${exercises[@]}"; do
-    h=$(ms "${figures[hello,$exercise]}")
-    line=$(printf '%-22s %6s ms' "$exercise" "$h")
-    for side in 0 1; do
-        w=$(ms "${figures[$side,warm,$exercise]}")
-        line+=$(printf ' | %6s ms %5.2f %6s ms %4s ms' "$w" "$(awk -v a="$w" -v b="$h" 'BEGIN {print a / b}')" \
-            "$(ms "${figures[$side,unchanged,$exercise]}")" "$(ms "${figures[$side,own,$exercise]}")")
+    echo
+    printf '%s: %s, tutor init %.1f s\n' "$([ "$side" = 0 ] && echo A || echo B)" "${bins[$side]}" "${figures[$side,init]}"
+    printf '%-28s %7s | %8s %5s | %8s %5s %7s %6s | %9s %6s\n' exercise hello warm "×" build "×" graded own unchanged own
+    over=()
+    for exercise in "${exercises[@]}"; do
+        r=$(ratio "${figures[$side,ratio,$exercise]}")
+        awk -v r="$r" 'BEGIN {exit !(r > 1.4)}' && over+=("$exercise $r")
+        printf '%-28s %7s | %8s %5s | %8s %5s %7s %6s | %9s %6s\n' "$exercise" "$(ms "${figures[hello,$exercise]}")" \
+            "$(ms "${figures[$side,warm,$exercise]}")" "$r" \
+            "$(ms "${figures[$side,build,$exercise]:-}")" "$(ratio "${figures[$side,build_ratio,$exercise]:-}")" \
+            "$(ms "${figures[$side,graded,$exercise]}")" "$(ms "${figures[$side,warm_own,$exercise]:-}")" \
+            "$(ms "${figures[$side,unchanged,$exercise]}")" "$(ms "${figures[$side,own,$exercise]}")"
     done
-    echo "$line"
+    echo "over 1.4× (median of the per-round ratios): ${#over[@]} of ${#exercises[@]}${over:+: ${over[*]}}"
 done
+echo
+echo "(ms, medians of $runs interleaved rounds; × is the median of each round's ratio to the hello-world"
+echo " built in that round; own = wall less the graded program's share, and less the build's for warm)"

@@ -179,8 +179,10 @@ fn manifest(catalogue: &Catalogue, course: &str, kit: &Kit) -> String {
          # 04, interleaved: tutor_subject alone took an unchanged check from 42 to 31 ms; with the\n\
          # kit too, it is 23 ms against 26 for the release before issue 21's cases (the warm\n\
          # re-check at parity), for about 4 s more of `tutor init`.\n\
-         opt-level = 1\n\n\
-         [profile.dev.package.tutor_subject]\nincremental = false\nopt-level = 1\n\n\
+         # One codegen unit each: with more, an optimised crate goes through ThinLTO across its\n\
+         # units, which took most of tutor_subject's build (8 of 12 s; see bench/HISTORY.md).\n\
+         opt-level = 1\ncodegen-units = 1\n\n\
+         [profile.dev.package.tutor_subject]\nincremental = false\nopt-level = 1\ncodegen-units = 1\n\n\
          # Four codegen units for the graded binaries instead of incremental builds' 256: fewer\n\
          # objects to write, persist and link (measured on rmsnorm 04: a re-check's rustc 100 -> 84\n\
          # ms, a first build 258 -> 214 ms; 8 and 16 units fall between; see bench/speed.sh).\n\
@@ -425,6 +427,13 @@ mod tests {
             assert_eq!(kit["package"].as_str(), Some(kit_of_course.package()));
             let bins = harness["bin"].as_array().unwrap();
             assert_eq!(bins.len(), catalogue.exercises_of(&course.id).count());
+            // Every optimised package in one codegen unit: no ThinLTO pass across units.
+            let packages = harness["profile"]["dev"]["package"].as_table().unwrap();
+            let optimised: Vec<_> = packages.iter().filter(|(_, p)| p.get("opt-level").is_some()).collect();
+            assert_eq!(optimised.len(), 2, "the kit and tutor_subject: {packages:?}");
+            for (name, package) in optimised {
+                assert_eq!(package["codegen-units"].as_integer(), Some(1), "{name}");
+            }
             let lock = lock_file(&kit_of_course);
             assert!(lock.contains(&format!("name = \"{}\"", kit_of_course.package())), "{lock}");
             assert!(lock.contains("name = \"tutor_subject\"") && lock.contains("name = \"ndarray\""), "{lock}");

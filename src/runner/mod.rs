@@ -179,8 +179,10 @@ pub fn check(
     }
     let bin = harness::bin_name(exercise);
     let copy = layout.learner_copy(exercise);
+    let build_started = std::time::Instant::now();
     let built =
         build::build(&layout, &bin, &text, &copy, &exercise.file, options, &mut |e| on_event(CheckEvent::Build(e)));
+    let build_took = build_started.elapsed();
     // A killed build reports anything (a dead compiler, a failure): none of it is a verdict.
     if options.cancel.is_cancelled() {
         return Err(Cancelled.into());
@@ -207,7 +209,7 @@ pub fn check(
     let subject =
         subject::RemoteSubject::new(&executable, &layout.kit_library, options.timeout, options.cancel.clone());
     let report = exercise.registered().grading.grade_exercise(&subject, seed, exercise.todo);
-    note_timing(subject.waited());
+    note_timing(subject.waited(), build_took);
     let (output, timed_out, start_error) = subject.finish();
     if options.cancel.is_cancelled() {
         return Err(Cancelled.into());
@@ -219,12 +221,13 @@ pub fn check(
     Ok(CheckOutcome::Graded { report, output, warnings, timed_out: timed_out.then_some(options.timeout) })
 }
 
-/// For `bench/every_exercise.sh`: with `TUTOR_BENCH_TIMING` set to a file path, appends the
-/// graded program's share of this check (its start and the waits for its replies), in seconds:
-/// the check's wall time less this is tutor's own part. Nothing is written otherwise.
-fn note_timing(waited: Duration) {
+/// For `bench/every_exercise.sh`: with `TUTOR_BENCH_TIMING` set to a file path, appends a line
+/// with the graded program's share of this check (its start and the waits for its replies) and
+/// the build's (rustc or cargo, or the reuse of the program built last), in seconds: the check's
+/// wall time less both is tutor's own part. Nothing is written otherwise.
+fn note_timing(waited: Duration, build: Duration) {
     let Some(path) = std::env::var_os("TUTOR_BENCH_TIMING") else { return };
-    let line = format!("{:.6}\n", waited.as_secs_f64());
+    let line = format!("{:.6} {:.6}\n", waited.as_secs_f64(), build.as_secs_f64());
     let _ = std::fs::OpenOptions::new().create(true).append(true).open(path).and_then(|mut f| {
         use std::io::Write;
         f.write_all(line.as_bytes())
