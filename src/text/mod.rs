@@ -117,6 +117,12 @@ pub struct Ui {
     pub mismatched_elements: &'static str,
     pub greatest_abs: &'static str,
     pub greatest_rel: &'static str,
+    /// The first NaN or infinity where the reference is a number, without its input.
+    pub non_finite_plain: &'static str,
+    /// The same, from an input element (`x[3] = 89.5`).
+    pub non_finite_element: &'static str,
+    /// The same, from an input row (its first values, length and largest magnitude).
+    pub non_finite_row: &'static str,
     pub side_by_side: &'static str,
     pub index: &'static str,
     pub expected: &'static str,

@@ -30,6 +30,7 @@ mod dev_check;
 mod diagnostic_width;
 mod escapes;
 mod every_answer_gets_a_verdict;
+mod failing_input;
 mod faults;
 mod floods;
 mod forgeries;

@@ -16,6 +16,7 @@ pub mod evidence;
 pub mod fault;
 pub mod fit;
 pub mod fixtures;
+pub mod origin;
 pub mod outcome;
 pub mod probe;
 pub mod report;
