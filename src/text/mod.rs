@@ -278,6 +278,14 @@ pub struct Ui {
     pub greatest_difference: &'static str,
     pub more_failures: &'static str,
     pub more_rows: &'static str,
+    /// The watch's list, cut to the terminal: entries above the window.
+    pub list_more_above: &'static str,
+    /// The same, below.
+    pub list_more_below: &'static str,
+    /// The watch's report, cut to the terminal: lines above the window, and the key back.
+    pub report_more_above: &'static str,
+    /// The same, below, and the key to page on.
+    pub report_more_below: &'static str,
     pub summary_next: &'static str,
     pub note_mixed_float: &'static str,
     /// The start of a note a course writes for one exercise.

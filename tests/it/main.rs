@@ -58,6 +58,7 @@ mod texts;
 mod upgrade_in_place;
 mod warnings_fold;
 mod watch;
+mod watch_80x24;
 mod widths;
 mod workflow;
 mod wrong_shapes;
