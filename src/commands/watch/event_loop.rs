@@ -314,6 +314,8 @@ impl<'scope, 'env> Watch<'scope, 'env> {
         let report = wording::said_as_keys(&report, &exercise.id);
         let mut verdict: Vec<String> =
             summary.map(|summary| wording::said_as_keys(summary.trim_end(), &exercise.id)).into_iter().collect();
+        // What the next run says at its top, after --auto-advance, leaves the summary out.
+        let summarised = verdict.len();
         verdict.extend(check::verdict(printer, exercise, &finished.outcome));
         if let Some(failed_at) = finished.failed_after_pass {
             verdict.push(check::pass_kept(printer, exercise, failed_at));
@@ -335,7 +337,7 @@ impl<'scope, 'env> Watch<'scope, 'env> {
                 if self.options.auto_advance {
                     verdict.push(printer.lines(|u| u.watch_moving_on, &[("id", next_id)]));
                     verdict.extend(self.new_chapter(next));
-                    self.top = verdict;
+                    self.top = verdict.split_off(summarised);
                     self.watched = next;
                     return self.start_check();
                 }
