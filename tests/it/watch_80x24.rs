@@ -95,9 +95,10 @@ fn quit(mut live: Live) {
     assert!(output.contains("TERMINAL-RESTORED"), "{output}");
 }
 
-/// A tall report in `lang`: the header, the summary and the keys on screen; Space pages on and
-/// `b` back.
-fn a_tall_report_pages(lang: &str, marker_below: &str, marker_above: &str, summary: &str, quit_key: &str) {
+/// A tall report in `lang`: the header, the summary and the keys on screen; Space pages on, `b`
+/// back, and `h` scrolls to the hint it adds under the report. The texts: the markers below and
+/// above, the summary, the hint's heading and the key to quit.
+fn a_tall_report_pages(lang: &str, [marker_below, marker_above, summary, hint, quit_key]: [&str; 5]) {
     let course = course(&format!("watch-80x24-{lang}"));
     let mut live = watch(&course, lang);
     let (first, at) = drawing_with(&mut live, summary, quit_key, 0, CHECK);
@@ -114,26 +115,27 @@ fn a_tall_report_pages(lang: &str, marker_below: &str, marker_above: &str, summa
     assert_ne!(first, second, "Space showed the next page");
 
     live.send("b");
-    let (back, _) = drawing_with(&mut live, marker_below, quit_key, at, KEY);
+    let (back, at) = drawing_with(&mut live, marker_below, quit_key, at, KEY);
     fits(&back);
     assert!(!back.contains(marker_above), "b went back to the top:\n{back}");
+
+    // A hint asked for under the cut report is scrolled to, the summary and keys still shown.
+    live.send("h");
+    let (hinted, _) = drawing_with(&mut live, hint, quit_key, at, KEY);
+    fits(&hinted);
+    assert!(hinted.contains(marker_above) && hinted.contains(summary), "{hinted}");
     quit(live);
 }
 
 #[test]
 fn a_tall_report_keeps_its_header_summary_and_keys_on_screen_in_english() {
-    a_tall_report_pages(
-        "en",
-        "more line(s) · Space or PgDn: next page",
-        "line(s) above · b or PgUp: back",
-        "cases pass",
-        "q quit",
-    );
+    let below = "more line(s) · Space or PgDn: next page";
+    a_tall_report_pages("en", [below, "line(s) above · b or PgUp: back", "cases pass", "Hint 3/3 · 02-norm", "q quit"]);
 }
 
 #[test]
 fn a_tall_report_keeps_its_header_summary_and_keys_on_screen_in_chinese() {
-    a_tall_report_pages("zh", "行 · 空格或 PgDn：下一页", "上面还有", "个用例通过", "q 退出");
+    a_tall_report_pages("zh", ["行 · 空格或 PgDn：下一页", "上面还有", "个用例通过", "提示 3/3 · 02-norm", "q 退出"]);
 }
 
 #[test]
