@@ -25,9 +25,13 @@ const FEWEST_BODY_ROWS: usize = 3;
 /// Where the learner asked the body to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scroll {
+    /// The next page (Space, PgDn).
     PageDown,
+    /// The page before (`b`, PgUp).
     PageUp,
+    /// One line on (↓).
     LineDown,
+    /// One line back (↑).
     LineUp,
 }
 
