@@ -67,6 +67,22 @@ fn the_x_that_gave_a_nan_is_shown() {
     let from = en.stdout.split("), from x[").nth(1).expect("the x");
     let x: f64 = from.split(" = ").nth(1).and_then(|v| v.split_whitespace().next()).unwrap().parse().unwrap();
     assert!(x > 88.0, "eˣ overflows FP32 only past 88.7, yet x = {x}:\n{}", en.stdout);
+    // The JSON report carries it too.
+    let json = course.tutor(&["check", "swiglu/01-silu", "--seed", "3", "--format", "json"]);
+    let document: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
+    let traced = document["tests"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find_map(|test| test["mismatch"].get("non_finite"))
+        .unwrap_or_else(|| panic!("no non_finite in\n{}", json.stdout));
+    assert_eq!((traced["actual"].as_str(), traced["input"]["name"].as_str()), (Some("nan"), Some("x")), "{traced}");
+    let value = traced["input"]["values"][0].as_f64().unwrap_or_default();
+    assert!(value > 88.0, "{traced}");
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../../docs/check-report.schema.json")).expect("the schema");
+    let schema = common::schema::Schema::new(schema).expect("the schema uses only what the validator knows");
+    assert!(schema.is_valid(&document), "{:?}: {document}", schema.errors(&document));
 
     // A softmax without the maximum subtracted: a row's exp overflows; its row is shown.
     let softmax = edited(&solution_of("attention", "02-softmax"), "(v - max).exp()", "v.exp()");
