@@ -138,6 +138,20 @@ pub fn render(
     out.replace(files.absolute, files.shown)
 }
 
+/// The last lines [`render`] ends a report with, when it has them: a graded check's summary (how
+/// many cases pass, what next), or what to do about a compile error. The watch keeps them on
+/// screen under a report it cuts.
+pub fn summary(printer: &Printer, outcome: &CheckOutcome, id: &str) -> Option<String> {
+    let columns = printer.width();
+    match outcome {
+        CheckOutcome::Graded { report, .. } => Some(render_summary(printer, report, id, columns)),
+        CheckOutcome::CompileFailed { .. } => {
+            Some(format!("{}\n", wrap::indented(&printer.lines(|u| u.fix_and_retry, &[("id", &id)]), 0, columns)))
+        }
+        _ => None,
+    }
+}
+
 /// A piece of the report: shown whatever the length, or (standing for some failing cases) only
 /// while the screen has room.
 enum Block {

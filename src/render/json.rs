@@ -3,7 +3,7 @@
 //! validates every document tutor writes against it.
 
 use serde_json::{json, Map, Value};
-use tutor_grade::report::{CaseResult, Status};
+use tutor_grade::report::{CaseResult, NonFinite, Status};
 use tutor_grade::text::Bi;
 use tutor_grade::Mistake;
 
@@ -112,17 +112,33 @@ fn test(case: &CaseResult, exercise: &str) -> Value {
         entry.insert("mistake".into(), json!(id));
     }
     if let Some(m) = &case.mismatch {
-        entry.insert(
-            "mismatch".into(),
-            json!({
-                "what": bilingual(&m.what), "dtype": m.dtype, "shape": m.shape,
-                "mismatched": m.mismatched, "total": m.total,
-                "max_abs": number(m.max_abs), "max_rel": number(m.max_rel),
-                "atol": m.atol, "rtol": m.rtol,
-            }),
-        );
+        let mut mismatch = json!({
+            "what": bilingual(&m.what), "dtype": m.dtype, "shape": m.shape,
+            "mismatched": m.mismatched, "total": m.total,
+            "max_abs": number(m.max_abs), "max_rel": number(m.max_rel),
+            "atol": m.atol, "rtol": m.rtol,
+        });
+        if let (Some(n), Value::Object(fields)) = (&m.non_finite, &mut mismatch) {
+            fields.insert("non_finite".into(), non_finite(n));
+        }
+        entry.insert("mismatch".into(), mismatch);
     }
     Value::Object(entry)
+}
+
+/// Where the output first is NaN or infinite while the reference is a number, and its input.
+fn non_finite(n: &NonFinite) -> Value {
+    let mut out = json!({ "at": n.at, "actual": number(n.actual), "expected": number(n.expected) });
+    if let (Some(input), Value::Object(fields)) = (&n.input, &mut out) {
+        let values: Vec<Value> = input.values.iter().map(|v| number(*v)).collect();
+        let mut shown = json!({ "name": input.name, "at": input.at, "values": values });
+        if let (Some((length, largest)), Value::Object(row)) = (input.row, &mut shown) {
+            row.insert("row_length".into(), json!(length));
+            row.insert("row_largest".into(), number(largest));
+        }
+        fields.insert("input".into(), shown);
+    }
+    out
 }
 
 fn mistake(m: &Mistake) -> Value {

@@ -45,6 +45,19 @@ pub fn render(printer: &Printer, catalogue: &Catalogue, state: &State) -> String
 
 /// Renders the list with the exercise at index `cursor` marked by `>` (`tutor watch`'s list).
 pub fn render_with_cursor(printer: &Printer, catalogue: &Catalogue, state: &State, cursor: Option<usize>) -> String {
+    let entries = render_marking(printer, catalogue, state, cursor).0;
+    format!("{entries}\n{}\n", progress_bar(printer, catalogue, state))
+}
+
+/// The entries of [`render_with_cursor`] (without its progress bar), and the lines (first, one
+/// past the last) the cursor's exercise takes, for a window that keeps it on screen.
+pub fn render_marking(
+    printer: &Printer,
+    catalogue: &Catalogue,
+    state: &State,
+    cursor: Option<usize>,
+) -> (String, (usize, usize)) {
+    let mut marked = (0, 0);
     let mut out = String::new();
     let columns = printer.width();
     // The titles line up under the longest id (eleven cells at least, as `04-backward` takes).
@@ -95,10 +108,14 @@ pub fn render_with_cursor(printer: &Printer, catalogue: &Catalogue, state: &Stat
         let title_line =
             wrap::wrap(&title(printer, &exercise.title_zh, &exercise.title_en), &head, &" ".repeat(width + 4), columns);
         let status_line = wrap::wrap(&format!("{status} · {}{here}", extras.join(" · ")), "     ", "       ", columns);
-        out.push_str(&format!("{title_line}\n{status_line}\n"));
+        let entry = format!("{title_line}\n{status_line}\n");
+        if cursor == Some(index) {
+            let first = out.matches('\n').count();
+            marked = (first, first + entry.matches('\n').count());
+        }
+        out.push_str(&entry);
     }
-    out.push_str(&format!("\n{}\n", progress_bar(printer, catalogue, state)));
-    out
+    (out, marked)
 }
 
 /// The progress bar and its count, e.g. ` [########----------------] 1/3 done`.

@@ -3,7 +3,7 @@
 //! actual side by side, the differing elements marked.
 
 use colored::Colorize;
-use tutor_grade::report::Mismatch;
+use tutor_grade::report::{Mismatch, NonFinite};
 use tutor_grade::{is_close, unravel};
 
 use super::check::{Detail, BODY_INDENT};
@@ -36,6 +36,9 @@ pub fn render_mismatch(printer: &Printer, m: &Mismatch, detail: Detail, columns:
         |u| u.greatest_rel,
         &[("value", &number(m.max_rel)), ("index", &index(&m.max_rel_at)), ("tol", &number(m.rtol))],
     )));
+    if let Some(non_finite) = &m.non_finite {
+        out.push_str(&stat(where_non_finite(printer, non_finite)));
+    }
     if m.expected.is_empty() || m.expected.len() != m.actual.len() {
         return out;
     }
@@ -66,6 +69,43 @@ pub fn render_mismatch(printer: &Printer, m: &Mismatch, detail: Detail, columns:
         out.push_str(&format!("{pad}  {}\n", printer.inline(|u| u.more_rows, &[("n", &hidden)]).dimmed()));
     }
     out
+}
+
+/// Where the output first is NaN or infinite while the reference is a number, and the input
+/// that gave it when the case traced it: `x[3] = 89.5`, or the row with its first values.
+fn where_non_finite(printer: &Printer, n: &NonFinite) -> String {
+    let (value, at, expected) = (number(n.actual), index(&n.at), number(n.expected));
+    let mut values: Vec<(&str, &dyn std::fmt::Display)> =
+        vec![("value", &value), ("index", &at), ("expected", &expected)];
+    let Some(input) = &n.input else { return printer.lines(|u| u.non_finite_plain, &values) };
+    let listed = |at: &[usize], rest: &str| {
+        let mut parts: Vec<String> = at.iter().map(usize::to_string).collect();
+        parts.extend((!rest.is_empty()).then(|| rest.to_string()));
+        format!("{}[{}]", input.name, parts.join(", "))
+    };
+    match input.row {
+        None => {
+            let (name, x) = (listed(&input.at, ""), input.values.first().map_or_else(String::new, |v| number(*v)));
+            values.extend([("input", &name as &dyn std::fmt::Display), ("x", &x)]);
+            printer.lines(|u| u.non_finite_element, &values)
+        }
+        Some((length, largest)) => {
+            let (name, largest) = (listed(&input.at, ":"), number(largest));
+            let mut shown: Vec<String> = input.values.iter().map(|v| number(*v)).collect();
+            if length > shown.len() {
+                shown.push("…".into());
+            }
+            let shown = shown.join(", ");
+            values.extend([
+                ("input", &name as &dyn std::fmt::Display),
+                ("values", &shown),
+                ("n", &length),
+                ("name", &input.name),
+                ("largest", &largest),
+            ]);
+            printer.lines(|u| u.non_finite_row, &values)
+        }
+    }
 }
 
 /// The rows of the side-by-side table to show: all of them when verbose; else a few, from just

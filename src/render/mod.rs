@@ -10,6 +10,7 @@ pub mod mismatch;
 pub mod pager;
 pub mod progress_line;
 pub mod table;
+pub mod viewport;
 pub mod wrap;
 
 use std::io::IsTerminal;

@@ -117,6 +117,12 @@ pub struct Ui {
     pub mismatched_elements: &'static str,
     pub greatest_abs: &'static str,
     pub greatest_rel: &'static str,
+    /// The first NaN or infinity where the reference is a number, without its input.
+    pub non_finite_plain: &'static str,
+    /// The same, from an input element (`x[3] = 89.5`).
+    pub non_finite_element: &'static str,
+    /// The same, from an input row (its first values, length and largest magnitude).
+    pub non_finite_row: &'static str,
     pub side_by_side: &'static str,
     pub index: &'static str,
     pub expected: &'static str,
@@ -272,6 +278,14 @@ pub struct Ui {
     pub greatest_difference: &'static str,
     pub more_failures: &'static str,
     pub more_rows: &'static str,
+    /// The watch's list, cut to the terminal: entries above the window.
+    pub list_more_above: &'static str,
+    /// The same, below.
+    pub list_more_below: &'static str,
+    /// The watch's report, cut to the terminal: lines above the window, and the key back.
+    pub report_more_above: &'static str,
+    /// The same, below, and the key to page on.
+    pub report_more_below: &'static str,
     pub summary_next: &'static str,
     pub note_mixed_float: &'static str,
     /// The start of a note a course writes for one exercise.

@@ -138,14 +138,16 @@ fn the_screen_is_cleared_before_each_run_and_the_progress_bar_stays_at_the_botto
     watch.wait_for(&common::done(1), at, KEY);
     assert!(watch.seen().matches(CLEAR).count() > clears);
 
-    // A key redraws the screen too: the hint under the report, the bar still last.
+    // A key redraws the screen too: the hint under the report, then the summary and the verdict
+    // (which stay on screen however long the report and the notes), the bar still last.
     let before = watch.seen().len();
     watch.send("h");
     let at = watch.wait_for("Hint 1/3 · 01-weight", before, KEY);
     watch.wait_for("Watching exercises/rmsnorm/01-weight.rs", at, KEY);
     let last = screen(watch.seen()).to_string();
-    let (report, hint, bar) = (last.find("passes every check"), last.find("Hint 1/3"), last.find(&common::done(1)));
-    assert!(report < hint && hint < bar && report.is_some(), "{last}");
+    let (report, hint) = (last.find("Parameter contract"), last.find("Hint 1/3"));
+    let (verdict, bar) = (last.find("passes every check"), last.find(&common::done(1)));
+    assert!(report < hint && hint < verdict && verdict < bar && report.is_some(), "{last}");
     quit(watch);
 }
 

@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use tutor_subject::serve::{respond, Server};
 use tutor_subject::wire::{decode_all, Decode, Writer};
 
-use crate::fault::{call_decoded, Channel};
+use crate::fault::{call_described, Channel};
 
 /// A value the learner's code built in the graded program (a layer), as tutor holds it: which
 /// table entry, in which program.
@@ -30,6 +30,11 @@ impl Handle<'_> {
         call(self.channel, Some(self.generation), request).0
     }
 
+    /// [`Handle::call`], where a panic of the learner's code names the call ([`described`]).
+    pub fn call_described<R: Decode>(&self, request: &Writer, describe: &dyn Fn() -> String) -> R {
+        described(self.channel, Some(self.generation), request, describe).0
+    }
+
     /// Sends a request about this value whose answer is `()`, without waiting for the reply
     /// ([`Channel::defer`]).
     pub fn defer(&self, request: &Writer) {
@@ -41,7 +46,18 @@ impl Handle<'_> {
 /// a panic, a refusal or an unreadable reply raise), with the generation of the program that
 /// answered.
 pub fn call<R: Decode>(channel: &dyn Channel, owner: Option<u64>, request: &Writer) -> (R, u64) {
-    call_decoded(channel, owner, &request.0, decode_all::<R>)
+    call_described(channel, owner, &request.0, decode_all::<R>, None)
+}
+
+/// [`call`], where a panic of the learner's code says which call it was in: `describe` writes the
+/// call and its arguments' shapes ([`crate::shown::describe`]), only when it panicked.
+pub fn described<R: Decode>(
+    channel: &dyn Channel,
+    owner: Option<u64>,
+    request: &Writer,
+    describe: &dyn Fn() -> String,
+) -> (R, u64) {
+    call_described(channel, owner, &request.0, decode_all::<R>, Some(describe))
 }
 
 /// A graded program in this very process: a declared protocol's server (a kit's
@@ -129,7 +145,8 @@ macro_rules! __client_calls {
                 w.u8($n);
                 $(w.u8(<$g as $crate::tutor_subject::wire::WireElement>::TAG);)?
                 $($crate::tutor_subject::wire::Encode::encode(&$a, &mut w);)*
-                $crate::client::call(self.channel, None, &w).0
+                let describe = || $crate::__client_describe!((stringify!($name)) $($a)*);
+                $crate::client::described(self.channel, None, &w, &describe).0
             }
         }
         $crate::__client_calls! { $($rest)* }
@@ -145,7 +162,9 @@ macro_rules! __client_calls {
                 w.u8($n);
                 $($crate::tutor_subject::wire::Encode::encode(&$a, &mut w);)*
                 let channel = subject.channel;
-                let (reply, generation) = $crate::client::call::<::std::result::Result<u32, $e>>(channel, None, &w);
+                let describe = || $crate::__client_describe!((concat!(stringify!($ty), "::", stringify!($ctor))) $($a)*);
+                let (reply, generation) =
+                    $crate::client::described::<::std::result::Result<u32, $e>>(channel, None, &w, &describe);
                 reply.map(|id| $ty { handle: $crate::client::Handle { channel, id, generation } })
             }
         }
@@ -162,7 +181,8 @@ macro_rules! __client_calls {
                 w.u8($n);
                 $($crate::tutor_subject::wire::Encode::encode(&$a, &mut w);)*
                 let channel = subject.channel;
-                let (id, generation) = $crate::client::call::<u32>(channel, None, &w);
+                let describe = || $crate::__client_describe!((concat!(stringify!($ty), "::", stringify!($ctor))) $($a)*);
+                let (id, generation) = $crate::client::described::<u32>(channel, None, &w, &describe);
                 $ty { handle: $crate::client::Handle { channel, id, generation } }
             }
         }
@@ -175,7 +195,7 @@ macro_rules! __client_calls {
         impl<'c> $ty<'c> {
             #[doc = concat!("`", stringify!($method), "` on the learner's value (call ", stringify!($n), ").")]
             pub fn $method $(<$g: $crate::tutor_subject::wire::Dtype>)? (&mut self, $($a: $t),*) $(-> $ret)? {
-                $crate::__client_method!(self $n [$($g)?] $($a)*)
+                $crate::__client_method!(self $n [$($g)?] $($a)* => (concat!(stringify!($ty), "::", stringify!($method))))
             }
         }
         $crate::__client_calls! { $($rest)* }
@@ -187,7 +207,7 @@ macro_rules! __client_calls {
         impl<'c> $ty<'c> {
             #[doc = concat!("`", stringify!($method), "` on the learner's value (call ", stringify!($n), ").")]
             pub fn $method $(<$g: $crate::tutor_subject::wire::Dtype>)? (&self, $($a: $t),*) $(-> $ret)? {
-                $crate::__client_method!(self $n [$($g)?] $($a)*)
+                $crate::__client_method!(self $n [$($g)?] $($a)* => (concat!(stringify!($ty), "::", stringify!($method))))
             }
         }
         $crate::__client_calls! { $($rest)* }
@@ -231,28 +251,42 @@ macro_rules! __client_calls {
 }
 
 /// The body of a call on a handle: tag, handle, element type, arguments; `=> defer` for a call
-/// whose answer is `()` (a setter), sent without waiting for its reply.
+/// whose answer is `()` (a setter), sent without waiting for its reply; `=> (name)` for a call
+/// of the learner's method, whose panic names it with its arguments.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __client_method {
-    ($self:ident $n:literal [$($g:ident)?] $($a:ident)* $(=> $send:ident)?) => {{
+    ($self:ident $n:literal [$($g:ident)?] $($a:ident)* $(=> $send:tt)?) => {{
         let mut w = $crate::tutor_subject::wire::Writer::default();
         w.u8($n);
         w.u32($self.handle.id);
         $(w.u8(<$g as $crate::tutor_subject::wire::WireElement>::TAG);)?
         $($crate::tutor_subject::wire::Encode::encode(&$a, &mut w);)*
-        $crate::__client_send!($self w $($send)?)
+        $crate::__client_send!($self w [$($a)*] $($send)?)
     }};
 }
 
-/// A call that waits for its reply, or one deferred.
+/// A call that waits for its reply, one deferred, or one whose panic names it.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __client_send {
-    ($self:ident $w:ident) => {
+    ($self:ident $w:ident [$($a:ident)*]) => {
         $self.handle.call(&$w)
     };
-    ($self:ident $w:ident defer) => {
+    ($self:ident $w:ident [$($a:ident)*] defer) => {
         $self.handle.defer(&$w)
+    };
+    ($self:ident $w:ident [$($a:ident)*] ($name:expr)) => {{
+        let describe = || $crate::__client_describe!(($name) $($a)*);
+        $self.handle.call_described(&$w, &describe)
+    }};
+}
+
+/// A call's description, from its name and its arguments (see [`crate::shown`]).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __client_describe {
+    (($name:expr) $($a:ident)*) => {
+        $crate::shown::describe($name, &[$((stringify!($a), &$a as &dyn $crate::shown::Shown)),*])
     };
 }

@@ -5,7 +5,7 @@
 use ndarray::ArrayD;
 
 use crate::outcome::Failure;
-use crate::report::Mismatch;
+use crate::report::{Mismatch, NonFinite};
 use crate::text::{self, Bi};
 
 /// `torch.testing.assert_close`'s default tolerances (atol, rtol) for `T`.
@@ -52,6 +52,10 @@ pub fn assert_close(
     for (flat, (&a, &e)) in actual.iter().zip(expected.iter()).enumerate() {
         if is_close(a, e, atol, rtol) {
             continue;
+        }
+        if !a.is_finite() && e.is_finite() && mismatch.non_finite.is_none() {
+            let at = unravel(flat, &shape);
+            mismatch.non_finite = Some(NonFinite { at, actual: a, expected: e, input: None });
         }
         mismatch.mismatched += 1;
         let abs = (a - e).abs();

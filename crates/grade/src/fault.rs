@@ -49,14 +49,26 @@ pub fn call_decoded<T, E: std::fmt::Display>(
     request: &[u8],
     decode: impl FnOnce(&[u8]) -> Result<T, E>,
 ) -> (T, u64) {
+    call_described(channel, owner, request, decode, None)
+}
+
+/// [`call_decoded`], where a panic of the learner's code says which call it was in: `describe`
+/// writes the call with its arguments' shapes (see [`crate::shown`]), only when it panicked.
+pub fn call_described<T, E: std::fmt::Display>(
+    channel: &dyn Channel,
+    owner: Option<u64>,
+    request: &[u8],
+    decode: impl FnOnce(&[u8]) -> Result<T, E>,
+    describe: Option<&dyn Fn() -> String>,
+) -> (T, u64) {
     let (bytes, generation) = channel.call(owner, request);
-    (open_reply(channel, &bytes, decode), generation)
+    (open_reply(channel, &bytes, decode, describe), generation)
 }
 
 /// Opens the reply to a deferred request ([`Channel::defer`]), raising what [`call_decoded`]
 /// would.
 pub fn settle_deferred<C: Channel + ?Sized>(channel: &C, reply: &[u8]) {
-    open_reply(channel, reply, decode_all::<()>);
+    open_reply(channel, reply, decode_all::<()>, None);
 }
 
 /// The course's answer in `bytes`, read with `decode`, or the fault they carry; see
@@ -65,6 +77,7 @@ fn open_reply<C: Channel + ?Sized, T, E: std::fmt::Display>(
     channel: &C,
     bytes: &[u8],
     decode: impl FnOnce(&[u8]) -> Result<T, E>,
+    describe: Option<&dyn Fn() -> String>,
 ) -> T {
     let unreadable = |why: String| -> ! {
         channel.discard();
@@ -75,7 +88,9 @@ fn open_reply<C: Channel + ?Sized, T, E: std::fmt::Display>(
             Ok(reply) => reply,
             Err(e) => unreadable(e.to_string()),
         },
-        Ok(Envelope::Panicked { message, location }) => Fault::Panicked { message, location }.raise(),
+        Ok(Envelope::Panicked { message, location }) => {
+            Fault::Panicked { message, location, call: describe.map(|describe| describe()) }.raise()
+        }
         Ok(Envelope::Refused(why)) => Fault::Unreadable(why).raise(),
         Err(e) => unreadable(e.to_string()),
     }
@@ -85,8 +100,9 @@ fn open_reply<C: Channel + ?Sized, T, E: std::fmt::Display>(
 /// [`Fault::raise`] from inside a call, and the case running at the time fails with it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Fault {
-    /// The learner's code panicked (the graded program itself carries on).
-    Panicked { message: String, location: Option<String> },
+    /// The learner's code panicked (the graded program itself carries on), in `call` (the call
+    /// with its arguments' shapes, when the caller described it).
+    Panicked { message: String, location: Option<String>, call: Option<String> },
     /// The graded program ended during the call: `exit`, abort, a stack overflow, memory …
     Ended(Ending),
     /// The time limit ran out; `during_this_case` is false for the cases left after it.

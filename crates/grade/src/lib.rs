@@ -16,12 +16,14 @@ pub mod evidence;
 pub mod fault;
 pub mod fit;
 pub mod fixtures;
+pub mod origin;
 pub mod outcome;
 pub mod probe;
 pub mod report;
 pub mod rounding;
 pub mod row_scale;
 pub mod run;
+pub mod shown;
 pub mod text;
 
 pub use client::{Handle, InProcess};
@@ -29,7 +31,7 @@ pub use compare::{assert_close, is_close, unravel};
 pub use course::{CaseTitle, Coaching, CompileError, Course, ImportNote, Mistake};
 pub use data::Rng;
 pub use evidence::{candidate, Candidate, Observation};
-pub use fault::{call_decoded, Channel, Ending, Fault};
+pub use fault::{call_decoded, call_described, Channel, Ending, Fault};
 pub use outcome::{refused, returned, run_guarded, Failure, Outcome};
 pub use run::{grading, Case, Run};
 

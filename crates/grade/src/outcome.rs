@@ -66,10 +66,9 @@ pub fn run_guarded(body: impl FnOnce() -> Outcome) -> (Status, Option<Failure>) 
 /// What an unwinding case means: a fault of the graded program, or a panic in learner code
 /// that ran in this process (tests).
 fn from_unwind(payload: Box<dyn std::any::Any + Send>) -> (Status, Option<Failure>) {
-    let (message, location) = learner_text(payload);
-    let (message, location) = match (message, location) {
-        (Ok(message), location) => (message, location),
-        (Err(failure), _) => return failure,
+    let (message, location, call) = match learner_text(payload) {
+        Ok(panic) => panic,
+        Err(failure) => return failure,
     };
     if let Some(function) = message.strip_prefix(KIT_ANSWER_MARKER) {
         return (Status::Failed, Some(Failure::new(text::kit_answer_called(function.trim()))));
@@ -87,26 +86,28 @@ fn from_unwind(payload: Box<dyn std::any::Any + Send>) -> (Status, Option<Failur
     if text::is_not_done(&shown) {
         (Status::NotDone, Some(Failure::new(Bi::new(shown.clone(), shown))))
     } else if refused_by_confinement(&shown) {
-        (Status::Failed, Some(Failure::new(text::panicked_confined(&shown))))
+        (Status::Failed, Some(Failure::new(text::panicked_confined(&shown, call.as_deref()))))
     } else {
-        (Status::Failed, Some(Failure::new(text::panicked(&shown))))
+        (Status::Failed, Some(Failure::new(text::panicked(&shown, call.as_deref()))))
     }
 }
 
-type Unwound = (Result<String, (Status, Option<Failure>)>, Option<String>);
+/// A panic's message, location and call (when the graded program's caller described it).
+type Panic = (String, Option<String>, Option<String>);
 
-/// A panic's message and location, or the failure a graded program's fault makes directly.
-fn learner_text(payload: Box<dyn std::any::Any + Send>) -> Unwound {
+/// A panic, or the failure a graded program's other faults make directly.
+fn learner_text(payload: Box<dyn std::any::Any + Send>) -> Result<Panic, (Status, Option<Failure>)> {
+    let failed = |message| Err((Status::Failed, Some(Failure::new(message))));
     match payload.downcast::<Fault>() {
         Ok(fault) => match *fault {
-            Fault::Panicked { message, location } => (Ok(message), location),
-            Fault::Ended(ending) => (Err((Status::Failed, Some(Failure::new(text::program_ended(ending))))), None),
+            Fault::Panicked { message, location, call } => Ok((message, location, call)),
+            Fault::Ended(ending) => failed(text::program_ended(ending)),
             Fault::TimedOut { limit_secs, during_this_case } => {
-                (Err((Status::Failed, Some(Failure::new(text::case_timed_out(limit_secs, during_this_case))))), None)
+                failed(text::case_timed_out(limit_secs, during_this_case))
             }
-            Fault::Unreadable(why) => (Err((Status::Failed, Some(Failure::new(text::unreadable_reply(&why))))), None),
+            Fault::Unreadable(why) => failed(text::unreadable_reply(&why)),
         },
-        Err(payload) => (Ok(panics::message(payload.as_ref())), panics::take_location()),
+        Err(payload) => Ok((panics::message(payload.as_ref()), panics::take_location(), None)),
     }
 }
 

@@ -74,6 +74,36 @@ pub struct Mismatch {
     pub expected: Vec<f64>,
     /// All actual values, row-major, when the tensor is small enough to show; else empty.
     pub actual: Vec<f64>,
+    /// The first element (row-major) that is NaN or infinite where the reference is a number,
+    /// and, when the case said what input it came from, that input.
+    pub non_finite: Option<NonFinite>,
+}
+
+/// An output element that is NaN or infinite where the reference is a number: which x gave it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NonFinite {
+    /// Its index in the output.
+    pub at: Vec<usize>,
+    /// What the learner's code gave there.
+    pub actual: f64,
+    /// The reference there.
+    pub expected: f64,
+    /// The input it came from, when the case traced it ([`crate::origin`]).
+    pub input: Option<InputAt>,
+}
+
+/// The input an output element came from.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct InputAt {
+    /// The input's name in the call (`x`).
+    pub name: String,
+    /// The element (elementwise functions), or the row (row functions: the index without its
+    /// last axis).
+    pub at: Vec<usize>,
+    /// The element, or the row's first values.
+    pub values: Vec<f64>,
+    /// For a row: its length and its largest magnitude; `None` for an element.
+    pub row: Option<(usize, f64)>,
 }
 
 /// One graded case.

@@ -275,7 +275,7 @@ mod tests {
         }
         fn settle(&self) {
             if self.0.replace(false) {
-                Fault::Panicked { message: "in a setter".into(), location: None }.raise();
+                Fault::Panicked { message: "in a setter".into(), location: None, call: None }.raise();
             }
         }
         fn discard(&self) {}

@@ -73,15 +73,24 @@ pub fn kit_piece_absent(function: &str, exercise: &str) -> Bi {
     )
 }
 
-pub fn panicked_confined(message: &str) -> Bi {
+pub fn panicked_confined(message: &str, call: Option<&str>) -> Bi {
+    let panic = panicked(message, call);
     Bi::new(
-        format!("代码 panic：{message}\n被评分的代码在隔离中运行：不能读取课程文件、不能写文件、不能启动进程、不能联网。练习只需要计算。"),
-        format!("your code panicked: {message}\ngraded code runs confined: it may not read the course's files, write files, start processes or use the network. An exercise only needs to compute."),
+        format!("{}\n被评分的代码在隔离中运行：不能读取课程文件、不能写文件、不能启动进程、不能联网。练习只需要计算。", panic.zh),
+        format!("{}\ngraded code runs confined: it may not read the course's files, write files, start processes or use the network. An exercise only needs to compute.", panic.en),
     )
 }
 
-pub fn panicked(message: &str) -> Bi {
-    Bi::new(format!("代码 panic：{message}"), format!("your code panicked: {message}"))
+/// The learner's code panicked; `call` is the call it panicked in, with its arguments' shapes
+/// (`RMSNorm::forward(x: f32 [2, 3, 8])`), when known.
+pub fn panicked(message: &str, call: Option<&str>) -> Bi {
+    match call {
+        Some(call) => Bi::new(
+            format!("代码 panic：{message}\n出错的调用：{call}"),
+            format!("your code panicked: {message}\nin the call {call}"),
+        ),
+        None => Bi::new(format!("代码 panic：{message}"), format!("your code panicked: {message}")),
+    }
 }
 
 /// A piece of code (`norm(x)`, `weight.grad`): it reads the same in every language.

@@ -167,6 +167,19 @@ fn a_panic_a_refusal_and_an_unknown_handle_are_faults_not_answers() {
     let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| subject.boom()));
     let fault = caught.expect_err("a panic").downcast::<Fault>().expect("a fault");
     assert!(matches!(*fault, Fault::Panicked { ref message, .. } if message == "boom at the learner's"), "{fault:?}");
+    assert!(matches!(*fault, Fault::Panicked { call: Some(ref call), .. } if call == "boom()"), "{fault:?}");
+    // A panic says which call it was in, with its arguments' shapes (issue 32: a `grad_out` of a
+    // shape the code mishandles).
+    let mut linear = subject::Linear::new(&subject, 2, 3).expect("built");
+    let (x, g): (Array2<f32>, Array2<f32>) = (Array2::zeros((2, 2)), Array2::zeros((1, 3)));
+    let (status, failure) = run_guarded(|| {
+        let _ = linear.backward(&x, &g);
+        Ok(())
+    });
+    assert_eq!(status, tutor_grade::report::Status::Failed);
+    let message = failure.expect("a failure").message;
+    assert!(message.en.contains("\nin the call Linear::backward(x: f32 [2, 2], g: f32 [1, 3])"), "{}", message.en);
+    assert!(message.zh.contains("\n出错的调用：Linear::backward(x: f32 [2, 2], g: f32 [1, 3])"), "{}", message.zh);
     let (status, failure) = run_guarded(|| {
         let forged = subject::Linear { handle: tutor_grade::Handle { channel: &channel, id: 9, generation: 0 } };
         forged.scale();

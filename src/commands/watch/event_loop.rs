@@ -14,7 +14,7 @@ use colored::Colorize;
 
 use super::keys::{Command, Key};
 use super::list::{Action, ListView};
-use super::screen::Screen;
+use super::screen::{Screen, Scroll};
 use super::wording;
 use super::worker::{self, Finished, News, Running, Status};
 use super::WatchEvent;
@@ -22,7 +22,7 @@ use crate::cli::Limits;
 use crate::commands::{check, hint, lesson, reset, Session};
 use crate::course::Exercise;
 use crate::errors::CliError;
-use crate::render::check::{render, Detail};
+use crate::render::check::{render, summary, Detail};
 use crate::render::list::{course_title, progress_bar, render as render_list};
 use crate::render::title;
 use crate::runner::CheckOutcome;
@@ -89,7 +89,7 @@ impl<'scope, 'env> Watch<'scope, 'env> {
         sender: Sender<WatchEvent>,
         first: usize,
     ) -> Self {
-        let screen = Screen::new(options.interactive);
+        let screen = Screen::new(options.interactive, session.printer.clone());
         Watch {
             session,
             limits,
@@ -209,9 +209,18 @@ impl<'scope, 'env> Watch<'scope, 'env> {
         if self.list.is_some() {
             return self.on_list_key(key);
         }
+        if *key == Key::Resize {
+            self.refresh_footer()?;
+            self.screen.redraw();
+            return Ok(Flow::Go);
+        }
         let Some(command) = key.command() else { return Ok(Flow::Go) };
         let printer = &self.session.printer;
         match command {
+            Command::PageDown => _ = self.screen.scroll(Scroll::PageDown),
+            Command::PageUp => _ = self.screen.scroll(Scroll::PageUp),
+            Command::LineDown => _ = self.screen.scroll(Scroll::LineDown),
+            Command::LineUp => _ = self.screen.scroll(Scroll::LineUp),
             Command::Quit => return Ok(Flow::Quit),
             Command::Check => self.start_check()?,
             Command::Hint => {
@@ -295,8 +304,19 @@ impl<'scope, 'env> Watch<'scope, 'env> {
         let files = check::shown_files(self.session, exercise);
         let report =
             render(printer, &finished.outcome, &exercise.id, exercise.todo, &files.as_names(), self.options.detail);
+        // On a terminal the summary stays on screen with the verdict, under a report cut to fit.
+        let summary = summary(printer, &finished.outcome, &exercise.id)
+            .filter(|summary| self.options.interactive && report.ends_with(summary.as_str()));
+        let report = match &summary {
+            Some(summary) => report[..report.len() - summary.len()].to_string(),
+            None => report,
+        };
         let report = wording::said_as_keys(&report, &exercise.id);
-        let mut verdict: Vec<String> = check::verdict(printer, exercise, &finished.outcome).into_iter().collect();
+        let mut verdict: Vec<String> =
+            summary.map(|summary| wording::said_as_keys(summary.trim_end(), &exercise.id)).into_iter().collect();
+        // What the next run says at its top, after --auto-advance, leaves the summary out.
+        let summarised = verdict.len();
+        verdict.extend(check::verdict(printer, exercise, &finished.outcome));
         if let Some(failed_at) = finished.failed_after_pass {
             verdict.push(check::pass_kept(printer, exercise, failed_at));
         }
@@ -317,7 +337,7 @@ impl<'scope, 'env> Watch<'scope, 'env> {
                 if self.options.auto_advance {
                     verdict.push(printer.lines(|u| u.watch_moving_on, &[("id", next_id)]));
                     verdict.extend(self.new_chapter(next));
-                    self.top = verdict;
+                    self.top = verdict.split_off(summarised);
                     self.watched = next;
                     return self.start_check();
                 }
@@ -432,6 +452,9 @@ impl<'scope, 'env> Watch<'scope, 'env> {
     }
 
     fn on_list_key(&mut self, key: &Key) -> Result<Flow> {
+        if *key == Key::Resize {
+            return self.draw_list().map(|()| Flow::Go);
+        }
         let session = self.session;
         let Some(list) = self.list.as_mut() else { return Ok(Flow::Go) };
         let declined = || session.printer.lines(|u| u.reset_declined, &[]);

@@ -24,6 +24,12 @@ pub enum Key {
     Down,
     /// Backspace.
     Backspace,
+    /// Page up.
+    PageUp,
+    /// Page down.
+    PageDown,
+    /// The terminal changed size: the screen is drawn again to fit.
+    Resize,
     /// Ctrl-C, which the terminal delivers as a key while the watch reads single keys.
     Interrupt,
     /// A whole line, without a terminal (or with `--manual`).
@@ -45,6 +51,14 @@ pub enum Command {
     Next,
     /// The previous exercise.
     Previous,
+    /// The report's next page (when it is taller than the screen).
+    PageDown,
+    /// The report's page before.
+    PageUp,
+    /// The report one line further.
+    LineDown,
+    /// The report one line back.
+    LineUp,
     /// Stop watching.
     Quit,
 }
@@ -67,7 +81,11 @@ impl Key {
                     }
                 }
             },
-            Key::Esc | Key::Up | Key::Down | Key::Backspace => None,
+            Key::PageDown => Some(Command::PageDown),
+            Key::PageUp => Some(Command::PageUp),
+            Key::Down => Some(Command::LineDown),
+            Key::Up => Some(Command::LineUp),
+            Key::Esc | Key::Backspace | Key::Resize => None,
         }
     }
 }
@@ -81,6 +99,8 @@ fn letter(c: char) -> Option<Command> {
         'n' => Some(Command::Next),
         'p' => Some(Command::Previous),
         'q' => Some(Command::Quit),
+        ' ' => Some(Command::PageDown),
+        'b' => Some(Command::PageUp),
         _ => None,
     }
 }
@@ -98,8 +118,11 @@ pub fn spawn_key_reader(sender: Sender<WatchEvent>) {
                 KeyCode::Up => Some(Key::Up),
                 KeyCode::Down => Some(Key::Down),
                 KeyCode::Backspace => Some(Key::Backspace),
+                KeyCode::PageUp => Some(Key::PageUp),
+                KeyCode::PageDown => Some(Key::PageDown),
                 _ => None,
             },
+            Ok(Event::Resize(..)) => Some(Key::Resize),
             Ok(_) => None,
             Err(_) => {
                 let _ = sender.send(WatchEvent::InputClosed);
@@ -141,5 +164,8 @@ mod tests {
         assert_eq!(Key::Line("next".into()).command(), None);
         assert_eq!(Key::Char('x').command(), None);
         assert_eq!(Key::Esc.command(), None);
+        assert_eq!(Key::Char(' ').command(), Some(Command::PageDown));
+        assert_eq!(Key::PageUp.command(), Some(Command::PageUp));
+        assert_eq!(Key::Resize.command(), None);
     }
 }

@@ -3,20 +3,32 @@
 //! confirmation word, Esc or `q` go back. This holds only the list's own state; the event loop
 //! does what it asks.
 
+use std::cell::Cell;
+
 use anyhow::Result;
 use colored::Colorize;
 
 use super::keys::Key;
 use crate::commands::reset::CONFIRMATION;
 use crate::commands::Session;
-use crate::render::list::render_with_cursor;
+use crate::render::list::{progress_bar, render_marking};
+use crate::render::viewport::{self, Window};
+use crate::render::wrap;
+use crate::text::Ui;
 
 /// Longest confirmation kept: the word is short, anything longer is not it.
 const MAX_TYPED: usize = 32;
 
+/// Rows of context kept above the cursor when the list scrolls up: a chapter's heading, the blank
+/// line under it and the one before it.
+const HEADING_ROWS: usize = 3;
+
 /// The list's state.
 pub struct ListView {
     cursor: usize,
+    /// The first line of the list on screen, when the terminal is too short for all of it: the
+    /// window follows the cursor, scrolling as little as it can.
+    first: Cell<usize>,
     /// What the learner has typed at the reset prompt, while it is open.
     typing: Option<String>,
     /// Lines under the list (what the last reset did).
@@ -43,7 +55,7 @@ pub enum Action {
 impl ListView {
     /// The list with its cursor on exercise number `cursor`.
     pub fn at(cursor: usize) -> ListView {
-        ListView { cursor, typing: None, message: Vec::new() }
+        ListView { cursor, first: Cell::new(0), typing: None, message: Vec::new() }
     }
 
     /// Applies `key`; `count` is the number of exercises.
@@ -92,24 +104,38 @@ impl ListView {
         self.message = message;
     }
 
-    /// The list, its message, and the keys or the prompt.
+    /// The list, its message, and the keys or the prompt. On a terminal too short for all of
+    /// it, the list shows the window around the cursor, with markers for what is above and
+    /// below, and the message, keys and prompt stay at the bottom.
     pub fn render(&self, session: &Session) -> Result<String> {
         let printer = &session.printer;
         let state = session.state()?;
-        let mut text = render_with_cursor(printer, &session.catalogue, &state, Some(self.cursor));
-        text.push('\n');
+        let (list, marked) = render_marking(printer, &session.catalogue, &state, Some(self.cursor));
+        let mut tail = format!("\n{}\n\n", progress_bar(printer, &session.catalogue, &state));
         for line in &self.message {
-            text.push_str(&format!("{line}\n"));
+            tail.push_str(&format!("{line}\n"));
         }
         match (&self.typing, session.catalogue.exercises.get(self.cursor)) {
             (Some(typed), Some(exercise)) => {
                 let prompt = printer.lines(|u| u.reset_prompt, &[("file", &exercise.file)]);
                 let keys = printer.label(|u| u.watch_confirm_keys);
-                text.push_str(&format!("{prompt}\n{}\n> {typed}", keys.dimmed()));
+                tail.push_str(&format!("{prompt}\n{}\n> {typed}", keys.dimmed()));
             }
-            _ => text.push_str(&format!("{}\n", printer.lines(|u| u.watch_list_keys, &[]).cyan())),
+            _ => tail.push_str(&format!("{}\n", printer.lines(|u| u.watch_list_keys, &[]).cyan())),
         }
-        Ok(text)
+        let Some(rows) = viewport::terminal_rows() else { return Ok(format!("{list}{tail}")) };
+        let columns = printer.width();
+        // The last line is not ended: a newline on the terminal's last row would scroll it.
+        let tail = tail.strip_suffix('\n').unwrap_or(&tail);
+        let lines: Vec<&str> = list.trim_end_matches('\n').split('\n').collect();
+        let room = rows.saturating_sub(viewport::rows_of(tail, columns));
+        let window = Window::showing(&lines, room, self.first.get(), marked, HEADING_ROWS, columns);
+        self.first.set(window.first);
+        let marker = |n: usize, above: bool| {
+            let pick = if above { |u: &Ui| u.list_more_above } else { |u: &Ui| u.list_more_below };
+            wrap::truncate(&printer.inline(pick, &[("n", &n)]), columns).dimmed().to_string()
+        };
+        Ok(format!("{}\n{tail}", viewport::shown(&lines, &window, marker)))
     }
 }
 

@@ -3,7 +3,9 @@
 //! On a terminal the screen is cleared before each run and the progress bar and the keys stay
 //! at the bottom. Single keys steer: `c` check again, `h` hint, `l` an interactive list (move,
 //! Enter to watch another exercise, `r` to reset one after a typed confirmation), `n` next,
-//! `p` previous, `q` or Ctrl-C quit. After a pass the watch waits for `n` unless
+//! `p` previous, `q` or Ctrl-C quit; Space, `b`, PgDn, PgUp and the arrows page a report taller
+//! than the terminal (the header, the summary and the keys stay on screen; the list scrolls with
+//! its cursor). After a pass the watch waits for `n` unless
 //! `--auto-advance`. Without a terminal, or with `--manual`, lines on stdin steer and Enter
 //! re-checks; a line typed while a check runs waits for its report, so the output reads in
 //! order. A running check shows how long it has run, each second; where the report suggests a

@@ -1,6 +1,7 @@
 //! A hostile exercise file: panics in backward (04's TODO), with the forward written out.
 //! exercise: 04-backward
 //! shows: your code panicked: boom in backward
+//! shows: in the call RMSNorm::backward(x: f32 [
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};

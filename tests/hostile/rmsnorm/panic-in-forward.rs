@@ -1,6 +1,7 @@
 //! A hostile exercise file: panics in forward.
 //! exercise: 03-forward
 //! shows: your code panicked: boom in forward
+//! shows: in the call RMSNorm::forward(x: f32 [
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};

@@ -1,6 +1,7 @@
 //! A hostile exercise file: panics in new.
 //! exercise: 02-norm
 //! shows: your code panicked: boom in new
+//! shows: in the call RMSNorm::new(hidden_size: 
 //! shows: (exercises/rmsnorm/02-norm.rs:
 
 use ndarray::ArrayD;

@@ -1,6 +1,7 @@
 //! A hostile exercise file: indexes out of bounds in norm.
 //! exercise: 02-norm
 //! shows: your code panicked: index out of bounds
+//! shows: in the call RMSNorm::norm(x: f32 [
 
 use ndarray::ArrayD;
 use tutor_kit::{reference, Float, NormError, Param};

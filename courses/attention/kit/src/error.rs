@@ -57,8 +57,8 @@ impl AttnError {
                 format!("the cache holds {capacity}, the call needs {needed}"),
             ),
             AttnError::BadTheta(theta) => Bi::new(
-                format!("θ 必须是大于 1 的有限数，收到 {theta}"),
-                format!("θ must be finite and above 1, got {theta}"),
+                format!("θ 必须是大于 1 的有限数，收到 {theta:?}"),
+                format!("θ must be finite and above 1, got {theta:?}"),
             ),
         }
     }

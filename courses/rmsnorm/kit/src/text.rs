@@ -12,7 +12,10 @@ pub(crate) fn error_zero_hidden() -> Bi {
 }
 
 pub(crate) fn error_bad_eps(eps: f32) -> Bi {
-    Bi::new(format!("eps 必须是有限的非负数，收到 {eps}"), format!("eps must be finite and not negative, got {eps}"))
+    Bi::new(
+        format!("eps 必须是有限的非负数，收到 {eps:?}"),
+        format!("eps must be finite and not negative, got {eps:?}"),
+    )
 }
 
 pub(crate) fn error_no_axis() -> Bi {

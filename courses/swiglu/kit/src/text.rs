@@ -8,8 +8,8 @@ pub(crate) fn zero_size(what: &str) -> Bi {
 
 pub(crate) fn bad_multiplier(m: f64) -> Bi {
     Bi::new(
-        format!("ffn_dim_multiplier 必须是有限的正数，收到 {m}"),
-        format!("ffn_dim_multiplier must be finite and positive, got {m}"),
+        format!("ffn_dim_multiplier 必须是有限的正数，收到 {m:?}"),
+        format!("ffn_dim_multiplier must be finite and positive, got {m:?}"),
     )
 }
 

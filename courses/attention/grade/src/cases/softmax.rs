@@ -3,6 +3,7 @@
 
 use ndarray::ArrayD;
 use tutor_grade::fixtures::Stored;
+use tutor_grade::origin::{traced, Input};
 use tutor_grade::report::Contract;
 use tutor_grade::{Case, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
@@ -36,9 +37,11 @@ fn check<T: Dtype>(run: &Run, x: &ArrayD<T>) -> Outcome {
     let actual = wide(&ok("softmax(x)", learner(run).softmax(x))?);
     let x = wide(x);
     let expected = oracle::round::<T>(&oracle::softmax(&x, x.ndim() - 1, Softmax::Stable));
+    let rows = x.clone();
     compare(run, "softmax(x)", T::NAME, &actual, &expected, tolerance::<T>(), move || {
         mistakes::softmax::<T>(&x, t_max::<T>())
     })
+    .map_err(traced(Input::Rows("x", &rows)))
 }
 
 fn against_pytorch(run: &Run) -> Outcome {
@@ -47,9 +50,10 @@ fn against_pytorch(run: &Run) -> Outcome {
             let read = |part: &str| FIXTURES.array::<T>(&format!("{set}.{}.{part}", T::STORED_AS));
             let (x, expected) = (read("x"), wide(&read("y")));
             let actual = wide(&ok("softmax(x)", learner(run).softmax(&x))?);
-            let wide_x = wide(&x);
+            let (wide_x, rows) = (wide(&x), wide(&x));
             let wrong = move || mistakes::softmax::<T>(&wide_x, t_max::<T>());
-            compare(run, "softmax(x)", T::NAME, &actual, &expected, tolerance::<T>(), wrong)?;
+            compare(run, "softmax(x)", T::NAME, &actual, &expected, tolerance::<T>(), wrong)
+                .map_err(traced(Input::Rows("x", &rows)))?;
             let actual = wide(&ok("log_sum_exp(x)", learner(run).log_sum_exp(&x))?);
             compare(run, "log_sum_exp(x)", T::NAME, &actual, &wide(&read("lse")), tolerance::<T>(), Vec::new)?;
         }

@@ -138,6 +138,7 @@ pub(super) fn forward_matches<T: Element>(
 ) -> Outcome {
     let (actual, expected) = forward_and_reference(norm, weight, x, eps)?;
     let (actual, expected) = (actual.mapv(T::to_f64), expected.mapv(T::to_f64));
+    let rows = x.mapv(T::to_f64);
     let (case, seen, right, x, weight) = (run.case(), actual.clone(), expected.clone(), x.clone(), weight.clone());
     run.observe(move || {
         // With the statistics and weight mistakes read from forward's own numbers (`scale_fit`),
@@ -153,7 +154,8 @@ pub(super) fn forward_matches<T: Element>(
         candidates.extend(fitted.into_iter().map(|c| Candidate { variant: scoped(&c), ..c.map(T::from_f64) }));
         vec![Observation::by_tolerance(case, &seen, &right, candidates, atol, rtol)]
     });
-    assert_close(&text::code("forward(x)"), T::NAME, &actual, &expected, atol, rtol)?;
+    assert_close(&text::code("forward(x)"), T::NAME, &actual, &expected, atol, rtol)
+        .map_err(tutor_grade::origin::traced(tutor_grade::origin::Input::Rows("x", &rows)))?;
     if T::NAME != "float64" {
         return Ok(());
     }

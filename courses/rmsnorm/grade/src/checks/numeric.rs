@@ -64,6 +64,7 @@ pub(super) fn norm_matches_reference<T: Element>(run: &Run, x: &ArrayD<T>, eps: 
     let actual = super::call(&text::code("norm(x)"), norm.norm(x))?.mapv(f64::from);
     super::shape::same_as_input("norm(x)", actual.shape(), x.shape())?;
     let expected = reference::rms_normalize(x, eps).expect("test inputs are valid").mapv(f64::from);
+    let rows = x.mapv(T::to_f64);
     let (case, seen, right, x) = (run.case(), actual.clone(), expected.clone(), x.clone());
     run.observe(move || {
         let mut candidates = mistakes::wrong_norms(&x, eps);
@@ -74,6 +75,7 @@ pub(super) fn norm_matches_reference<T: Element>(run: &Run, x: &ArrayD<T>, eps: 
     });
     // norm returns FP32 whatever the input's type.
     assert_close(&text::code("norm(x)"), "float32", &actual, &expected, ATOL, RTOL)
+        .map_err(tutor_grade::origin::traced(tutor_grade::origin::Input::Rows("x", &rows)))
 }
 
 fn tutorial_case(run: &Run) -> Outcome {

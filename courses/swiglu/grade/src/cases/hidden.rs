@@ -88,7 +88,7 @@ fn rule(run: &Run) -> Outcome {
     err("hidden_size(4096, 0, None)", learner(run).hidden_size(4096, 0, None), zero_size())?;
     for bad in [0.0, -1.3, f64::NAN, f64::INFINITY] {
         err(
-            &format!("hidden_size(4096, 256, Some({bad}))"),
+            &format!("hidden_size(4096, 256, Some({bad:?}))"),
             learner(run).hidden_size(4096, 256, Some(bad)),
             MlpError::BadMultiplier(bad),
         )?;

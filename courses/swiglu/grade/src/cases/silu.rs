@@ -1,6 +1,7 @@
 //! Contract of 01-silu: SiLU against PyTorch's `F.silu`, over each dtype's whole range.
 
 use ndarray::{ArrayD, IxDyn};
+use tutor_grade::origin::{traced, Input};
 use tutor_grade::report::Contract;
 use tutor_grade::{Case, Failure, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
@@ -39,7 +40,9 @@ fn against_pytorch(run: &Run) -> Outcome {
         let x = fixtures::array::<T>(&format!("silu.{}.x", T::STORED_AS));
         let expected = wide(&fixtures::array::<T>(&format!("silu.{}.y", T::STORED_AS)));
         let actual = wide(&learner(run).silu(&x));
+        let input = wide(&x);
         compare(run, "silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), move || silu_candidates(&x))
+            .map_err(traced(Input::Elementwise("x", &input)))
     }
     one::<f32>(run)?;
     one::<f16>(run)?;
@@ -67,7 +70,9 @@ fn whole_range(run: &Run) -> Outcome {
         let finite = x.mapv(|v| if v.to_f64().is_finite() { v } else { T::from_f64(0.0) });
         let expected = oracle::round::<T>(&wide(&finite).mapv(oracle::silu));
         let actual = wide(&learner(run).silu(&finite));
+        let input = wide(&finite);
         compare(run, "silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), move || silu_candidates(&finite))
+            .map_err(traced(Input::Elementwise("x", &input)))
     }
     one::<f32>(run, 38)?;
     one::<f16>(run, 4)?;
@@ -84,7 +89,9 @@ fn negative_tail<T: Dtype>(run: &Run) -> Outcome {
     let x = ArrayD::from_shape_vec(IxDyn(&[values.len()]), values.to_vec()).expect("one axis");
     let expected = oracle::round::<T>(&wide(&x).mapv(oracle::silu));
     let actual = wide(&learner(run).silu(&x));
+    let input = wide(&x);
     compare(run, "silu(x)", T::NAME, &actual, &expected, (0.0, tolerance::<T>().1), move || silu_candidates(&x))
+        .map_err(traced(Input::Elementwise("x", &input)))
 }
 
 fn rounds_once(run: &Run) -> Outcome {
@@ -92,11 +99,13 @@ fn rounds_once(run: &Run) -> Outcome {
         let x: ArrayD<T> = run.rng(13).normal_array(&[1024]).mapv(|v: T| T::from_f64(4.0 * v.to_f64()));
         let expected = oracle::round::<T>(&wide(&x).mapv(oracle::silu));
         let actual = wide(&learner(run).silu(&x));
+        let input = wide(&x);
         let wrong = move || silu_candidates(&x);
         let failed = |equal, total| Failure::new(text::not_rounded_once("x·σ(x)", T::NAME, equal, total, ROUNDED_ONCE));
         let bits = same_bits(run, &actual, &expected, ROUNDED_ONCE, wrong.clone(), failed);
         // A silu that is wrong for another reason fails as such: rounding is not its problem.
-        compare(run, "silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), wrong)?;
+        compare(run, "silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), wrong)
+            .map_err(traced(Input::Elementwise("x", &input)))?;
         bits
     }
     one::<bf16>(run)?;
