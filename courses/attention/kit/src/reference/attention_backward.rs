@@ -3,14 +3,12 @@
 //! TODO 6's pieces: the softmax's backward and causal attention's, by hand, in f64.
 
 use ndarray::{Array2, ArrayD, Axis};
-use tutor_subject::serve::refuse_if_answer;
 
 use super::shapes::{array, four, same};
 use crate::{AttnError, Gradients};
 
 /// `s ⊙ (g − Σ g·s)` along the last axis.
 pub fn softmax_backward(s: &ArrayD<f64>, g: &ArrayD<f64>) -> Result<ArrayD<f64>, AttnError> {
-    refuse_if_answer("reference::softmax_backward", &[6], &[]);
     same(s.shape(), g.shape())?;
     let last = *s.shape().last().ok_or(AttnError::Rank { expected: 1, found: Vec::new() })?;
     let shape = s.shape().to_vec();
@@ -30,8 +28,6 @@ pub fn attention_backward(
     v: &ArrayD<f64>,
     grad_out: &ArrayD<f64>,
 ) -> Result<Gradients, AttnError> {
-    // Its dv is probsᵀ·grad_out: a one-hot grad_out reads the attention weights out.
-    refuse_if_answer("reference::attention_backward", &[6], &[2, 3, 4, 5]);
     let [b, h, sq, d] = four(q)?;
     let sk = four(k)?[2];
     same(&[b, h, sk, d], k.shape())?;
