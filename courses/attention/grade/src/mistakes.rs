@@ -6,7 +6,7 @@ use ndarray::{Array2, ArrayD};
 use tutor_grade::candidate;
 use tutor_kit::Float;
 
-use crate::oracle::{self, Attn, Backward, Mask, Module, Rope, Scale, Softmax, MODULE, RIGHT};
+use crate::oracle::{self, Attn, Backward, Mask, Module, Read, Rope, Scale, Softmax, MODULE, RIGHT};
 
 /// A mistaken answer's output on the input at hand, as f64.
 pub type Candidate = tutor_grade::Candidate<f64>;
@@ -30,6 +30,9 @@ tutor_grade::mistakes! {
     "rope-reversed", "01-rope", 2,
         "旋转方向反了：(a, b) → (a·cos − b·sin, a·sin + b·cos)",
         "The rotation the wrong way round: (a, b) → (a·cos − b·sin, a·sin + b·cos)";
+    "rope-llama31-inverted", "01-rope", 4,
+        "LLaMA 3.1 的缩放方向反了：短波长（< 8192/4）保持不变，长波长（> 8192）除以 8",
+        "LLaMA 3.1's scaling the wrong way round: short wavelengths (< 8192/4) are kept, long ones (> 8192) divided by 8";
     "softmax-no-max", "02-softmax", 2,
         "没有先减去最大值：f32 中 exp 在 88.7 以上溢出，f16 中在 11.1 以上溢出，得到 inf/inf = NaN",
         "The maximum not subtracted: exp overflows past 88.7 in f32 (past 11.1 in f16), and inf/inf is NaN";
@@ -39,6 +42,12 @@ tutor_grade::mistakes! {
     "softmax-masked-row-nan", "02-softmax", 3,
         "全为 −∞ 的行得到 NaN（PyTorch F.softmax 的行为）；本章定义为全 0：这个查询什么也看不到",
         "A row −∞ throughout gives NaN (PyTorch's F.softmax); this chapter defines it as 0: the query attends to nothing";
+    "lse-max-not-added", "02-softmax", 2,
+        "log_sum_exp 减去了最大值却没有加回来：结果是 m + ln Σ exp(x − m)",
+        "log_sum_exp with the maximum subtracted and never added back: it is m + ln Σ exp(x − m)";
+    "softmax-rounded-in-t", "02-softmax", 3,
+        "softmax 的中间结果（exp 或它们的和）先舍入到了 T：在 FP32 中算完，最后只舍入一次",
+        "The softmax's intermediate values (the exps or their sum) rounded to T: compute in FP32 and round once, at the end";
     "mask-off-by-one", "03-causal-attention", 2,
         "掩码差一：查询 i 可以看到的键是 j ≤ i + offset（包括它自己），不是 j < i + offset 也不是 j ≤ i + offset + 1",
         "The mask off by one: query i sees keys j ≤ i + offset (itself included), not j < i + offset nor j ≤ i + offset + 1";
@@ -48,6 +57,12 @@ tutor_grade::mistakes! {
     "mask-missing", "03-causal-attention", 1,
         "没有因果掩码：每个查询都看到了未来的键",
         "No causal mask: every query sees the keys of the future";
+    "mask-zero", "03-causal-attention", 2,
+        "被遮住的分数设成了 0（或乘了 0/1 掩码）：0 仍然分到概率，要用 −∞",
+        "The masked scores set to 0 (or multiplied by a 0/1 mask): a 0 still takes its share of the softmax; use −∞";
+    "probs-not-rounded", "03-causal-attention", 3,
+        "概率在乘 v 之前没有舍入到 T：Meta 的路径是 softmax 在 FP32 中算，再 `.type_as(xq)` 回到 T，然后 @ v",
+        "The probabilities not rounded to T before `@ v`: Meta's path computes the softmax in FP32, then `.type_as(xq)` back to T, then `@ v`";
     "mask-top-left", "03-causal-attention", 3,
         "掩码按左上角对齐（j ≤ i，SDPA 的 is_causal）：查询在缓存之后时偏移量是 seq_k − seq_q",
         "The mask aligned top-left (j ≤ i, SDPA's is_causal): queries after a cache are offset by seq_k − seq_q";
@@ -63,6 +78,12 @@ tutor_grade::mistakes! {
     "kv-heads-modulo", "04-gqa", 2,
         "kv 头按 h % n_kv 重复：查询头 h 应读取 kv 头 h / n_rep（每个 kv 头连续重复 n_rep 次）",
         "kv heads repeated as h % n_kv: query head h reads kv head h / n_rep (each kv head n_rep times in a row)";
+    "heads-merged-without-transpose", "04-gqa", 3,
+        "合并多头时直接 reshape，没有先把 [b, n, s, hd] 转置成 [b, s, n, hd]",
+        "Heads merged by a reshape alone: [b, n, s, hd] must be transposed to [b, s, n, hd] first";
+    "rope-q-or-k-only", "04-gqa", 1,
+        "RoPE 只做在了 q 或 k 之一上：q 和 k 都要旋转（v 不转）",
+        "RoPE applied to only one of q and k: both are rotated (and v is not)";
     "rope-on-v", "04-gqa", 1,
         "对 v 也做了 RoPE：只旋转 q 和 k",
         "RoPE applied to v too: only q and k are rotated";
@@ -75,12 +96,21 @@ tutor_grade::mistakes! {
     "cache-keys-before-rope", "05-kv-cache", 3,
         "缓存里存的是旋转之前的键：存入旋转后的键，读出时不再旋转",
         "The keys cached before RoPE: cache the rotated keys, and do not rotate what you read back";
+    "cache-reads-new-only", "05-kv-cache", 3,
+        "查询只关注了本次新写入的键值：应关注缓存中 0..start_pos + seq 的所有位置",
+        "The queries attend over this call's new keys only: they attend over the cache's positions 0..start_pos + seq";
+    "cache-reads-whole", "05-kv-cache", 3,
+        "查询关注了整个缓存（max_seq_len 个位置，包括还没写的 0）：只读 0..start_pos + seq",
+        "The queries attend over the whole cache (max_seq_len positions, the unwritten zeros included): read 0..start_pos + seq only";
     "backward-no-sum-term", "06-backward", 2,
         "softmax 的反向漏了 Σ g·s 项：ds = s ⊙ (g − Σ g·s)，不是 s ⊙ g",
         "The softmax's backward without its Σ g·s term: ds = s ⊙ (g − Σ g·s), not s ⊙ g";
     "backward-dk-unscaled", "06-backward", 3,
-        "dk 漏了 1/√d：分数是 q·kᵀ/√d，dq 与 dk 都带这个因子",
-        "dk without the 1/√d: the scores are q·kᵀ/√d, and both dq and dk carry it";
+        "dk（或 dq 与 dk）漏了 1/√d：分数是 q·kᵀ/√d，dq 与 dk 都带这个因子",
+        "dk (or dq and dk) without the 1/√d: the scores are q·kᵀ/√d, and both dq and dk carry it";
+    "backward-mask-offset", "06-backward", 2,
+        "反向传播的掩码忽略了偏移（j ≤ i）：与前向一样，查询 i 看到 j ≤ i + seq_k − seq_q",
+        "The backward's mask without the offset (j ≤ i): as in the forward, query i sees j ≤ i + seq_k − seq_q";
 }
 
 /// The frequency tables of the known mistakes.
@@ -97,7 +127,27 @@ pub fn frequencies(head_dim: usize, theta: f64, llama31: bool) -> Vec<Candidate>
             all.push(candidate("rope-theta-wrong", variant, table(oracle::frequencies(head_dim, other, llama31, 2.0))));
         }
     }
+    if llama31 {
+        let raw = oracle::frequencies(head_dim, theta, false, 2.0);
+        for (variant, blend_inverted) in [("ends-swapped", false), ("all-inverted", true)] {
+            all.push(candidate("rope-llama31-inverted", variant, table(inverted(&raw, blend_inverted))));
+        }
+    }
     all
+}
+
+/// LLaMA 3.1's scaling the wrong way round: short wavelengths divided by 8, long ones kept, the
+/// band between blended as Meta does or inverted too.
+fn inverted(raw: &[f64], blend_inverted: bool) -> Vec<f64> {
+    let blend = |f: f64, smooth: f64| (1.0 - smooth) * f / 8.0 + smooth * f;
+    raw.iter()
+        .map(|&f| match 2.0 * std::f64::consts::PI / f {
+            w if w < 2048.0 => f / 8.0,
+            w if w > 8192.0 => f,
+            w if blend_inverted => blend(f, 1.0 - (8192.0 / w - 1.0) / 3.0),
+            w => blend(f, (8192.0 / w - 1.0) / 3.0),
+        })
+        .collect()
 }
 
 /// RoPE's known mistakes on `x`, rounded to `T`.
@@ -126,6 +176,36 @@ pub fn softmax<T: Float>(x: &ArrayD<f64>, t_max: f64) -> Vec<Candidate> {
     all
 }
 
+/// log-sum-exp's known mistakes on `x`, rounded to `T`.
+pub fn log_sum_exp<T: Float>(x: &ArrayD<f64>) -> Vec<Candidate> {
+    let max = x.map_axis(ndarray::Axis(x.ndim() - 1), |row| row.fold(f64::NEG_INFINITY, |m, &v| m.max(v)));
+    // Where the maximum is not finite, the mistaken code returns it, as the right one does.
+    let lse = oracle::log_sum_exp(x);
+    let without = ndarray::Zip::from(&lse).and(&max).map_collect(|&l, &m| if m.is_finite() { l - m } else { l });
+    vec![candidate("lse-max-not-added", "no-max", oracle::round::<T>(&without))]
+}
+
+/// The softmax rounded to `T` before its end, as `T` values: the exps rounded, then their sum
+/// (or only the exps), then the quotient.
+pub fn softmax_in_t<T: Float>(x: &ArrayD<f64>) -> Vec<tutor_grade::Candidate<T>> {
+    let r = |v: f64| T::from_f64(v).to_f64();
+    let with = |sum_rounded: bool| {
+        let mut out = x.clone();
+        for mut lane in out.lanes_mut(ndarray::Axis(x.ndim() - 1)) {
+            let max = lane.fold(f64::NEG_INFINITY, |m, &v| m.max(v));
+            lane.mapv_inplace(|v| r(f64::from((v - max) as f32).exp()));
+            let sum = lane.sum();
+            let sum = if sum_rounded { r(sum) } else { sum };
+            lane.mapv_inplace(|e| e / sum);
+        }
+        out.mapv(T::from_f64)
+    };
+    vec![
+        candidate("softmax-rounded-in-t", "exp-and-sum", with(true)),
+        candidate("softmax-rounded-in-t", "exp", with(false)),
+    ]
+}
+
 /// Causal attention's known mistakes on `T` inputs widened.
 pub fn attention<T: Float>(q: &ArrayD<f64>, k: &ArrayD<f64>, v: &ArrayD<f64>, t_max: f64) -> Vec<Candidate> {
     let with = |how: Attn| oracle::attention::<T>(q, k, v, how);
@@ -138,6 +218,8 @@ pub fn attention<T: Float>(q: &ArrayD<f64>, k: &ArrayD<f64>, v: &ArrayD<f64>, t_
         candidate("mask-after-softmax", "zeroed", mask(Mask::AfterSoftmax)),
         candidate("mask-missing", "none", mask(Mask::Missing)),
         candidate("mask-top-left", "top-left", mask(Mask::TopLeft)),
+        candidate("mask-zero", "zero", mask(Mask::Zero)),
+        candidate("probs-not-rounded", "fp32", with(Attn { probs_fp32: true, ..RIGHT })),
         candidate("scale-missing", "none", scale(Scale::Missing)),
         candidate("scale-one-over-d", "d", scale(Scale::OverD)),
         candidate("scale-d-model", "model", scale(Scale::OverModel)),
@@ -155,6 +237,9 @@ pub fn module<T: Float>(layer: &oracle::Layer, x: &ArrayD<f64>) -> Vec<Candidate
         candidate("kv-heads-modulo", "modulo", with(Module { modulo: true, ..MODULE })),
         candidate("rope-on-v", "v-rotated", with(Module { rope_on_v: true, ..MODULE })),
         candidate("rope-layout-rotate-half", "module-half", with(Module { rope: Rope::Half, ..MODULE })),
+        candidate("heads-merged-without-transpose", "reshape", with(Module { merge_reshaped: true, ..MODULE })),
+        candidate("rope-q-or-k-only", "q-only", with(Module { rope_qk: [true, false], ..MODULE })),
+        candidate("rope-q-or-k-only", "k-only", with(Module { rope_qk: [false, true], ..MODULE })),
     ]
 }
 
@@ -172,9 +257,14 @@ pub fn cached<T: Float>(layer: &oracle::Layer, calls: &[(ArrayD<f64>, usize)], m
         candidate("cache-rope-at-zero", "zero", run(Module { rope_at_zero: true, ..MODULE })),
         candidate("cache-wrong-position", "at-zero", run(Module { write_shift: None, ..MODULE })),
         candidate("cache-wrong-position", "one-late", run(Module { write_shift: Some(1), ..MODULE })),
+        // Also RoPE on q only: the cache and the outputs of both are the same.
         candidate("cache-keys-before-rope", "unrotated", run(Module { keys_before_rope: true, ..MODULE })),
         candidate("kv-heads-modulo", "cached-modulo", run(Module { modulo: true, ..MODULE })),
         candidate("rope-on-v", "cached-v-rotated", run(Module { rope_on_v: true, ..MODULE })),
+        candidate("cache-reads-new-only", "new", run(Module { read: Read::New, ..MODULE })),
+        candidate("cache-reads-whole", "whole", run(Module { read: Read::Whole, ..MODULE })),
+        candidate("heads-merged-without-transpose", "cached-reshape", run(Module { merge_reshaped: true, ..MODULE })),
+        candidate("rope-q-or-k-only", "cached-k-only", run(Module { rope_qk: [false, true], ..MODULE })),
     ]
 }
 
@@ -191,10 +281,20 @@ pub fn softmax_backward(s: &ArrayD<f64>, g: &ArrayD<f64>) -> Vec<Candidate> {
 pub fn attention_backward(inputs: &[ArrayD<f64>; 4], which: usize) -> Vec<Candidate> {
     let [q, k, v, g] = inputs;
     let with = |how| oracle::attention_backward(q, k, v, g, how)[which].clone();
-    vec![
-        candidate("backward-no-sum-term", "attention", with(Backward { no_sum: true, dk_unscaled: false })),
-        candidate("backward-dk-unscaled", "dk", with(Backward { no_sum: false, dk_unscaled: true })),
-    ]
+    let mut all = vec![
+        candidate("backward-no-sum-term", "attention", with(Backward { no_sum: true, ..Backward::default() })),
+        candidate("backward-dk-unscaled", "dk", with(Backward { dk_unscaled: true, ..Backward::default() })),
+        candidate("backward-dk-unscaled", "dq-dk", with(Backward { unscaled: true, ..Backward::default() })),
+    ];
+    // Without an offset the mask is the same either way: no evidence there.
+    if k.shape()[2] != q.shape()[2] {
+        all.push(candidate(
+            "backward-mask-offset",
+            "top-left",
+            with(Backward { top_left: true, ..Backward::default() }),
+        ));
+    }
+    all
 }
 
 /// The module's weights wq, wk, wv, wo, `[out, in]`.

@@ -137,6 +137,8 @@ pub enum Mask {
     Missing,
     /// j ≤ i, the offset ignored (SDPA's is_causal with fewer queries).
     TopLeft,
+    /// The masked scores set to 0 (or multiplied by a 0/1 mask) instead of −∞.
+    Zero,
 }
 
 /// The scale, right or mistaken.
@@ -163,10 +165,13 @@ pub struct Attn {
     pub query_axis: bool,
     /// The softmax.
     pub softmax: Softmax,
+    /// The probabilities kept in FP32 for `@ v` (not rounded to `T`).
+    pub probs_fp32: bool,
 }
 
 /// The right way.
-pub const RIGHT: Attn = Attn { mask: Mask::Causal, scale: Scale::Right, query_axis: false, softmax: Softmax::Stable };
+pub const RIGHT: Attn =
+    Attn { mask: Mask::Causal, scale: Scale::Right, query_axis: false, softmax: Softmax::Stable, probs_fp32: false };
 
 /// Meta's path on `T` inputs widened to f64: scores rounded to `T`, divided by the scale and
 /// rounded, masked, softmax rounded to `T`, `@ v` rounded.
@@ -187,7 +192,7 @@ pub fn attention<T: Float>(q: &ArrayD<f64>, k: &ArrayD<f64>, v: &ArrayD<f64>, ho
             let kh = k.slice(s![bi, hi, .., ..]);
             let mut scores = qh.dot(&kh.t()).mapv(|x| r::<T>(r::<T>(x) / divisor));
             let allowed = |i: usize, j: usize| match how.mask {
-                Mask::Causal | Mask::AfterSoftmax => j <= i + offset,
+                Mask::Causal | Mask::AfterSoftmax | Mask::Zero => j <= i + offset,
                 Mask::Diagonal(_) => j < i + offset,
                 Mask::OneAhead => j <= i + offset + 1,
                 Mask::Missing => true,
@@ -197,11 +202,14 @@ pub fn attention<T: Float>(q: &ArrayD<f64>, k: &ArrayD<f64>, v: &ArrayD<f64>, ho
                 scores
                     .indexed_iter_mut()
                     .filter(|((i, j), _)| !allowed(*i, *j))
-                    .for_each(|(_, x)| *x = f64::NEG_INFINITY);
+                    .for_each(|(_, x)| *x = if how.mask == Mask::Zero { 0.0 } else { f64::NEG_INFINITY });
             }
             let softmax_how = if let Mask::Diagonal(s) = how.mask { s } else { how.softmax };
             let axis = if how.query_axis { 0 } else { 1 };
-            let mut p = softmax(&scores.into_dyn(), axis, softmax_how).mapv(r::<T>);
+            let mut p = softmax(&scores.into_dyn(), axis, softmax_how);
+            if !how.probs_fp32 {
+                p.mapv_inplace(r::<T>);
+            }
             if how.mask == Mask::AfterSoftmax {
                 p.indexed_iter_mut().filter(|(ix, _)| ix[1] > ix[0] + offset).for_each(|(_, x)| *x = 0.0);
             }
@@ -229,10 +237,11 @@ pub fn split(x: &ArrayD<f64>, n: usize) -> ArrayD<f64> {
     y.permuted_axes(IxDyn(&[0, 2, 1, 3])).as_standard_layout().into_owned()
 }
 
-/// `[b, n, s, hd]` → `[b, s, n·hd]`.
-pub fn merge(x: &ArrayD<f64>) -> ArrayD<f64> {
+/// `[b, n, s, hd]` → `[b, s, n·hd]` (or, `reshaped`, read in its own order without the transpose).
+pub fn merge(x: &ArrayD<f64>, reshaped: bool) -> ArrayD<f64> {
     let (b, n, s, hd) = (x.shape()[0], x.shape()[1], x.shape()[2], x.shape()[3]);
-    let y = x.view().permuted_axes(IxDyn(&[0, 2, 1, 3])).as_standard_layout().into_owned();
+    let order = if reshaped { [0, 1, 2, 3] } else { [0, 2, 1, 3] };
+    let y = x.view().permuted_axes(IxDyn(&order)).as_standard_layout().into_owned();
     y.into_shape_with_order(IxDyn(&[b, s, n * hd])).expect("merge")
 }
 
@@ -254,6 +263,12 @@ pub struct Module {
     pub modulo: bool,
     /// RoPE on v too.
     pub rope_on_v: bool,
+    /// RoPE on q and k: `[q, k]` each rotated or not.
+    pub rope_qk: [bool; 2],
+    /// Heads merged by a reshape, without the transpose.
+    pub merge_reshaped: bool,
+    /// Which cached positions the queries attend over.
+    pub read: Read,
     /// RoPE at positions 0.. whatever start_pos is.
     pub rope_at_zero: bool,
     /// Keys cached before RoPE.
@@ -262,12 +277,26 @@ pub struct Module {
     pub write_shift: Option<usize>,
 }
 
+/// The positions of the cache a call reads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Read {
+    /// Right: `0..start_pos + seq`.
+    Prefix,
+    /// Only the new ones, `start_pos..start_pos + seq`.
+    New,
+    /// All `max_seq_len` slots, unwritten zeros included.
+    Whole,
+}
+
 /// The right module.
 pub const MODULE: Module = Module {
     attn: RIGHT,
     rope: Rope::Pairs,
     modulo: false,
     rope_on_v: false,
+    rope_qk: [true, true],
+    merge_reshaped: false,
+    read: Read::Prefix,
     rope_at_zero: false,
     keys_before_rope: false,
     write_shift: Some(0),
@@ -302,11 +331,12 @@ pub fn module<T: Float>(
         let at = if how.rope_at_zero { 0 } else { start_pos };
         round::<T>(&rope(a, at, &layer.freqs, how.rope))
     };
-    let q = rotate(&split(&linear::<T>(x, wq), layer.n_heads));
+    let q_raw = split(&linear::<T>(x, wq), layer.n_heads);
+    let q = if how.rope_qk[0] { rotate(&q_raw) } else { q_raw };
     let k_raw = split(&linear::<T>(x, wk), layer.n_kv_heads);
     let v_raw = split(&linear::<T>(x, wv), layer.n_kv_heads);
     let v = if how.rope_on_v { rotate(&v_raw) } else { v_raw };
-    let k = if how.keys_before_rope { k_raw } else { rotate(&k_raw) };
+    let k = if how.keys_before_rope || !how.rope_qk[1] { k_raw } else { rotate(&k_raw) };
     let end = start_pos + s;
     let at = how.write_shift.map_or(0, |shift| start_pos + shift);
     for (c, new) in cache.iter_mut().zip([&k, &v]) {
@@ -314,9 +344,14 @@ pub fn module<T: Float>(
         c.slice_mut(s![..b, .., at..at + room, ..]).assign(&new.slice(s![.., .., ..room, ..]));
     }
     let n_rep = layer.n_heads / layer.n_kv_heads;
-    let read = |c: &ArrayD<f64>| repeat(&c.slice(s![..b, .., ..end, ..]).to_owned().into_dyn(), n_rep, how.modulo);
+    let (from, to) = match how.read {
+        Read::Prefix => (0, end),
+        Read::New => (start_pos, end),
+        Read::Whole => (0, cache[0].shape()[2]),
+    };
+    let read = |c: &ArrayD<f64>| repeat(&c.slice(s![..b, .., from..to, ..]).to_owned().into_dyn(), n_rep, how.modulo);
     let heads = attention::<T>(&q, &read(&cache[0]), &read(&cache[1]), how.attn);
-    linear::<T>(&merge(&heads), wo)
+    linear::<T>(&merge(&heads, how.merge_reshaped), wo)
 }
 
 /// An empty cache for `layer`.
@@ -333,6 +368,10 @@ pub struct Backward {
     pub no_sum: bool,
     /// dk without the 1/√d.
     pub dk_unscaled: bool,
+    /// dq and dk both without the 1/√d.
+    pub unscaled: bool,
+    /// The mask j ≤ i, the offset ignored.
+    pub top_left: bool,
 }
 
 /// `s ⊙ (g − Σ g·s)` along the last axis (or `s ⊙ g`).
@@ -360,14 +399,15 @@ pub fn attention_backward(
             let mut scores = (qh.dot(&kh.t()) * scale).into_dyn();
             scores
                 .indexed_iter_mut()
-                .filter(|(ix, _)| ix[1] > ix[0] + sk - sq)
+                .filter(|(ix, _)| ix[1] > ix[0] + if how.top_left { 0 } else { sk - sq })
                 .for_each(|(_, x)| *x = f64::NEG_INFINITY);
             let p = softmax(&scores, 1, Softmax::Stable);
             let dp = gh.dot(&vh.t()).into_dyn();
             let ds: Array2<f64> = softmax_backward(&p, &dp, how).into_dimensionality().expect("two axes");
             let p: Array2<f64> = p.into_dimensionality().expect("two axes");
-            dq.slice_mut(at).assign(&(ds.dot(&kh) * scale));
-            dk.slice_mut(at).assign(&(ds.t().dot(&qh) * if how.dk_unscaled { 1.0 } else { scale }));
+            let unscaled = if how.unscaled { 1.0 } else { scale };
+            dq.slice_mut(at).assign(&(ds.dot(&kh) * unscaled));
+            dk.slice_mut(at).assign(&(ds.t().dot(&qh) * if how.dk_unscaled { 1.0 } else { unscaled }));
             dv.slice_mut(at).assign(&p.t().dot(&gh));
         }
     }

@@ -80,7 +80,11 @@ fn against_pytorch(run: &Run) -> Outcome {
         // Its first 5 positions (fewer when a wrong answer's cache is shorter: then its shape differs).
         let keys = wide(&cache.slice(s![.., .., ..5.min(cache.dim().2), ..]).to_owned().into_dyn());
         let right = wide(&FIXTURES.array::<T>(&format!("kvcache.{dt}.cache_k")));
-        compare(run, "self.cache_k", T::NAME, &keys, &right, tolerance::<T>(), Vec::new)
+        // Keys cached before RoPE (rotated on every read instead): right outputs, unrotated cache.
+        let w = pytorch_weights();
+        let unrotated = oracle::split(&oracle::linear::<T>(&wide(&x), &w[1]), 2);
+        let wrong = move || vec![tutor_grade::candidate("cache-keys-before-rope", "cache-unrotated", unrotated)];
+        compare(run, "self.cache_k", T::NAME, &keys, &right, tolerance::<T>(), wrong)
     }
     one::<f32>(run)?;
     one::<f16>(run)?;
