@@ -5,9 +5,7 @@
 //! a verdict. The learner-facing API is fixed in `docs/attention-api.md`.
 
 mod error;
-// Only with the `reference` feature (on by default: the grader, the tests and the editor project):
-// tutor's harness builds the kit without it and compiles into each exercise's graded program the
-// given pieces that exercise names, and no other (see `docs/protocol.md`).
+// Not in a graded program, which holds its exercise's given pieces only (`docs/protocol.md`).
 #[cfg(feature = "reference")]
 pub mod reference;
 
