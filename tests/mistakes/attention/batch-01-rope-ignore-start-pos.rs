@@ -54,7 +54,7 @@ pub fn rope_frequencies(head_dim: usize, theta: f64, llama31: bool) -> Result<Ve
 /// angle, rounded once to `T`.
 /// 对 `[batch, heads, seq, head_dim]` 做 RoPE：第 t 行的位置是 `start_pos + t`；相邻的一对
 /// `(2i, 2i+1)` 旋转 `p·freqs[i]`，角度用 f64，最后只舍入一次回到 `T`。
-pub fn rope<T: Float>(x: &ArrayD<T>, start_pos: usize, freqs: &[f64]) -> Result<ArrayD<T>, AttnError> {
+pub fn rope<T: Float>(x: &ArrayD<T>, _start_pos: usize, freqs: &[f64]) -> Result<ArrayD<T>, AttnError> {
 
     if x.ndim() != 4 {
         return Err(AttnError::Rank { expected: 4, found: x.shape().to_vec() });

@@ -77,7 +77,7 @@ pub fn attention<T: Float>(q: &ArrayD<T>, k: &ArrayD<T>, v: &ArrayD<T>) -> Resul
         return Err(AttnError::FewerKeys { queries: sq, keys: sk });
     }
     let offset = sk - sq;
-    let sqrt_d = (d as f32).sqrt();
+    let _sqrt_d = (d as f32).sqrt();
     let mut out = q.clone();
     for b in 0..nb {
         for h in 0..nh {

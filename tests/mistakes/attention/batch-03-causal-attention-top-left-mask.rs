@@ -76,7 +76,7 @@ pub fn attention<T: Float>(q: &ArrayD<T>, k: &ArrayD<T>, v: &ArrayD<T>) -> Resul
     if sk < sq {
         return Err(AttnError::FewerKeys { queries: sq, keys: sk });
     }
-    let offset = sk - sq;
+    let _offset = sk - sq;
     let sqrt_d = (d as f32).sqrt();
     let mut out = q.clone();
     for b in 0..nb {

@@ -48,6 +48,8 @@ pub enum Rope {
     AngleF32,
     /// The rotation the other way round.
     Reversed,
+    /// Positions counted over the flattened rows, not per sequence.
+    Flat,
 }
 
 /// RoPE on `[.., seq, d]` (rows at start_pos + t), in f64 (unrounded).
@@ -55,7 +57,7 @@ pub fn rope(x: &ArrayD<f64>, start_pos: usize, freqs: &[f64], how: Rope) -> Arra
     let (seq, d) = (x.shape()[x.ndim() - 2], x.shape()[x.ndim() - 1]);
     let mut out = x.clone();
     for (r, (row, mut o)) in x.rows().into_iter().zip(out.rows_mut()).enumerate() {
-        let p = (start_pos + r % seq) as f64;
+        let p = (start_pos + if how == Rope::Flat { r } else { r % seq }) as f64;
         for (i, &f) in freqs.iter().enumerate() {
             let angle = match how {
                 Rope::AngleF32 => f64::from((p as f32) * (f as f32)),
@@ -167,11 +169,19 @@ pub struct Attn {
     pub softmax: Softmax,
     /// The probabilities kept in FP32 for `@ v` (not rounded to `T`).
     pub probs_fp32: bool,
+    /// The scores kept in FP32 (not rounded to `T`).
+    pub scores_fp32: bool,
 }
 
 /// The right way.
-pub const RIGHT: Attn =
-    Attn { mask: Mask::Causal, scale: Scale::Right, query_axis: false, softmax: Softmax::Stable, probs_fp32: false };
+pub const RIGHT: Attn = Attn {
+    mask: Mask::Causal,
+    scale: Scale::Right,
+    query_axis: false,
+    softmax: Softmax::Stable,
+    probs_fp32: false,
+    scores_fp32: false,
+};
 
 /// Meta's path on `T` inputs widened to f64: scores rounded to `T`, divided by the scale and
 /// rounded, masked, softmax rounded to `T`, `@ v` rounded.
@@ -190,7 +200,8 @@ pub fn attention<T: Float>(q: &ArrayD<f64>, k: &ArrayD<f64>, v: &ArrayD<f64>, ho
         for hi in 0..heads {
             let qh = q.slice(s![bi, hi, .., ..]);
             let kh = k.slice(s![bi, hi, .., ..]);
-            let mut scores = qh.dot(&kh.t()).mapv(|x| r::<T>(r::<T>(x) / divisor));
+            let in_t = |x: f64| if how.scores_fp32 { x } else { r::<T>(x) };
+            let mut scores = qh.dot(&kh.t()).mapv(|x| in_t(in_t(x) / divisor));
             let allowed = |i: usize, j: usize| match how.mask {
                 Mask::Causal | Mask::AfterSoftmax | Mask::Zero => j <= i + offset,
                 Mask::Diagonal(_) => j < i + offset,
@@ -372,6 +383,8 @@ pub struct Backward {
     pub unscaled: bool,
     /// The mask j ≤ i, the offset ignored.
     pub top_left: bool,
+    /// `[dk, dv]` each as dS·q/√d and P·g, the products not transposed (square only).
+    pub untransposed: [bool; 2],
 }
 
 /// `s ⊙ (g − Σ g·s)` along the last axis (or `s ⊙ g`).
@@ -407,8 +420,10 @@ pub fn attention_backward(
             let p: Array2<f64> = p.into_dimensionality().expect("two axes");
             let unscaled = if how.unscaled { 1.0 } else { scale };
             dq.slice_mut(at).assign(&(ds.dot(&kh) * unscaled));
-            dk.slice_mut(at).assign(&(ds.t().dot(&qh) * if how.dk_unscaled { 1.0 } else { unscaled }));
-            dv.slice_mut(at).assign(&p.t().dot(&gh));
+            let [dk_as, dv_as] = how.untransposed.map(|u| if u { [0, 1] } else { [1, 0] });
+            let dk_scale = if how.dk_unscaled { 1.0 } else { unscaled };
+            dk.slice_mut(at).assign(&(ds.view().permuted_axes(dk_as).dot(&qh) * dk_scale));
+            dv.slice_mut(at).assign(&p.view().permuted_axes(dv_as).dot(&gh));
         }
     }
     [dq, dk, dv]
