@@ -19,15 +19,11 @@ const TIGHT: (f64, f64) = (1e-10, 1e-9);
 pub fn cases() -> Vec<Case> {
     tutor_grade::cases![BACKWARD;
         "softmax-backward",
-            "softmax_backward 与 PyTorch 的 autograd（f64）及 f64 参考一致（含被遮住的 −∞ 项）",
-            "softmax_backward matches PyTorch's autograd (f64) and the f64 reference (masked −∞ entries included)" => softmax;
+            "softmax_backward 与 PyTorch 的 autograd（f64）及 f64 参考一致（含被遮住的 −∞ 项）", "softmax_backward matches PyTorch's autograd (f64) and the f64 reference (masked −∞ entries included)" => softmax;
         "attention-backward",
-            "attention_backward 的 dq、dk、dv 与 PyTorch 的 autograd（f64）及 f64 参考一致（有无偏移）",
-            "attention_backward's dq, dk, dv match PyTorch's autograd (f64) and the f64 reference (with and without an offset)"
-            => attention;
+            "attention_backward 的 dq、dk、dv 与 PyTorch 的 autograd（f64）及 f64 参考一致（有无偏移）", "attention_backward's dq, dk, dv match PyTorch's autograd (f64) and the f64 reference (with and without an offset)" => attention;
         "backward-errors",
-            "形状不一致时返回 Err(ShapeMismatch)",
-            "Err(ShapeMismatch) for shapes that disagree" => errors;
+            "形状不一致时返回 Err(ShapeMismatch)", "Err(ShapeMismatch) for shapes that disagree" => errors;
     ]
 }
 

@@ -21,18 +21,13 @@ pub const GQA: Contract =
 pub fn cases() -> Vec<Case> {
     tutor_grade::cases![GQA;
         "repeat-kv",
-            "repeat_kv：查询头 h 读取 kv 头 h / n_rep（2 个 kv 头重复为 4 个；n_rep 为 1 时不变）",
-            "repeat_kv: query head h reads kv head h / n_rep (2 kv heads made 4; unchanged for n_rep 1)" => repeat_kv;
+            "repeat_kv：查询头 h 读取 kv 头 h / n_rep（2 个 kv 头重复为 4 个；n_rep 为 1 时不变）", "repeat_kv: query head h reads kv head h / n_rep (2 kv heads made 4; unchanged for n_rep 1)" => repeat_kv;
         "gqa-pytorch",
-            "forward 与 PyTorch 中 f32、f16、bf16 精度的 Meta Attention 模块一致（dim 32，4 个查询头，2 个 kv 头，θ 10000）",
-            "forward matches Meta's Attention module run by PyTorch in f32, f16, bf16 (dim 32, 4 query heads, 2 kv heads, θ 10000)"
-            => against_pytorch;
+            "forward 与 PyTorch 中 f32、f16、bf16 精度的 Meta Attention 模块一致（dim 32，4 个查询头，2 个 kv 头，θ 10000）", "forward matches Meta's Attention module run by PyTorch in f32, f16, bf16 (dim 32, 4 query heads, 2 kv heads, θ 10000)" => against_pytorch;
         "gqa-seeded",
-            "forward 在随机权重与输入上与 f64 参考一致（dim 32，4/2 个头，θ 10000）",
-            "forward matches the f64 reference on random weights and inputs (dim 32, 4/2 heads, θ 10000)" => seeded;
+            "forward 在随机权重与输入上与 f64 参考一致（dim 32，4/2 个头，θ 10000）", "forward matches the f64 reference on random weights and inputs (dim 32, 4/2 heads, θ 10000)" => seeded;
         "gqa-errors",
-            "repeat_kv 与 forward 对错误输入返回文档规定的 Err",
-            "the documented Err from repeat_kv and forward on bad input" => errors;
+            "repeat_kv 与 forward 对错误输入返回文档规定的 Err", "the documented Err from repeat_kv and forward on bad input" => errors;
     ]
 }
 

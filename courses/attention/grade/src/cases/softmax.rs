@@ -21,19 +21,13 @@ pub const SOFTMAX: Contract = Contract { id: "softmax", zh: "softmax 契约", en
 pub fn cases() -> Vec<Case> {
     tutor_grade::cases![SOFTMAX;
         "softmax-pytorch",
-            "softmax 与 log_sum_exp 与 PyTorch 一致（f32、f16、bf16；−∞、全 −∞ 的行、接近 89 与 ±60000 的值）",
-            "softmax and log_sum_exp match PyTorch (f32, f16, bf16; −∞, rows −∞ throughout, values near 89 and ±60000)"
-            => against_pytorch;
+            "softmax 与 log_sum_exp 与 PyTorch 一致（f32、f16、bf16；−∞、全 −∞ 的行、接近 89 与 ±60000 的值）", "softmax and log_sum_exp match PyTorch (f32, f16, bf16; −∞, rows −∞ throughout, values near 89 and ±60000)" => against_pytorch;
         "softmax-seeded",
-            "softmax 在随机输入（一到三维，含很大的值）上与 f64 参考一致",
-            "softmax matches the f64 reference on random inputs (one to three axes, large values among them)" => seeded;
+            "softmax 在随机输入（一到三维，含很大的值）上与 f64 参考一致", "softmax matches the f64 reference on random inputs (one to three axes, large values among them)" => seeded;
         "softmax-rounded-once",
-            "f16 与 bf16 的 softmax 只舍入一次：16 行、每行 64 个值，几乎每个输出都与正确舍入的结果逐位相同",
-            "softmax rounds once in f16 and bf16: on 16 rows of 64 values, almost every output is the correctly rounded result bit for bit"
-            => rounded_once;
+            "f16 与 bf16 的 softmax 只舍入一次：16 行、每行 64 个值，几乎每个输出都与正确舍入的结果逐位相同", "softmax rounds once in f16 and bf16: on 16 rows of 64 values, almost every output is the correctly rounded result bit for bit" => rounded_once;
         "softmax-errors",
-            "零维输入返回 Err(Rank)",
-            "Err(Rank) for a 0-d input" => errors;
+            "零维输入返回 Err(Rank)", "Err(Rank) for a 0-d input" => errors;
     ]
 }
 
