@@ -81,9 +81,9 @@ fn seeded(run: &Run) -> Outcome {
     })
 }
 
-/// Outputs that may differ from the correctly rounded softmax: another order of FP32 sums moves
-/// a value across a rounding boundary now and then (one in a thousand, measured), where an exp
-/// or a sum rounded to `T` moves about a third of them.
+/// Outputs that may differ from the correctly rounded softmax: another order of FP32 sums may move
+/// a value across a rounding boundary now and then (none of 16,384, measured), where the exps and
+/// their sum rounded to `T` move about a third of them (`tests/it/lesson_claims_attention.rs`).
 const ROUNDED_ONCE: f64 = 0.02;
 
 fn rounded_once(run: &Run) -> Outcome {
