@@ -1,5 +1,5 @@
 //! From the independent batch bench/batches/attention (wrong-04-gqa-merge-reshape.rs): merges heads by reshaping [b, n, s, hd] straight to [b, s, n·hd] without transposing heads and seq first (view instead of transpose(1,2).contiguous().view).
-//! mistake: heads-merged-without-transpose
+//! mistake: heads-reshaped-without-transpose
 //! exercise: 04-gqa
 //! intended: x
 //! Exercise 04 · The grouped-query attention module (GQA)

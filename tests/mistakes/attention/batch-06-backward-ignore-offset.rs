@@ -1,5 +1,5 @@
 //! From the independent batch bench/batches/attention (wrong-06-backward-ignore-offset.rs): attention backward uses the top-left mask j ≤ i, ignoring the offset seq_k − seq_q when there are more keys than queries.
-//! mistake: backward-mask-offset
+//! mistake: backward-mask
 //! exercise: 06-backward
 //! intended: x
 //! Exercise 06 · Backward by hand: softmax and attention

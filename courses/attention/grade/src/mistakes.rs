@@ -28,6 +28,8 @@ tutor_grade::mistakes! {
         "LLaMA 3.1 的缩放方向反了：短波长（< 8192/4）保持不变，长波长（> 8192）除以 8", "LLaMA 3.1's scaling the wrong way round: short wavelengths (< 8192/4) are kept, long ones (> 8192) divided by 8";
     "rope-frequency-integer-division", "01-rope", 1,
         "频率指数用了整数除法：(2 * i / head_dim) 总是 0，每个频率都成了 1；先转换成 f64 再除", "The frequency exponent by integer division: (2 * i / head_dim) is always 0 and every frequency 1; convert to f64, then divide";
+    "rope-frequency-not-inverted", "01-rope", 1,
+        "频率是 θ^(2i/d)，少了负号（或倒数）：应为 θ^(−2i/d)，越往后越慢", "The frequencies θ^(2i/d), without the minus (or the reciprocal): θ^(−2i/d), slower further along";
     "rope-llama31-ignored", "01-rope", 4,
         "llama31 为真时没有按 LLaMA 3.1 的规则缩放频率", "The frequencies not scaled as LLaMA 3.1 does when llama31 is true";
     "rope-positions-flat", "01-rope", 2,
@@ -38,6 +40,10 @@ tutor_grade::mistakes! {
         "softmax 沿查询轴（倒数第二维）而不是最后一维（键）计算", "The softmax over the query axis (the second-to-last) instead of the last axis (the keys)";
     "softmax-masked-row-nan", "02-softmax", 3,
         "全为 −∞ 的行得到 NaN（PyTorch F.softmax 的行为）；本章定义为全 0：这个查询什么也看不到", "A row −∞ throughout gives NaN (PyTorch's F.softmax); this chapter defines it as 0: the query attends to nothing";
+    "softmax-masked-row-uniform", "02-softmax", 3,
+        "全为 −∞ 的行得到均匀分布（用一个很大的负数代替 −∞，Hugging Face 的行为）；本章定义为全 0", "A row −∞ throughout comes out uniform (a large negative number standing in for −∞, Hugging Face's behaviour); this chapter defines it as 0";
+    "softmax-whole-array", "02-softmax", 1,
+        "在整个数组上求和归一化，而不是每一行各自归一化", "The sum taken over the whole array: each row is normalised on its own";
     "lse-max-not-added", "02-softmax", 2,
         "log_sum_exp 减去了最大值却没有加回来：结果是 m + ln Σ exp(x − m)", "log_sum_exp with the maximum subtracted and never added back: it is m + ln Σ exp(x − m)";
     "softmax-rounded-in-t", "02-softmax", 3,
@@ -60,12 +66,14 @@ tutor_grade::mistakes! {
         "分数没有除以 √head_dim", "The scores not divided by √head_dim";
     "scale-one-over-d", "03-causal-attention", 1,
         "分数除以 head_dim 而不是 √head_dim", "The scores divided by head_dim instead of √head_dim";
+    "scale-multiplied", "03-causal-attention", 1,
+        "分数乘以了 √head_dim，应当除以它", "The scores multiplied by √head_dim: divide them by it";
     "scale-d-model", "03-causal-attention", 2,
         "分数除以 √(模型宽度) 而不是 √head_dim", "The scores divided by √(the model width) instead of √head_dim";
     "kv-heads-modulo", "04-gqa", 2,
         "kv 头按 h % n_kv 重复：查询头 h 应读取 kv 头 h / n_rep（每个 kv 头连续重复 n_rep 次）", "kv heads repeated as h % n_kv: query head h reads kv head h / n_rep (each kv head n_rep times in a row)";
-    "heads-merged-without-transpose", "04-gqa", 3,
-        "合并多头时直接 reshape，没有先把 [b, n, s, hd] 转置成 [b, s, n, hd]", "Heads merged by a reshape alone: [b, n, s, hd] must be transposed to [b, s, n, hd] first";
+    "heads-reshaped-without-transpose", "04-gqa", 3,
+        "拆分或合并多头时直接 reshape：[b, s, n·hd] 先变成 [b, s, n, hd]，再交换 s 与 n 两维（合并时反过来）", "Heads split or merged by a reshape alone: [b, s, n·hd] becomes [b, s, n, hd], then the s and n axes are swapped (and back to merge)";
     "rope-q-or-k-only", "04-gqa", 1,
         "RoPE 只做在了 q 或 k 之一上：q 和 k 都要旋转（v 不转）", "RoPE applied to only one of q and k: both are rotated (and v is not)";
     "wo-missing-or-transposed", "04-gqa", 3,
@@ -90,8 +98,10 @@ tutor_grade::mistakes! {
         "dk（或 dq 与 dk）漏了 1/√d：分数是 q·kᵀ/√d，dq 与 dk 都带这个因子", "dk (or dq and dk) without the 1/√d: the scores are q·kᵀ/√d, and both dq and dk carry it";
     "backward-untransposed", "06-backward", 2,
         "反向传播中的乘积少了转置：dv = Pᵀ·g，dk = dSᵀ·q/√d", "A product of the backward without its transpose: dv = Pᵀ·g, dk = dSᵀ·q/√d";
-    "backward-mask-offset", "06-backward", 2,
-        "反向传播的掩码忽略了偏移（j ≤ i）：与前向一样，查询 i 看到 j ≤ i + seq_k − seq_q", "The backward's mask without the offset (j ≤ i): as in the forward, query i sees j ≤ i + seq_k − seq_q";
+    "backward-mask", "06-backward", 2,
+        "反向传播的掩码与前向不同（没有掩码，或忽略了偏移 j ≤ i）：查询 i 看到 j ≤ i + seq_k − seq_q", "The backward's mask is not the forward's (none, or j ≤ i without the offset): query i sees j ≤ i + seq_k − seq_q";
+    "backward-sum-without-s", "06-backward", 2,
+        "softmax 反向里的和少了 s：减去的是 Σ g·s，不是 Σ g", "The sum in the softmax's backward without s: subtract Σ g·s, not Σ g";
 }
 
 /// The frequency tables of the known mistakes.
@@ -102,6 +112,11 @@ pub fn frequencies(head_dim: usize, theta: f64, llama31: bool) -> Vec<Candidate>
         "i-over-d",
         table(oracle::frequencies(head_dim, theta, llama31, 1.0)),
     )];
+    all.push(candidate(
+        "rope-frequency-not-inverted",
+        "positive",
+        table(oracle::frequencies(head_dim, theta, llama31, -2.0)),
+    ));
     // One variant per θ: a table that is always LLaMA 2's is right where 10000 is asked.
     for (other, variant) in [(1e4, "theta-10000"), (5e5, "theta-500000"), (1e6, "theta-1000000")] {
         if other != theta {
@@ -153,7 +168,13 @@ pub fn softmax<T: Float>(x: &ArrayD<f64>, t_max: f64) -> Vec<Candidate> {
         candidate("softmax-no-max", "fp32", with(last, Softmax::NoMaxF32)),
         candidate("softmax-no-max", "in-t", with(last, Softmax::NoMaxIn(t_max))),
         candidate("softmax-masked-row-nan", "nan", with(last, Softmax::MaskedNan)),
+        candidate("softmax-masked-row-uniform", "uniform", with(last, Softmax::MaskedUniform)),
     ];
+    // Over the whole array, where every value is finite (what else it gives varies).
+    if x.iter().all(|v| v.is_finite()) {
+        let e = x.mapv(|v| (v - x.fold(f64::NEG_INFINITY, |m, &w| m.max(w))).exp());
+        all.push(candidate("softmax-whole-array", "sum-all", oracle::round::<T>(&(&e / e.sum()))));
+    }
     if last > 0 {
         all.push(candidate("softmax-query-axis", "axis-2", with(last - 1, Softmax::Stable)));
     }
@@ -185,8 +206,7 @@ pub fn softmax_in_t<T: Float>(x: &ArrayD<f64>) -> Vec<tutor_grade::Candidate<T>>
         for mut lane in out.lanes_mut(ndarray::Axis(x.ndim() - 1)) {
             let max = lane.fold(f64::NEG_INFINITY, |m, &v| m.max(v));
             lane.mapv_inplace(|v| r(f64::from((v - max) as f32).exp()));
-            let sum = lane.sum();
-            let sum = if sum_rounded { r(sum) } else { sum };
+            let sum = if sum_rounded { r(lane.sum()) } else { lane.sum() };
             lane.mapv_inplace(|e| e / sum);
         }
         out.mapv(T::from_f64)
@@ -210,11 +230,12 @@ pub fn attention<T: Float>(q: &ArrayD<f64>, k: &ArrayD<f64>, v: &ArrayD<f64>, t_
         candidate("mask-missing", "none", mask(Mask::Missing)),
         candidate("mask-top-left", "top-left", mask(Mask::TopLeft)),
         candidate("mask-zero", "zero", mask(Mask::Zero)),
-        candidate("probs-not-rounded", "fp32", with(Attn { probs_fp32: true, ..RIGHT })),
-        candidate("scores-not-rounded", "fp32", with(Attn { scores_fp32: true, ..RIGHT })),
+        candidate("probs-not-rounded", "fp32", with(Attn { fp32: [false, true], ..RIGHT })),
+        candidate("scores-not-rounded", "fp32", with(Attn { fp32: [true, false], ..RIGHT })),
         candidate("scale-missing", "none", scale(Scale::Missing)),
         candidate("scale-one-over-d", "d", scale(Scale::OverD)),
         candidate("scale-d-model", "model", scale(Scale::OverModel)),
+        candidate("scale-multiplied", "times", scale(Scale::Times)),
         candidate("softmax-query-axis", "in-attention", with(Attn { query_axis: true, ..RIGHT })),
         candidate("softmax-no-max", "attention-fp32", with(Attn { softmax: Softmax::NoMaxF32, ..RIGHT })),
         candidate("softmax-no-max", "attention-in-t", with(Attn { softmax: Softmax::NoMaxIn(t_max), ..RIGHT })),
@@ -233,11 +254,12 @@ pub fn module<T: Float>(layer: &oracle::Layer, x: &ArrayD<f64>) -> Vec<Candidate
     let eye = Array2::eye(wo.nrows());
     vec![
         candidate("kv-heads-modulo", "modulo", with(Module { modulo: true, ..MODULE })),
-        candidate("rope-on-v", "v-rotated", with(Module { rope_on_v: true, ..MODULE })),
+        candidate("rope-on-v", "v-rotated", with(Module { rotated: [true; 3], ..MODULE })),
         candidate("rope-layout-rotate-half", "module-half", with(Module { rope: Rope::Half, ..MODULE })),
-        candidate("heads-merged-without-transpose", "reshape", with(Module { merge_reshaped: true, ..MODULE })),
-        candidate("rope-q-or-k-only", "q-only", with(Module { rope_qk: [true, false], ..MODULE })),
-        candidate("rope-q-or-k-only", "k-only", with(Module { rope_qk: [false, true], ..MODULE })),
+        candidate("heads-reshaped-without-transpose", "reshape", with(Module { reshaped: [false, true], ..MODULE })),
+        candidate("rope-q-or-k-only", "q-only", with(Module { rotated: [true, false, false], ..MODULE })),
+        candidate("rope-q-or-k-only", "k-only", with(Module { rotated: [false, true, false], ..MODULE })),
+        candidate("heads-reshaped-without-transpose", "split", with(Module { reshaped: [true, false], ..MODULE })),
         candidate("wo-missing-or-transposed", "missing", weighted(&[wq.clone(), wk.clone(), wv.clone(), eye])),
         candidate(
             "wo-missing-or-transposed",
@@ -263,23 +285,27 @@ pub fn cached<T: Float>(layer: &oracle::Layer, calls: &[(ArrayD<f64>, usize)], m
         candidate("cache-wrong-position", "at-zero", run(Module { write_shift: None, ..MODULE })),
         candidate("cache-wrong-position", "one-late", run(Module { write_shift: Some(1), ..MODULE })),
         // Also RoPE on q only: the cache and the outputs of both are the same.
-        candidate("cache-keys-before-rope", "unrotated", run(Module { keys_before_rope: true, ..MODULE })),
+        candidate("cache-keys-before-rope", "unrotated", run(Module { rotated: [true, false, false], ..MODULE })),
         candidate("kv-heads-modulo", "cached-modulo", run(Module { modulo: true, ..MODULE })),
-        candidate("rope-on-v", "cached-v-rotated", run(Module { rope_on_v: true, ..MODULE })),
+        candidate("rope-on-v", "cached-v-rotated", run(Module { rotated: [true; 3], ..MODULE })),
         candidate("cache-reads-new-only", "new", run(Module { read: Read::New, ..MODULE })),
         candidate("cache-reads-whole", "whole", run(Module { read: Read::Whole, ..MODULE })),
-        candidate("heads-merged-without-transpose", "cached-reshape", run(Module { merge_reshaped: true, ..MODULE })),
-        candidate("rope-q-or-k-only", "cached-k-only", run(Module { rope_qk: [false, true], ..MODULE })),
+        candidate(
+            "heads-reshaped-without-transpose",
+            "cached-reshape",
+            run(Module { reshaped: [false, true], ..MODULE }),
+        ),
+        candidate("rope-q-or-k-only", "cached-k-only", run(Module { rotated: [false, true, false], ..MODULE })),
     ]
 }
 
 /// The softmax backward's known mistakes.
 pub fn softmax_backward(s: &ArrayD<f64>, g: &ArrayD<f64>) -> Vec<Candidate> {
-    vec![candidate(
-        "backward-no-sum-term",
-        "s-times-g",
-        oracle::softmax_backward(s, g, Backward { no_sum: true, ..Backward::default() }),
-    )]
+    let with = |how| oracle::softmax_backward(s, g, how);
+    vec![
+        candidate("backward-no-sum-term", "s-times-g", with(Backward { no_sum: true, ..Backward::default() })),
+        candidate("backward-sum-without-s", "sum-g", with(Backward { sum_without_s: true, ..Backward::default() })),
+    ]
 }
 
 /// Attention backward's known mistakes, for gradient `which` (0 dq, 1 dk, 2 dv).
@@ -288,17 +314,15 @@ pub fn attention_backward(inputs: &[ArrayD<f64>; 4], which: usize) -> Vec<Candid
     let with = |how| oracle::attention_backward(q, k, v, g, how)[which].clone();
     let mut all = vec![
         candidate("backward-no-sum-term", "attention", with(Backward { no_sum: true, ..Backward::default() })),
-        candidate("backward-dk-unscaled", "dk", with(Backward { dk_unscaled: true, ..Backward::default() })),
-        candidate("backward-dk-unscaled", "dq-dk", with(Backward { unscaled: true, ..Backward::default() })),
+        candidate("backward-dk-unscaled", "dk", with(Backward { unscaled: [false, true], ..Backward::default() })),
+        candidate("backward-dk-unscaled", "dq-dk", with(Backward { unscaled: [true; 2], ..Backward::default() })),
+        candidate("backward-mask", "none", with(Backward { unmasked: true, ..Backward::default() })),
+        candidate("backward-sum-without-s", "attention", with(Backward { sum_without_s: true, ..Backward::default() })),
     ];
     // Without an offset the mask is the same either way: no evidence there. With one, a product
     // not transposed has another shape.
     if k.shape()[2] != q.shape()[2] {
-        all.push(candidate(
-            "backward-mask-offset",
-            "top-left",
-            with(Backward { top_left: true, ..Backward::default() }),
-        ));
+        all.push(candidate("backward-mask", "top-left", with(Backward { top_left: true, ..Backward::default() })));
         return all;
     }
     for (variant, untransposed) in [("dk", [true, false]), ("dv", [false, true]), ("dk-dv", [true, true])] {

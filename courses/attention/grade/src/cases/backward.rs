@@ -74,17 +74,9 @@ fn attention(run: &Run) -> Outcome {
 }
 
 fn errors(run: &Run) -> Outcome {
-    let z = |shape: &[usize]| ArrayD::<f64>::zeros(shape.to_vec());
+    let (z, s) = (|shape: &[usize]| ArrayD::<f64>::zeros(shape.to_vec()), learner(run));
     let mismatch = || AttnError::ShapeMismatch { expected: Vec::new(), found: Vec::new() };
-    err(
-        "softmax_backward(s of [2, 3], g of [2, 4])",
-        learner(run).softmax_backward(&z(&[2, 3]), &z(&[2, 4])),
-        mismatch(),
-    )?;
-    let x = z(&[1, 1, 3, 4]);
-    err(
-        "attention_backward(q, k, v, grad_out of [1, 1, 2, 4])",
-        learner(run).attention_backward(&x, &x, &x, &z(&[1, 1, 2, 4])),
-        mismatch(),
-    )
+    err("softmax_backward(s of [2, 3], g of [2, 4])", s.softmax_backward(&z(&[2, 3]), &z(&[2, 4])), mismatch())?;
+    let (x, g) = (z(&[1, 1, 3, 4]), z(&[1, 1, 2, 4]));
+    err("attention_backward(q, k, v, grad_out of [1, 1, 2, 4])", s.attention_backward(&x, &x, &x, &g), mismatch())
 }

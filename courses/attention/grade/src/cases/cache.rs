@@ -78,7 +78,7 @@ fn against_pytorch(run: &Run) -> Outcome {
         let right = wide(&FIXTURES.array::<T>(&format!("kvcache.{dt}.cache_k")));
         // Keys cached before RoPE (rotated on every read instead): right outputs, unrotated cache.
         let w = pytorch_weights();
-        let unrotated = oracle::split(&oracle::linear::<T>(&wide(&x), &w[1]), 2);
+        let unrotated = oracle::split(&oracle::linear::<T>(&wide(&x), &w[1]), 2, false);
         let wrong = move || vec![tutor_grade::candidate("cache-keys-before-rope", "cache-unrotated", unrotated)];
         compare(run, "self.cache_k", T::NAME, &keys, &right, tolerance::<T>(), wrong)
     }

@@ -10,8 +10,8 @@ mod softmax;
 
 use ndarray::ArrayD;
 use tutor_grade::rounding::Spacing;
-use tutor_grade::{assert_close, grading, Case, Failure, Outcome, Run};
-use tutor_kit::{AttnError, Float};
+use tutor_grade::{assert_close, grading, Case, Outcome, Run};
+use tutor_kit::Float;
 
 use crate::mistakes::Candidate;
 use crate::subject::Subject;
@@ -60,20 +60,8 @@ pub fn compare<'c>(
     })
 }
 
-/// Unwraps a call that must succeed.
-pub fn ok<V>(what: &str, result: Result<V, AttnError>) -> Result<V, Failure> {
-    result.map_err(|e| Failure::new(text::call_failed(what, &e.text())))
-}
-
-/// Requires a call to fail with the variant of `expected`.
-pub fn err<V>(what: &str, result: Result<V, AttnError>, expected: AttnError) -> Outcome {
-    let variant = |e: &AttnError| format!("{e:?}").split([' ', '(', '{']).next().unwrap_or_default().to_owned();
-    match result {
-        Err(e) if std::mem::discriminant(&e) == std::mem::discriminant(&expected) => Ok(()),
-        Err(e) => Err(Failure::new(text::wrong_error(what, &variant(&expected), &format!("Err({})", variant(&e))))),
-        Ok(_) => Err(Failure::new(text::wrong_error(what, &variant(&expected), "Ok"))),
-    }
-}
+/// A call's value, or the documented error.
+pub use tutor_grade::expect::{err, ok};
 
 /// The largest finite value of `T`: below twice the largest power of two it holds, by one step.
 pub fn t_max<T: Float>() -> f64 {
