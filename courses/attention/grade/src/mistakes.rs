@@ -170,6 +170,7 @@ pub fn softmax<T: Float>(x: &ArrayD<f64>, t_max: f64) -> Vec<Candidate> {
         candidate("softmax-masked-row-nan", "nan", with(last, Softmax::MaskedNan)),
         candidate("softmax-masked-row-uniform", "uniform", with(last, Softmax::MaskedUniform)),
     ];
+    all.extend(softmax_in_t::<T>(x).into_iter().map(|c| c.map(|v| v.to_f64())));
     // Over the whole array, where every value is finite (what else it gives varies).
     if x.iter().all(|v| v.is_finite()) {
         let e = x.mapv(|v| (v - x.fold(f64::NEG_INFINITY, |m, &w| m.max(w))).exp());
@@ -197,24 +198,31 @@ pub fn log_sum_exp<T: Float>(x: &ArrayD<f64>) -> Vec<Candidate> {
     ]
 }
 
-/// The softmax rounded to `T` before its end, as `T` values: the exps rounded, then their sum
-/// (or only the exps), then the quotient.
+/// The softmax rounded to `T` before its end, as `T` values: the exps rounded (and their sum, or
+/// every step in `T`: `x − max`, the exps, each partial sum), then the quotient.
 pub fn softmax_in_t<T: Float>(x: &ArrayD<f64>) -> Vec<tutor_grade::Candidate<T>> {
     let r = |v: f64| T::from_f64(v).to_f64();
-    let with = |sum_rounded: bool| {
+    let with = |how: usize| {
         let mut out = x.clone();
         for mut lane in out.lanes_mut(ndarray::Axis(x.ndim() - 1)) {
             let max = lane.fold(f64::NEG_INFINITY, |m, &v| m.max(v));
-            lane.mapv_inplace(|v| r(f64::from((v - max) as f32).exp()));
-            let sum = if sum_rounded { r(lane.sum()) } else { lane.sum() };
+            // Rows of NaN, +∞ or −∞ throughout: as the right answer (what else it gives varies).
+            if !max.is_finite() || lane.iter().any(|v| v.is_nan()) {
+                let right = oracle::softmax_row(&lane.to_vec(), Softmax::Stable);
+                lane.assign(&ndarray::Array1::from(right));
+                continue;
+            }
+            lane.mapv_inplace(|v| r(f64::from((if how == 2 { r(v - max) } else { v - max }) as f32).exp()));
+            let sum = [lane.sum(), r(lane.sum()), lane.fold(0.0, |s, &e| r(s + e))][how];
             lane.mapv_inplace(|e| e / sum);
         }
         out.mapv(T::from_f64)
     };
-    vec![
-        candidate("softmax-rounded-in-t", "exp-and-sum", with(true)),
-        candidate("softmax-rounded-in-t", "exp", with(false)),
-    ]
+    ["exp", "exp-and-sum", "all-in-t"]
+        .into_iter()
+        .enumerate()
+        .map(|(how, v)| candidate("softmax-rounded-in-t", v, with(how)))
+        .collect()
 }
 
 /// Causal attention's known mistakes on `T` inputs widened.
