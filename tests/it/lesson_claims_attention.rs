@@ -496,3 +496,40 @@ fn both_languages_state_the_same_numbers() {
         assert_eq!(zh, en, "{id}: numbers differ between zh and en");
     }
 }
+
+/// The share of a softmax's outputs that differ from the correctly rounded value, on rows of 64
+/// values of N(0, 2²) (the rounds-once case's input): written as the lesson says (exp, sum and
+/// division in FP32, one rounding), and with the exps and their sum rounded to `T` first.
+fn rounding_shares<T: tutor_grade::tutor_subject::Float>() -> (f64, f64) {
+    let mut rng = tutor_grade::data::Rng::new(7);
+    let (mut once, mut thrice, mut total) = (0, 0, 0);
+    for _ in 0..256 {
+        let row: Vec<f32> = (0..64).map(|_| T::from_f32(2.0 * rng.normal() as f32).to_f32()).collect();
+        let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let exact_sum: f64 = row.iter().map(|&v| (f64::from(v) - f64::from(max)).exp()).sum();
+        let e: Vec<f32> = row.iter().map(|v| (v - max).exp()).collect();
+        let sum: f32 = e.iter().sum();
+        let rounded: Vec<f32> = e.iter().map(|&v| T::from_f32(v).to_f32()).collect();
+        let rounded_sum = T::from_f32(rounded.iter().sum()).to_f32();
+        for (j, &v) in row.iter().enumerate() {
+            let right = T::from_f64((f64::from(v) - f64::from(max)).exp() / exact_sum).to_f64();
+            once += usize::from(T::from_f32(e[j] / sum).to_f64() != right);
+            thrice += usize::from(T::from_f32(rounded[j] / rounded_sum).to_f64() != right);
+            total += 1;
+        }
+    }
+    (once as f64 / total as f64, thrice as f64 / total as f64)
+}
+
+#[test]
+fn the_softmax_rounds_once_and_three_roundings_show() {
+    let (f16_once, f16_thrice) = rounding_shares::<f16>();
+    let (bf16_once, bf16_thrice) = rounding_shares::<bf16>();
+    // Written as the lesson says, well inside the 2 % the check allows (none off, measured).
+    assert!(f16_once < 0.002 && bf16_once < 0.002, "{f16_once} {bf16_once}");
+    for thrice in [f16_thrice, bf16_thrice] {
+        assert_eq!(round(100.0 * thrice, 0), "34", "{thrice}");
+    }
+    states_each("02-softmax", "约有 34%", "about 34 %");
+    states_each("02-softmax", "最多 2%", "at most 2 %");
+}

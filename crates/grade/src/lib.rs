@@ -13,6 +13,7 @@ pub mod compare;
 pub mod course;
 pub mod data;
 pub mod evidence;
+pub mod expect;
 pub mod fault;
 pub mod fit;
 pub mod fixtures;

@@ -179,6 +179,20 @@ pub fn rounding_text(rounding: Rounding, dtype: &str, differing: usize, total: u
     )
 }
 
+/// The rounds-once check found only `equal` of `total` outputs equal to the correctly rounded
+/// value of `what`, where at least `share` of them must be.
+pub fn not_rounded_once(what: &str, dtype: &str, equal: usize, total: usize, share: f64) -> Bi {
+    let share = 100.0 * share;
+    Bi::new(
+        format!(
+            "{dtype}：只有 {equal}/{total} 个输出与 `{what}` 正确舍入后的值逐位相同（要求至少 {share:.0}%）：在 FP32 中算完，最后只舍入一次"
+        ),
+        format!(
+            "{dtype}: only {equal}/{total} outputs equal the correctly rounded `{what}` bit for bit (at least {share:.0}% required): compute in FP32, round once at the end"
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

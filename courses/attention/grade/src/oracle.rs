@@ -48,6 +48,8 @@ pub enum Rope {
     AngleF32,
     /// The rotation the other way round.
     Reversed,
+    /// Positions counted over the flattened rows, not per sequence.
+    Flat,
 }
 
 /// RoPE on `[.., seq, d]` (rows at start_pos + t), in f64 (unrounded).
@@ -55,7 +57,7 @@ pub fn rope(x: &ArrayD<f64>, start_pos: usize, freqs: &[f64], how: Rope) -> Arra
     let (seq, d) = (x.shape()[x.ndim() - 2], x.shape()[x.ndim() - 1]);
     let mut out = x.clone();
     for (r, (row, mut o)) in x.rows().into_iter().zip(out.rows_mut()).enumerate() {
-        let p = (start_pos + r % seq) as f64;
+        let p = (start_pos + if how == Rope::Flat { r } else { r % seq }) as f64;
         for (i, &f) in freqs.iter().enumerate() {
             let angle = match how {
                 Rope::AngleF32 => f64::from((p as f32) * (f as f32)),
@@ -82,6 +84,8 @@ pub enum Softmax {
     NoMaxIn(f64),
     /// A row −∞ throughout gives NaN (PyTorch's F.softmax).
     MaskedNan,
+    /// A row −∞ throughout comes out uniform (a large negative number for −∞).
+    MaskedUniform,
 }
 
 /// One row's softmax in f64.
@@ -92,6 +96,9 @@ pub fn softmax_row(row: &[f64], how: Softmax) -> Vec<f64> {
     let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let e: Vec<f64> = match how {
         _ if max == f64::NEG_INFINITY && how == Softmax::MaskedNan => return vec![f64::NAN; row.len()],
+        _ if max == f64::NEG_INFINITY && how == Softmax::MaskedUniform => {
+            return vec![1.0 / row.len() as f64; row.len()]
+        }
         _ if max == f64::NEG_INFINITY => return vec![0.0; row.len()],
         Softmax::NoMaxF32 => row.iter().map(|v| f64::from((*v as f32).exp())).collect(),
         Softmax::NoMaxIn(limit) => row.iter().map(|v| if v.exp() > limit { f64::INFINITY } else { v.exp() }).collect(),
@@ -137,6 +144,8 @@ pub enum Mask {
     Missing,
     /// j ≤ i, the offset ignored (SDPA's is_causal with fewer queries).
     TopLeft,
+    /// The masked scores set to 0 (or multiplied by a 0/1 mask) instead of −∞.
+    Zero,
 }
 
 /// The scale, right or mistaken.
@@ -150,6 +159,8 @@ pub enum Scale {
     OverD,
     /// 1/√(heads·head_dim).
     OverModel,
+    /// Times √head_dim.
+    Times,
 }
 
 /// A way of writing causal attention.
@@ -163,10 +174,13 @@ pub struct Attn {
     pub query_axis: bool,
     /// The softmax.
     pub softmax: Softmax,
+    /// The scores, the probabilities kept in FP32 (not rounded to `T`).
+    pub fp32: [bool; 2],
 }
 
 /// The right way.
-pub const RIGHT: Attn = Attn { mask: Mask::Causal, scale: Scale::Right, query_axis: false, softmax: Softmax::Stable };
+pub const RIGHT: Attn =
+    Attn { mask: Mask::Causal, scale: Scale::Right, query_axis: false, softmax: Softmax::Stable, fp32: [false; 2] };
 
 /// Meta's path on `T` inputs widened to f64: scores rounded to `T`, divided by the scale and
 /// rounded, masked, softmax rounded to `T`, `@ v` rounded.
@@ -179,15 +193,17 @@ pub fn attention<T: Float>(q: &ArrayD<f64>, k: &ArrayD<f64>, v: &ArrayD<f64>, ho
         Scale::Missing => 1.0,
         Scale::OverD => d as f64,
         Scale::OverModel => f64::from(((heads * d) as f64).sqrt() as f32),
+        Scale::Times => 1.0 / f64::from((d as f64).sqrt() as f32),
     };
     let mut out = q.clone();
     for bi in 0..q.shape()[0] {
         for hi in 0..heads {
             let qh = q.slice(s![bi, hi, .., ..]);
             let kh = k.slice(s![bi, hi, .., ..]);
-            let mut scores = qh.dot(&kh.t()).mapv(|x| r::<T>(r::<T>(x) / divisor));
+            let in_t = |x: f64| if how.fp32[0] { x } else { r::<T>(x) };
+            let mut scores = qh.dot(&kh.t()).mapv(|x| in_t(in_t(x) / divisor));
             let allowed = |i: usize, j: usize| match how.mask {
-                Mask::Causal | Mask::AfterSoftmax => j <= i + offset,
+                Mask::Causal | Mask::AfterSoftmax | Mask::Zero => j <= i + offset,
                 Mask::Diagonal(_) => j < i + offset,
                 Mask::OneAhead => j <= i + offset + 1,
                 Mask::Missing => true,
@@ -197,11 +213,14 @@ pub fn attention<T: Float>(q: &ArrayD<f64>, k: &ArrayD<f64>, v: &ArrayD<f64>, ho
                 scores
                     .indexed_iter_mut()
                     .filter(|((i, j), _)| !allowed(*i, *j))
-                    .for_each(|(_, x)| *x = f64::NEG_INFINITY);
+                    .for_each(|(_, x)| *x = if how.mask == Mask::Zero { 0.0 } else { f64::NEG_INFINITY });
             }
             let softmax_how = if let Mask::Diagonal(s) = how.mask { s } else { how.softmax };
             let axis = if how.query_axis { 0 } else { 1 };
-            let mut p = softmax(&scores.into_dyn(), axis, softmax_how).mapv(r::<T>);
+            let mut p = softmax(&scores.into_dyn(), axis, softmax_how);
+            if !how.fp32[1] {
+                p.mapv_inplace(r::<T>);
+            }
             if how.mask == Mask::AfterSoftmax {
                 p.indexed_iter_mut().filter(|(ix, _)| ix[1] > ix[0] + offset).for_each(|(_, x)| *x = 0.0);
             }
@@ -222,17 +241,21 @@ pub fn linear<T: Float>(x: &ArrayD<f64>, w: &Array2<f32>) -> ArrayD<f64> {
     y.into_shape_with_order(IxDyn(&shape)).expect("rows × out")
 }
 
-/// `[b, s, n·hd]` → `[b, n, s, hd]`.
-pub fn split(x: &ArrayD<f64>, n: usize) -> ArrayD<f64> {
+/// `[b, s, n·hd]` → `[b, n, s, hd]` (or, `reshaped`, read in its own order without the transpose).
+pub fn split(x: &ArrayD<f64>, n: usize, reshaped: bool) -> ArrayD<f64> {
     let (b, s, width) = (x.shape()[0], x.shape()[1], x.shape()[2]);
+    if reshaped {
+        return x.to_shape(IxDyn(&[b, n, s, width / n])).expect("heads").to_owned();
+    }
     let y = x.to_shape(IxDyn(&[b, s, n, width / n])).expect("heads").to_owned();
     y.permuted_axes(IxDyn(&[0, 2, 1, 3])).as_standard_layout().into_owned()
 }
 
-/// `[b, n, s, hd]` → `[b, s, n·hd]`.
-pub fn merge(x: &ArrayD<f64>) -> ArrayD<f64> {
+/// `[b, n, s, hd]` → `[b, s, n·hd]` (or, `reshaped`, read in its own order without the transpose).
+pub fn merge(x: &ArrayD<f64>, reshaped: bool) -> ArrayD<f64> {
     let (b, n, s, hd) = (x.shape()[0], x.shape()[1], x.shape()[2], x.shape()[3]);
-    let y = x.view().permuted_axes(IxDyn(&[0, 2, 1, 3])).as_standard_layout().into_owned();
+    let order = if reshaped { [0, 1, 2, 3] } else { [0, 2, 1, 3] };
+    let y = x.view().permuted_axes(IxDyn(&order)).as_standard_layout().into_owned();
     y.into_shape_with_order(IxDyn(&[b, s, n * hd])).expect("merge")
 }
 
@@ -252,14 +275,27 @@ pub struct Module {
     pub rope: Rope,
     /// kv heads as h % n_kv.
     pub modulo: bool,
-    /// RoPE on v too.
-    pub rope_on_v: bool,
+    /// Which of q, k, v are rotated (q and k; keys cached before RoPE are k not rotated).
+    pub rotated: [bool; 3],
+    /// Heads split, merged by a reshape without the transpose.
+    pub reshaped: [bool; 2],
+    /// Which cached positions the queries attend over.
+    pub read: Read,
     /// RoPE at positions 0.. whatever start_pos is.
     pub rope_at_zero: bool,
-    /// Keys cached before RoPE.
-    pub keys_before_rope: bool,
     /// Where the new rows are written: start_pos + this (`None`: at 0).
     pub write_shift: Option<usize>,
+}
+
+/// The positions of the cache a call reads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Read {
+    /// Right: `0..start_pos + seq`.
+    Prefix,
+    /// Only the new ones, `start_pos..start_pos + seq`.
+    New,
+    /// All `max_seq_len` slots, unwritten zeros included.
+    Whole,
 }
 
 /// The right module.
@@ -267,9 +303,10 @@ pub const MODULE: Module = Module {
     attn: RIGHT,
     rope: Rope::Pairs,
     modulo: false,
-    rope_on_v: false,
+    rotated: [true, true, false],
+    reshaped: [false, false],
+    read: Read::Prefix,
     rope_at_zero: false,
-    keys_before_rope: false,
     write_shift: Some(0),
 };
 
@@ -302,11 +339,15 @@ pub fn module<T: Float>(
         let at = if how.rope_at_zero { 0 } else { start_pos };
         round::<T>(&rope(a, at, &layer.freqs, how.rope))
     };
-    let q = rotate(&split(&linear::<T>(x, wq), layer.n_heads));
-    let k_raw = split(&linear::<T>(x, wk), layer.n_kv_heads);
-    let v_raw = split(&linear::<T>(x, wv), layer.n_kv_heads);
-    let v = if how.rope_on_v { rotate(&v_raw) } else { v_raw };
-    let k = if how.keys_before_rope { k_raw } else { rotate(&k_raw) };
+    let heads = [(wq, layer.n_heads), (wk, layer.n_kv_heads), (wv, layer.n_kv_heads)];
+    let [q, k, v] = [0, 1, 2].map(|i| {
+        let projected = split(&linear::<T>(x, heads[i].0), heads[i].1, how.reshaped[0]);
+        if how.rotated[i] {
+            rotate(&projected)
+        } else {
+            projected
+        }
+    });
     let end = start_pos + s;
     let at = how.write_shift.map_or(0, |shift| start_pos + shift);
     for (c, new) in cache.iter_mut().zip([&k, &v]) {
@@ -314,9 +355,14 @@ pub fn module<T: Float>(
         c.slice_mut(s![..b, .., at..at + room, ..]).assign(&new.slice(s![.., .., ..room, ..]));
     }
     let n_rep = layer.n_heads / layer.n_kv_heads;
-    let read = |c: &ArrayD<f64>| repeat(&c.slice(s![..b, .., ..end, ..]).to_owned().into_dyn(), n_rep, how.modulo);
+    let (from, to) = match how.read {
+        Read::Prefix => (0, end),
+        Read::New => (start_pos, end),
+        Read::Whole => (0, cache[0].shape()[2]),
+    };
+    let read = |c: &ArrayD<f64>| repeat(&c.slice(s![..b, .., from..to, ..]).to_owned().into_dyn(), n_rep, how.modulo);
     let heads = attention::<T>(&q, &read(&cache[0]), &read(&cache[1]), how.attn);
-    linear::<T>(&merge(&heads), wo)
+    linear::<T>(&merge(&heads, how.reshaped[1]), wo)
 }
 
 /// An empty cache for `layer`.
@@ -331,14 +377,26 @@ pub fn cache(layer: &Layer, max_batch: usize, max_seq: usize) -> Cache {
 pub struct Backward {
     /// The softmax's `Σ g·s` term dropped.
     pub no_sum: bool,
-    /// dk without the 1/√d.
-    pub dk_unscaled: bool,
+    /// `[dq, dk]` each without the 1/√d.
+    pub unscaled: [bool; 2],
+    /// The mask j ≤ i, the offset ignored.
+    pub top_left: bool,
+    /// No mask.
+    pub unmasked: bool,
+    /// `Σ g` subtracted in the softmax's backward instead of `Σ g·s`.
+    pub sum_without_s: bool,
+    /// `[dk, dv]` each as dS·q/√d and P·g, the products not transposed (square only).
+    pub untransposed: [bool; 2],
 }
 
 /// `s ⊙ (g − Σ g·s)` along the last axis (or `s ⊙ g`).
 pub fn softmax_backward(s: &ArrayD<f64>, g: &ArrayD<f64>, how: Backward) -> ArrayD<f64> {
     let axis = Axis(s.ndim() - 1);
-    let dot = if how.no_sum { ArrayD::zeros(s.raw_dim()) } else { (s * g).sum_axis(axis).insert_axis(axis) };
+    let dot = match (how.no_sum, how.sum_without_s) {
+        (true, _) => ArrayD::zeros(s.raw_dim()),
+        (_, true) => g.sum_axis(axis).insert_axis(axis),
+        _ => (s * g).sum_axis(axis).insert_axis(axis),
+    };
     s * &(g - &dot)
 }
 
@@ -360,15 +418,17 @@ pub fn attention_backward(
             let mut scores = (qh.dot(&kh.t()) * scale).into_dyn();
             scores
                 .indexed_iter_mut()
-                .filter(|(ix, _)| ix[1] > ix[0] + sk - sq)
+                .filter(|(ix, _)| !how.unmasked && ix[1] > ix[0] + if how.top_left { 0 } else { sk - sq })
                 .for_each(|(_, x)| *x = f64::NEG_INFINITY);
             let p = softmax(&scores, 1, Softmax::Stable);
             let dp = gh.dot(&vh.t()).into_dyn();
             let ds: Array2<f64> = softmax_backward(&p, &dp, how).into_dimensionality().expect("two axes");
             let p: Array2<f64> = p.into_dimensionality().expect("two axes");
-            dq.slice_mut(at).assign(&(ds.dot(&kh) * scale));
-            dk.slice_mut(at).assign(&(ds.t().dot(&qh) * if how.dk_unscaled { 1.0 } else { scale }));
-            dv.slice_mut(at).assign(&p.t().dot(&gh));
+            let [dq_scale, dk_scale] = how.unscaled.map(|u| if u { 1.0 } else { scale });
+            dq.slice_mut(at).assign(&(ds.dot(&kh) * dq_scale));
+            let [dk_as, dv_as] = how.untransposed.map(|u| if u { [0, 1] } else { [1, 0] });
+            dk.slice_mut(at).assign(&(ds.view().permuted_axes(dk_as).dot(&qh) * dk_scale));
+            dv.slice_mut(at).assign(&p.view().permuted_axes(dv_as).dot(&gh));
         }
     }
     [dq, dk, dv]

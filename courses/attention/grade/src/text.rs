@@ -3,19 +3,6 @@
 
 pub use tutor_grade::text::{code, Bi};
 
-/// A call returned `Err` where it must succeed.
-pub fn call_failed(what: &str, error: &Bi) -> Bi {
-    Bi::new(format!("`{what}` 返回了错误：{}", error.zh), format!("`{what}` returned an error: {}", error.en))
-}
-
-/// A call succeeded, or failed with another variant, where the API documents `expected`.
-pub fn wrong_error(what: &str, expected: &str, found: &str) -> Bi {
-    Bi::new(
-        format!("`{what}` 应当返回 Err({expected})，却返回了 {found}"),
-        format!("`{what}` must return Err({expected}), and returned {found}"),
-    )
-}
-
 /// A comparison of `what`, computed in `dtype`, failed.
 pub fn differs(what: &str, dtype: &str) -> Bi {
     Bi::new(format!("`{what}`（{dtype}）与参考结果不一致"), format!("`{what}` ({dtype}) differs from the reference"))

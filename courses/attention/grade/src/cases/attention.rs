@@ -20,18 +20,13 @@ pub const ATTENTION: Contract =
 pub fn cases() -> Vec<Case> {
     tutor_grade::cases![ATTENTION;
         "attention-pytorch",
-            "attention 与 PyTorch 中 Meta 的显式路径一致（f32、f16、bf16；6 个查询；缓存之后的 3 个查询；单个解码查询）",
-            "attention matches Meta's explicit path run by PyTorch (f32, f16, bf16; 6 queries; 3 queries after a cache; one decode query)"
-            => against_pytorch;
+            "attention 与 PyTorch 中 Meta 的显式路径一致（f32、f16、bf16；6 个查询；缓存之后的 3 个查询；单个解码查询）", "attention matches Meta's explicit path run by PyTorch (f32, f16, bf16; 6 queries; 3 queries after a cache; one decode query)" => against_pytorch;
         "attention-seeded",
-            "attention 在随机输入上与 f64 参考一致（head_dim 8，有无偏移）",
-            "attention matches the f64 reference on random inputs (head_dim 8, with and without an offset)" => seeded;
+            "attention 在随机输入上与 f64 参考一致（head_dim 8，有无偏移）", "attention matches the f64 reference on random inputs (head_dim 8, with and without an offset)" => seeded;
         "attention-large-scores",
-            "分数在 116 左右（f32 与 f16）时 attention 仍然有限且正确",
-            "attention stays finite and right with scores near 116 (f32 and f16)" => large_scores;
+            "分数在 116 左右（f32 与 f16）时 attention 仍然有限且正确", "attention stays finite and right with scores near 116 (f32 and f16)" => large_scores;
         "attention-errors",
-            "维数不对、形状不一致、键少于查询时返回文档规定的 Err",
-            "the documented Err for a wrong rank, shapes that disagree, fewer keys than queries" => errors;
+            "维数不对、形状不一致、键少于查询时返回文档规定的 Err", "the documented Err for a wrong rank, shapes that disagree, fewer keys than queries" => errors;
     ]
 }
 

@@ -19,15 +19,11 @@ const TIGHT: (f64, f64) = (1e-10, 1e-9);
 pub fn cases() -> Vec<Case> {
     tutor_grade::cases![BACKWARD;
         "softmax-backward",
-            "softmax_backward 与 PyTorch 的 autograd（f64）及 f64 参考一致（含被遮住的 −∞ 项）",
-            "softmax_backward matches PyTorch's autograd (f64) and the f64 reference (masked −∞ entries included)" => softmax;
+            "softmax_backward 与 PyTorch 的 autograd（f64）及 f64 参考一致（含被遮住的 −∞ 项）", "softmax_backward matches PyTorch's autograd (f64) and the f64 reference (masked −∞ entries included)" => softmax;
         "attention-backward",
-            "attention_backward 的 dq、dk、dv 与 PyTorch 的 autograd（f64）及 f64 参考一致（有无偏移）",
-            "attention_backward's dq, dk, dv match PyTorch's autograd (f64) and the f64 reference (with and without an offset)"
-            => attention;
+            "attention_backward 的 dq、dk、dv 与 PyTorch 的 autograd（f64）及 f64 参考一致（有无偏移）", "attention_backward's dq, dk, dv match PyTorch's autograd (f64) and the f64 reference (with and without an offset)" => attention;
         "backward-errors",
-            "形状不一致时返回 Err(ShapeMismatch)",
-            "Err(ShapeMismatch) for shapes that disagree" => errors;
+            "形状不一致时返回 Err(ShapeMismatch)", "Err(ShapeMismatch) for shapes that disagree" => errors;
     ]
 }
 
@@ -78,17 +74,9 @@ fn attention(run: &Run) -> Outcome {
 }
 
 fn errors(run: &Run) -> Outcome {
-    let z = |shape: &[usize]| ArrayD::<f64>::zeros(shape.to_vec());
+    let (z, s) = (|shape: &[usize]| ArrayD::<f64>::zeros(shape.to_vec()), learner(run));
     let mismatch = || AttnError::ShapeMismatch { expected: Vec::new(), found: Vec::new() };
-    err(
-        "softmax_backward(s of [2, 3], g of [2, 4])",
-        learner(run).softmax_backward(&z(&[2, 3]), &z(&[2, 4])),
-        mismatch(),
-    )?;
-    let x = z(&[1, 1, 3, 4]);
-    err(
-        "attention_backward(q, k, v, grad_out of [1, 1, 2, 4])",
-        learner(run).attention_backward(&x, &x, &x, &z(&[1, 1, 2, 4])),
-        mismatch(),
-    )
+    err("softmax_backward(s of [2, 3], g of [2, 4])", s.softmax_backward(&z(&[2, 3]), &z(&[2, 4])), mismatch())?;
+    let (x, g) = (z(&[1, 1, 3, 4]), z(&[1, 1, 2, 4]));
+    err("attention_backward(q, k, v, grad_out of [1, 1, 2, 4])", s.attention_backward(&x, &x, &x, &g), mismatch())
 }

@@ -22,15 +22,11 @@ pub const CACHE: Contract = Contract { id: "kv-cache", zh: "KV 缓存契约", en
 pub fn cases() -> Vec<Case> {
     tutor_grade::cases![CACHE;
         "cache-pytorch",
-            "预填 3 个词元后逐个解码（共 5 个），输出与 PyTorch 中 Meta 的带缓存前向一致，缓存里是旋转后的键（f32、f16、bf16）",
-            "a prefill of 3 tokens then one at a time (5 in all) matches Meta's cached forward run by PyTorch, and the cache holds the rotated keys (f32, f16, bf16)"
-            => against_pytorch;
+            "预填 3 个词元后逐个解码（共 5 个），输出与 PyTorch 中 Meta 的带缓存前向一致，缓存里是旋转后的键（f32、f16、bf16）", "a prefill of 3 tokens then one at a time (5 in all) matches Meta's cached forward run by PyTorch, and the cache holds the rotated keys (f32, f16, bf16)" => against_pytorch;
         "cache-chunks",
-            "分块调用（2、1、2、1 个词元）与 f64 参考的完整因果前向一致",
-            "calls in chunks (2, 1, 2, 1 tokens) match the f64 reference of the full causal forward" => chunks;
+            "分块调用（2、1、2、1 个词元）与 f64 参考的完整因果前向一致", "calls in chunks (2, 1, 2, 1 tokens) match the f64 reference of the full causal forward" => chunks;
         "cache-overflow",
-            "批大小或位置超出缓存时返回 Err(CacheOverflow)，并且缓存不变",
-            "Err(CacheOverflow) when the batch or the positions exceed the cache, and the cache unchanged" => overflow;
+            "批大小或位置超出缓存时返回 Err(CacheOverflow)，并且缓存不变", "Err(CacheOverflow) when the batch or the positions exceed the cache, and the cache unchanged" => overflow;
     ]
 }
 
@@ -80,7 +76,11 @@ fn against_pytorch(run: &Run) -> Outcome {
         // Its first 5 positions (fewer when a wrong answer's cache is shorter: then its shape differs).
         let keys = wide(&cache.slice(s![.., .., ..5.min(cache.dim().2), ..]).to_owned().into_dyn());
         let right = wide(&FIXTURES.array::<T>(&format!("kvcache.{dt}.cache_k")));
-        compare(run, "self.cache_k", T::NAME, &keys, &right, tolerance::<T>(), Vec::new)
+        // Keys cached before RoPE (rotated on every read instead): right outputs, unrotated cache.
+        let w = pytorch_weights();
+        let unrotated = oracle::split(&oracle::linear::<T>(&wide(&x), &w[1]), 2, false);
+        let wrong = move || vec![tutor_grade::candidate("cache-keys-before-rope", "cache-unrotated", unrotated)];
+        compare(run, "self.cache_k", T::NAME, &keys, &right, tolerance::<T>(), wrong)
     }
     one::<f32>(run)?;
     one::<f16>(run)?;

@@ -21,18 +21,13 @@ pub const GQA: Contract =
 pub fn cases() -> Vec<Case> {
     tutor_grade::cases![GQA;
         "repeat-kv",
-            "repeat_kv：查询头 h 读取 kv 头 h / n_rep（2 个 kv 头重复为 4 个；n_rep 为 1 时不变）",
-            "repeat_kv: query head h reads kv head h / n_rep (2 kv heads made 4; unchanged for n_rep 1)" => repeat_kv;
+            "repeat_kv：查询头 h 读取 kv 头 h / n_rep（2 个 kv 头重复为 4 个；n_rep 为 1 时不变）", "repeat_kv: query head h reads kv head h / n_rep (2 kv heads made 4; unchanged for n_rep 1)" => repeat_kv;
         "gqa-pytorch",
-            "forward 与 PyTorch 中 f32、f16、bf16 精度的 Meta Attention 模块一致（dim 32，4 个查询头，2 个 kv 头，θ 10000）",
-            "forward matches Meta's Attention module run by PyTorch in f32, f16, bf16 (dim 32, 4 query heads, 2 kv heads, θ 10000)"
-            => against_pytorch;
+            "forward 与 PyTorch 中 f32、f16、bf16 精度的 Meta Attention 模块一致（dim 32，4 个查询头，2 个 kv 头，θ 10000）", "forward matches Meta's Attention module run by PyTorch in f32, f16, bf16 (dim 32, 4 query heads, 2 kv heads, θ 10000)" => against_pytorch;
         "gqa-seeded",
-            "forward 在随机权重与输入上与 f64 参考一致（dim 32，4/2 个头，θ 10000）",
-            "forward matches the f64 reference on random weights and inputs (dim 32, 4/2 heads, θ 10000)" => seeded;
+            "forward 在随机权重与输入上与 f64 参考一致（dim 32，4/2 个头，θ 10000）", "forward matches the f64 reference on random weights and inputs (dim 32, 4/2 heads, θ 10000)" => seeded;
         "gqa-errors",
-            "repeat_kv 与 forward 对错误输入返回文档规定的 Err",
-            "the documented Err from repeat_kv and forward on bad input" => errors;
+            "repeat_kv 与 forward 对错误输入返回文档规定的 Err", "the documented Err from repeat_kv and forward on bad input" => errors;
     ]
 }
 
@@ -130,11 +125,8 @@ fn errors(run: &Run) -> Outcome {
     let x = ArrayD::<f32>::zeros(vec![1, 2, 3, 4]);
     err("repeat_kv(x, 0)", learner(run).repeat_kv(&x, 0), AttnError::ZeroSize { what: String::new() })?;
     let rank = |expected| AttnError::Rank { expected, found: Vec::new() };
-    err(
-        "repeat_kv(x of shape [2, 3, 4], 2)",
-        learner(run).repeat_kv(&ArrayD::<f32>::zeros(vec![2, 3, 4]), 2),
-        rank(4),
-    )?;
+    let x3 = ArrayD::<f32>::zeros(vec![2, 3, 4]);
+    err("repeat_kv(x of shape [2, 3, 4], 2)", learner(run).repeat_kv(&x3, 2), rank(4))?;
     let module = holding(run, &weights(run, 45, 32, 16), (4, 2), 1e4, (1, 4))?;
     err("forward(x of shape [4, 32])", module.forward(&ArrayD::<f32>::zeros(vec![4, 32])), rank(3))?;
     let mismatch = AttnError::ShapeMismatch { expected: Vec::new(), found: Vec::new() };

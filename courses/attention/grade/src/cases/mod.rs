@@ -9,9 +9,9 @@ mod rope;
 mod softmax;
 
 use ndarray::ArrayD;
-use tutor_grade::compare::torch_tolerance;
-use tutor_grade::{assert_close, grading, Case, Failure, Outcome, Run};
-use tutor_kit::{AttnError, Float};
+use tutor_grade::rounding::Spacing;
+use tutor_grade::{assert_close, grading, Case, Outcome, Run};
+use tutor_kit::Float;
 
 use crate::mistakes::Candidate;
 use crate::subject::Subject;
@@ -35,10 +35,10 @@ pub fn learner<'c>(run: &Run<'c>) -> Subject<'c> {
     Subject::new(run.channel)
 }
 
+/// Widens a `T` array to f64.
+pub use crate::oracle::wide;
 /// `assert_close`'s tolerance for `T`.
-pub fn tolerance<T: Float>() -> (f64, f64) {
-    torch_tolerance::<T>()
-}
+pub use tutor_grade::compare::torch_tolerance as tolerance;
 
 /// Compares under (atol, rtol) and records what the comparison says about the known mistakes
 /// (`candidates`, worked out only if some case fails).
@@ -60,32 +60,14 @@ pub fn compare<'c>(
     })
 }
 
-/// Unwraps a call that must succeed.
-pub fn ok<V>(what: &str, result: Result<V, AttnError>) -> Result<V, Failure> {
-    result.map_err(|e| Failure::new(text::call_failed(what, &e.text())))
-}
+/// A call's value, or the documented error.
+pub use tutor_grade::expect::{err, ok};
 
-/// Requires a call to fail with the variant of `expected`.
-pub fn err<V>(what: &str, result: Result<V, AttnError>, expected: AttnError) -> Outcome {
-    let variant = |e: &AttnError| format!("{e:?}").split([' ', '(', '{']).next().unwrap_or_default().to_owned();
-    match result {
-        Err(e) if std::mem::discriminant(&e) == std::mem::discriminant(&expected) => Ok(()),
-        Err(e) => Err(Failure::new(text::wrong_error(what, &variant(&expected), &format!("Err({})", variant(&e))))),
-        Ok(_) => Err(Failure::new(text::wrong_error(what, &variant(&expected), "Ok"))),
-    }
-}
-
-/// Widens a `T` array to f64.
-pub fn wide<T: Float>(x: &ArrayD<T>) -> ArrayD<f64> {
-    x.mapv(|v| v.to_f64())
-}
-
-/// The largest finite value of `T`.
+/// The largest finite value of `T`: below twice the largest power of two it holds, by one step.
 pub fn t_max<T: Float>() -> f64 {
-    match T::NAME {
-        "float16" => 65504.0,
-        "bfloat16" => 3.389_531_389_251_535_5e38,
-        "float64" => f64::MAX,
-        _ => f64::from(f32::MAX),
+    let mut p = 1.0f64;
+    while T::from_f64(2.0 * p).to_f64().is_finite() {
+        p *= 2.0;
     }
+    p + (p - Spacing::of::<T>().at(p))
 }

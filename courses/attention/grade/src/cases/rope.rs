@@ -19,19 +19,13 @@ pub const ROPE: Contract = Contract { id: "rope", zh: "RoPE 契约", en: "RoPE c
 pub fn cases() -> Vec<Case> {
     tutor_grade::cases![ROPE;
         "rope-frequencies",
-            "rope_frequencies 与 PyTorch 的 f64 频率表一致（θ 10000 与 500000，head_dim 16 与 64，LLaMA 3.1 缩放）",
-            "rope_frequencies matches PyTorch's f64 tables (θ 10000 and 500000, head_dim 16 and 64, LLaMA 3.1's scaling)"
-            => frequencies;
+            "rope_frequencies 与 PyTorch 的 f64 频率表一致（θ 10000 与 500000，head_dim 16 与 64，LLaMA 3.1 缩放）", "rope_frequencies matches PyTorch's f64 tables (θ 10000 and 500000, head_dim 16 and 64, LLaMA 3.1's scaling)" => frequencies;
         "rope-pytorch",
-            "rope 与契约的 f64 参考一致（Meta 的 apply_rotary_emb 的数学，f32、f16、bf16，起始位置 0、3、35、8190）",
-            "rope matches the contract's f64 reference (Meta's apply_rotary_emb maths; f32, f16, bf16; start 0, 3, 35, 8190)"
-            => against_pytorch;
+            "rope 与契约的 f64 参考一致（Meta 的 apply_rotary_emb 的数学，f32、f16、bf16，起始位置 0、3、35、8190）", "rope matches the contract's f64 reference (Meta's apply_rotary_emb maths; f32, f16, bf16; start 0, 3, 35, 8190)" => against_pytorch;
         "rope-seeded",
-            "rope 在随机输入与随机起始位置上与 f64 参考一致",
-            "rope matches the f64 reference on random inputs and start positions" => seeded;
+            "rope 在随机输入与随机起始位置上与 f64 参考一致", "rope matches the f64 reference on random inputs and start positions" => seeded;
         "rope-errors",
-            "head_dim 为 0 或奇数、θ 不合法、维数或频率个数不对时返回文档规定的 Err",
-            "the documented Err for a zero or odd head_dim, a bad θ, a wrong rank or number of frequencies" => errors;
+            "head_dim 为 0 或奇数、θ 不合法、维数或频率个数不对时返回文档规定的 Err", "the documented Err for a zero or odd head_dim, a bad θ, a wrong rank or number of frequencies" => errors;
     ]
 }
 
@@ -100,9 +94,6 @@ fn errors(run: &Run) -> Outcome {
     let odd = ArrayD::<f32>::zeros(vec![1, 1, 2, 3]);
     err("rope(x with head_dim 3, 0, freqs)", subject.rope(&odd, 0, &vec![1.0]), AttnError::OddHeadDim(3))?;
     let mismatch = AttnError::ShapeMismatch { expected: Vec::new(), found: Vec::new() };
-    err(
-        "rope(x with head_dim 4, 0, 3 freqs)",
-        subject.rope(&ArrayD::<f32>::zeros(vec![1, 1, 2, 4]), 0, &vec![1.0; 3]),
-        mismatch,
-    )
+    let x = ArrayD::<f32>::zeros(vec![1, 1, 2, 4]);
+    err("rope(x with head_dim 4, 0, 3 freqs)", subject.rope(&x, 0, &vec![1.0; 3]), mismatch)
 }

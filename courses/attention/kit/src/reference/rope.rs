@@ -4,18 +4,12 @@
 //! consecutive pairs.
 
 use ndarray::ArrayD;
-use tutor_subject::serve::refuse_if_answer;
 
 use super::shapes::{array, four};
 use crate::{AttnError, Float};
 
 /// `θ^(−2i/head_dim)` for i < head_dim/2, in f64; with `llama31`, LLaMA 3.1's scaling.
 pub fn rope_frequencies(head_dim: usize, theta: f64, llama31: bool) -> Result<Vec<f64>, AttnError> {
-    refuse_if_answer("reference::rope_frequencies", &[1], &[]);
-    frequencies(head_dim, theta, llama31)
-}
-
-pub(crate) fn frequencies(head_dim: usize, theta: f64, llama31: bool) -> Result<Vec<f64>, AttnError> {
     if head_dim == 0 {
         return Err(AttnError::ZeroSize { what: "head_dim".into() });
     }
@@ -44,14 +38,9 @@ fn scaled(f: f64) -> f64 {
     }
 }
 
-/// RoPE on `[batch, heads, seq, head_dim]`, the row at seq index t at position start_pos + t.
+/// RoPE on `[batch, heads, seq, head_dim]`, the row at seq index t at position start_pos + t:
+/// each pair `(2i, 2i+1)` rotated by `p·freqs[i]` in f64, rounded once to `T`.
 pub fn rope<T: Float>(x: &ArrayD<T>, start_pos: usize, freqs: &[f64]) -> Result<ArrayD<T>, AttnError> {
-    refuse_if_answer("reference::rope", &[1], &[]);
-    rotate(x, start_pos, freqs)
-}
-
-/// Each pair `(2i, 2i+1)` rotated by `p·freqs[i]` in f64, rounded once to `T`.
-pub(crate) fn rotate<T: Float>(x: &ArrayD<T>, start_pos: usize, freqs: &[f64]) -> Result<ArrayD<T>, AttnError> {
     let [_, _, seq, d] = four(x)?;
     if d % 2 == 1 {
         return Err(AttnError::OddHeadDim(d));

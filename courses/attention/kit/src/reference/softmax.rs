@@ -4,14 +4,12 @@
 //! subtracted.
 
 use ndarray::ArrayD;
-use tutor_subject::serve::refuse_if_answer;
 
 use super::shapes::array;
 use crate::{AttnError, Float};
 
 /// Softmax over the last axis, rounded once to `T`; a row −∞ throughout is all 0.
 pub fn softmax<T: Float>(x: &ArrayD<T>) -> Result<ArrayD<T>, AttnError> {
-    refuse_if_answer("reference::softmax", &[2], &[]);
     let last = last_axis(x)?;
     let rows: Vec<f32> = x.iter().map(|v| v.to_f32()).collect();
     let out = rows.chunks(last.max(1)).flat_map(softmax_f32).map(T::from_f32).collect();
@@ -20,7 +18,6 @@ pub fn softmax<T: Float>(x: &ArrayD<T>) -> Result<ArrayD<T>, AttnError> {
 
 /// log Σ exp over the last axis (removed), rounded once to `T`.
 pub fn log_sum_exp<T: Float>(x: &ArrayD<T>) -> Result<ArrayD<T>, AttnError> {
-    refuse_if_answer("reference::log_sum_exp", &[2], &[]);
     let last = last_axis(x)?;
     let shape = x.shape()[..x.ndim() - 1].to_vec();
     let rows: Vec<f32> = x.iter().map(|v| v.to_f32()).collect();
@@ -37,7 +34,7 @@ fn last_axis<T>(x: &ArrayD<T>) -> Result<usize, AttnError> {
 }
 
 /// One row's softmax in FP32: NaN or +∞ anywhere makes it NaN, −∞ throughout makes it 0.
-pub(crate) fn softmax_f32(row: &[f32]) -> Vec<f32> {
+fn softmax_f32(row: &[f32]) -> Vec<f32> {
     if row.iter().any(|v| v.is_nan() || *v == f32::INFINITY) {
         return vec![f32::NAN; row.len()];
     }

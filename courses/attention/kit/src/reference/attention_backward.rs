@@ -3,24 +3,21 @@
 //! TODO 6's pieces: the softmax's backward and causal attention's, by hand, in f64.
 
 use ndarray::{Array2, ArrayD, Axis};
-use tutor_subject::serve::refuse_if_answer;
 
 use super::shapes::{array, four, same};
 use crate::{AttnError, Gradients};
 
 /// `s ⊙ (g − Σ g·s)` along the last axis.
 pub fn softmax_backward(s: &ArrayD<f64>, g: &ArrayD<f64>) -> Result<ArrayD<f64>, AttnError> {
-    refuse_if_answer("reference::softmax_backward", &[6], &[]);
     same(s.shape(), g.shape())?;
     let last = *s.shape().last().ok_or(AttnError::Rank { expected: 1, found: Vec::new() })?;
-    let shape = s.shape().to_vec();
-    let (s, g): (Vec<f64>, Vec<f64>) = (s.iter().copied().collect(), g.iter().copied().collect());
-    let mut out = Vec::with_capacity(s.len());
-    for (sr, gr) in s.chunks(last.max(1)).zip(g.chunks(last.max(1))) {
+    let (sv, gv): (Vec<f64>, Vec<f64>) = (s.iter().copied().collect(), g.iter().copied().collect());
+    let mut out = Vec::with_capacity(sv.len());
+    for (sr, gr) in sv.chunks(last.max(1)).zip(gv.chunks(last.max(1))) {
         let dot: f64 = sr.iter().zip(gr).map(|(s, g)| s * g).sum();
         out.extend(sr.iter().zip(gr).map(|(s, g)| s * (g - dot)));
     }
-    Ok(array(&shape, out))
+    Ok(array(s.shape(), out))
 }
 
 /// (dq, dk, dv) of `sum(attention(q, k, v) ⊙ grad_out)`, causal as the forward.
@@ -30,8 +27,6 @@ pub fn attention_backward(
     v: &ArrayD<f64>,
     grad_out: &ArrayD<f64>,
 ) -> Result<Gradients, AttnError> {
-    // Its dv is probsᵀ·grad_out: a one-hot grad_out reads the attention weights out.
-    refuse_if_answer("reference::attention_backward", &[6], &[2, 3, 4, 5]);
     let [b, h, sq, d] = four(q)?;
     let sk = four(k)?[2];
     same(&[b, h, sk, d], k.shape())?;
@@ -48,20 +43,14 @@ pub fn attention_backward(
     let (mut dq, mut dk, mut dv) = (Vec::new(), Vec::new(), Vec::new());
     for (((q, k), v), g) in qs.iter().zip(&ks).zip(&vs).zip(&gs) {
         let mut p = q.dot(&k.t()) * scale;
-        for ((i, j), x) in p.indexed_iter_mut() {
-            if j > i + (sk - sq) {
-                *x = f64::NEG_INFINITY;
-            }
-        }
+        p.indexed_iter_mut().filter(|((i, j), _)| *j > i + sk - sq).for_each(|(_, x)| *x = f64::NEG_INFINITY);
         for mut row in p.axis_iter_mut(Axis(0)) {
             let max = row.fold(f64::NEG_INFINITY, |m, &x| m.max(x));
             row.mapv_inplace(|x| (x - max).exp());
-            let sum = row.sum();
-            row /= sum;
+            row /= row.sum();
         }
         let dp = g.dot(&v.t());
-        let rows: Array2<f64> = &dp - &(&dp * &p).sum_axis(Axis(1)).insert_axis(Axis(1));
-        let ds = &p * &rows;
+        let ds: Array2<f64> = &p * &(&dp - &(&dp * &p).sum_axis(Axis(1)).insert_axis(Axis(1)));
         dq.extend(ds.dot(k).iter().map(|x| x * scale));
         dk.extend(ds.t().dot(q).iter().map(|x| x * scale));
         dv.extend(p.t().dot(g));

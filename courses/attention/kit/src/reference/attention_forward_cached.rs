@@ -3,11 +3,7 @@
 //! TODO 5's piece: the module's forward with its KV cache, at positions start_pos...
 
 use ndarray::{s, Array4, ArrayD, Ix4};
-use tutor_subject::serve::refuse_if_answer;
 
-use super::attention::causal;
-use super::module::{merge_and_project, project_heads};
-use super::repeat_kv::repeat;
 use crate::{AttnError, Float, Param};
 
 /// Rotated keys and values written at `[..b, :, start_pos..start_pos+s]`; the new queries attend
@@ -21,8 +17,6 @@ pub fn attention_forward_cached<T: Float>(
     freqs: &[f64],
     [cache_k, cache_v]: [&mut Array4<f32>; 2],
 ) -> Result<ArrayD<T>, AttnError> {
-    // At start_pos 0 it is the forward (4); with identity weights, RoPE, softmax or attention.
-    refuse_if_answer("reference::attention_forward_cached", &[5], &[1, 2, 3, 4]);
     let [b, s] = match *x.shape() {
         [b, s, _] => [b, s],
         _ => return Err(AttnError::Rank { expected: 3, found: x.shape().to_vec() }),
@@ -34,7 +28,7 @@ pub fn attention_forward_cached<T: Float>(
     if start_pos + s > max_seq {
         return Err(AttnError::CacheOverflow { needed: start_pos + s, capacity: max_seq });
     }
-    let (q, k, v) = project_heads(x, weights, n_heads, n_kv_heads, freqs, start_pos)?;
+    let (q, k, v) = super::project_heads(x, weights, n_heads, n_kv_heads, freqs, start_pos)?;
     let end = start_pos + s;
     let read = |cache: &mut Array4<f32>, new: &ArrayD<T>| -> ArrayD<T> {
         let new = new.mapv(|v| v.to_f32()).into_dimensionality::<Ix4>().expect("four axes");
@@ -43,6 +37,6 @@ pub fn attention_forward_cached<T: Float>(
     };
     let (keys, values) = (read(cache_k, &k), read(cache_v, &v));
     let n_rep = n_heads / n_kv_heads;
-    let heads = causal(&q, &repeat(&keys, n_rep)?, &repeat(&values, n_rep)?)?;
-    merge_and_project(&heads, weights[3])
+    let heads = super::attention(&q, &super::repeat_kv(&keys, n_rep)?, &super::repeat_kv(&values, n_rep)?)?;
+    super::merge_and_project(&heads, weights[3])
 }
