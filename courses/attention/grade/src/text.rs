@@ -8,6 +8,14 @@ pub fn differs(what: &str, dtype: &str) -> Bi {
     Bi::new(format!("`{what}`（{dtype}）与参考结果不一致"), format!("`{what}` ({dtype}) differs from the reference"))
 }
 
+/// A fresh module given a filled cache did not decode on from it.
+pub fn cache_not_read() -> Bi {
+    Bi::new(
+        "新模块的缓存是另一个模块填好的：下一步的输出必须从 self.cache_k 与 self.cache_v 读出前面的位置，而不是靠模块自己记下的输入",
+        "the fresh module's cache was filled by another one: the next step must read the earlier positions from self.cache_k and self.cache_v, not from inputs the module kept a record of",
+    )
+}
+
 /// A call that failed changed the cache all the same.
 pub fn cache_changed(what: &str) -> Bi {
     Bi::new(

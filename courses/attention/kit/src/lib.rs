@@ -39,5 +39,7 @@ tutor_subject::course_protocol! {
         #[grades(5)] 15 => Attention.forward_cached<T>(&mut self, x: &ndarray::ArrayD<T>, start_pos: usize) -> Result<ndarray::ArrayD<T>, AttnError>;
         #[grades(6)] 16 => fn softmax_backward(s: &ndarray::ArrayD<f64>, g: &ndarray::ArrayD<f64>) -> Result<ndarray::ArrayD<f64>, AttnError>;
         #[grades(6)] 17 => fn attention_backward(q: &ndarray::ArrayD<f64>, k: &ndarray::ArrayD<f64>, v: &ndarray::ArrayD<f64>, grad_out: &ndarray::ArrayD<f64>) -> Result<Gradients, AttnError>;
+        18 => Attention.set_cache_k(value: ndarray::Array4<f32>) = set cache_k;
+        19 => Attention.set_cache_v(value: ndarray::Array4<f32>) = set cache_v;
     }
 }

@@ -25,6 +25,8 @@ pub fn cases() -> Vec<Case> {
             "预填 3 个词元后逐个解码（共 5 个），输出与 PyTorch 中 Meta 的带缓存前向一致，缓存里是旋转后的键（f32、f16、bf16）", "a prefill of 3 tokens then one at a time (5 in all) matches Meta's cached forward run by PyTorch, and the cache holds the rotated keys (f32, f16, bf16)" => against_pytorch;
         "cache-chunks",
             "分块调用（2、1、2、1 个词元）与 f64 参考的完整因果前向一致", "calls in chunks (2, 1, 2, 1 tokens) match the f64 reference of the full causal forward" => chunks;
+        "cache-read",
+            "一个新模块拿到已填好的缓存后接着解码：输出来自缓存，而不是它自己见过的调用", "a fresh module handed a filled cache decodes on from it: the output comes from the cache, not from calls it has seen" => read_from_cache;
         "cache-overflow",
             "批大小或位置超出缓存时返回 Err(CacheOverflow)，并且缓存不变", "Err(CacheOverflow) when the batch or the positions exceed the cache, and the cache unchanged" => overflow;
     ]
@@ -97,6 +99,25 @@ fn chunks(run: &Run) -> Outcome {
     }
     one::<f32>(run, 51)?;
     one::<bf16>(run, 53)
+}
+
+/// A module that keeps its own record of the inputs it saw (and recomputes from them) gives the
+/// right rows while never reading its cache; a fresh module given another one's cache cannot.
+fn read_from_cache(run: &Run) -> Outcome {
+    let w = weights(run, 57, 32, 16);
+    let x: ArrayD<f32> = run.rng(58).normal_array(&[2, 6, 32]);
+    let full = layer(&w, (4, 2), 1e4);
+    let expected = oracle::module::<f32>(&full, &wide(&x), 0, &mut oracle::cache(&full, 2, 8), MODULE);
+    let filled = decode(run, (&w, 1e4, 8), &x, &[5, 1], &expected)?;
+    let mut fresh = holding(run, &w, (4, 2), 1e4, (2, 8))?;
+    fresh.set_cache_k(filled.cache_k());
+    fresh.set_cache_v(filled.cache_v());
+    let what = "forward_cached(x[:, 5..6], 5)";
+    let last = x.slice(s![.., 5..6, ..]).to_owned().into_dyn();
+    let actual = wide(&ok(what, fresh.forward_cached(&last, 5))?);
+    let expected = expected.slice(s![.., 5..6, ..]).to_owned().into_dyn();
+    compare(run, what, "f32", &actual, &expected, tolerance::<f32>(), Vec::new)
+        .map_err(|failure| Failure { message: text::cache_not_read(), ..failure })
 }
 
 fn overflow(run: &Run) -> Outcome {
