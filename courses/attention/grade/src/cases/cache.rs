@@ -28,7 +28,7 @@ pub fn cases() -> Vec<Case> {
         "cache-read",
             "一个新模块拿到已填好的缓存后接着解码：输出来自缓存，而不是它自己见过的调用", "a fresh module handed a filled cache decodes on from it: the output comes from the cache, not from calls it has seen" => read_from_cache;
         "cache-overflow",
-            "批大小或位置超出缓存时返回 Err(CacheOverflow)，并且缓存不变", "Err(CacheOverflow) when the batch or the positions exceed the cache, and the cache unchanged" => overflow;
+            "批大小或位置超出缓存时返回 Err(CacheOverflow)，并且缓存不变；恰好填满缓存的调用返回 Ok", "Err(CacheOverflow) when the batch or the positions exceed the cache, and the cache unchanged; a call that fills it exactly is Ok" => overflow;
     ]
 }
 
@@ -130,5 +130,6 @@ fn overflow(run: &Run) -> Outcome {
     if !untouched(module.cache_k()) || !untouched(module.cache_v()) {
         return Err(Failure::new(text::cache_changed("forward_cached")));
     }
-    Ok(())
+    // Exactly full is not over: start_pos + seq == max_seq_len fits.
+    ok("forward_cached(x of 4 tokens, 0) with max_seq_len 4", module.forward_cached(&x(1, 4), 0)).map(drop)
 }
