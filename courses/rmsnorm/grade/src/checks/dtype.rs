@@ -44,8 +44,8 @@ pub fn cases() -> Vec<Case> {
     );
     cases.extend(grading(&[4], cases! { super::DTYPE_GRADIENT;
         "backward-edge-inputs",
-            "backward 处理同样的边界输入，dx 与 weight 梯度与 f64 参考一致；最后一维不对、或 grad_out 与 x 形状不同时返回 Err",
-            "backward on the same edge inputs: dx and the weight gradient match an f64 reference; a wrong last axis, or a grad_out not of x's shape, is an Err" => backward_edge_inputs;
+            "backward 处理同样的边界输入（以及 eps = 0 时的全零行：NaN），dx 与 weight 梯度与 f64 参考一致；最后一维不对、或 grad_out 与 x 形状不同时返回 Err",
+            "backward on the same edge inputs (and a zero row at eps = 0: NaN): dx and the weight gradient match an f64 reference; a wrong last axis, or a grad_out not of x's shape, is an Err" => backward_edge_inputs;
         "backward-matches-f64",
             "backward 的 dx 与 weight 梯度与 f64 参考一致",
             "backward's dx and weight gradient match an f64 reference" => backward_matches_f64;
@@ -317,6 +317,14 @@ fn backward_edge_inputs(run: &Run) -> Outcome {
         let dx = call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
         compare_gradients(run, &norm, &weight, (&x, &grad_out), &dx, EDGE_EPS, (1e-5, 1e-4))?;
     }
+    // A zero row at eps = 0: r = 1/0 and n = 0 · ∞, so its dx and the weight's gradient are NaN,
+    // as PyTorch's are. A guard that returns 0 there passes every case with eps > 0.
+    let x = tensor(&[3, 4], &[0.5, -1.5, 2.0, 0.25, 0.0, 0.0, 0.0, 0.0, 3.0, 1.0, -2.0, 0.5]);
+    let grad_out: ArrayD<f32> = run.rng(25).normal_array(x.shape());
+    let (mut norm, weight) = weighted(run, 4, 0.0, 18, None)?;
+    norm.clear_grad();
+    let dx = call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
+    compare_gradients(run, &norm, &weight, (&x, &grad_out), &dx, 0.0, (1e-5, 1e-4))?;
     let (mut norm, _) = weighted(run, 4, 1e-6, 18, None)?;
     let wrong_width = ArrayD::<f32>::zeros(IxDyn(&[2, 5]));
     if norm.backward(&wrong_width, &wrong_width).is_ok() {

@@ -122,7 +122,7 @@ fn wrong_counts(d: f64) -> [f64; 4] {
 }
 
 /// What a family's fitted coefficients `(a, b)` mean, if a mistake explains them.
-fn meaning(family: &Family, (a, b): (f64, f64), d: f64, tolerance: f64) -> Option<&'static str> {
+fn meaning(family: &Family, (a, b): (f64, f64), (d, total): (f64, f64), tolerance: f64) -> Option<&'static str> {
     let near = |value, target| near(value, target, tolerance);
     if !near(a, 1.0) {
         return None;
@@ -134,7 +134,9 @@ fn meaning(family: &Family, (a, b): (f64, f64), d: f64, tolerance: f64) -> Optio
         Some("mean-term-dropped")
     } else if near(b, 1.0) {
         Some("mean-term-wrong-sign")
-    } else if near(b, -1.0) {
+    } else if near(b, -1.0) || near(-b, d / total) {
+        // D over every element of x (`x.len()`) is its own candidate's ([`r_candidates`]): with
+        // two or four rows it looks like a halved or quartered mean term, and names neither.
         None
     } else {
         // At D = 2 a mean over D twice is a halved mean term: such a coefficient names nothing.
@@ -166,6 +168,7 @@ pub fn dx_candidates(
     }
     let y: Vec<f64> = learner_dx.iter().copied().collect();
     let d = weight.len() as f64;
+    let total = (y.len() as f64).max(d);
     let mut out = Vec::new();
     if let Some(paired) = rows_paired_elsewhere(&rows, &y, precision) {
         out.push(Candidate { mistake: "gradient-rows-misaligned", variant: "dx-rows-paired", output: paired });
@@ -175,7 +178,8 @@ pub fn dx_candidates(
         let formula = |b: f64| rows.array(u.iter().zip(&v).map(|(u, v)| u + b * v));
         let exact = two_terms(&y, &u, &v).filter(|&(_, _, residual)| residual <= precision);
         // Coefficients read to about ten times the fit's own precision.
-        let read = exact.and_then(|(a, b, _)| meaning(family, (a, b), d, (10.0 * precision).max(1e-3)).map(|m| (m, b)));
+        let read = exact
+            .and_then(|(a, b, _)| meaning(family, (a, b), (d, total), (10.0 * precision).max(1e-3)).map(|m| (m, b)));
         let Some((mistake, b)) = read else {
             // Not this family's mistake here: its plain formulas go out all the same, so that a
             // family read in one comparison (where r is too small to tell the powers apart, say)
@@ -317,13 +321,53 @@ pub fn r_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps
             output: with_r(&|ms| 1.0 / (ms + decimal).sqrt()),
         });
     }
-    // A row holding a NaN skipped (dx 0) instead of NaN throughout.
-    let finite: Vec<bool> = rows.x.iter().map(|row| row.iter().all(|v| v.is_finite())).collect();
-    if finite.contains(&false) {
-        let mut skipped = with_r(&|ms| 1.0 / (ms + eps).sqrt());
-        let last = Axis(skipped.ndim() - 1);
-        skipped.lanes_mut(last).into_iter().zip(&finite).filter(|(_, f)| !**f).for_each(|(mut l, _)| l.fill(0.0));
-        out.push(candidate("nan-replaced", "backward-nan-row-zero", skipped));
+    // A row whose right dx is NaN (a NaN in x; a zero row at eps = 0, where r = 1/0 and n = 0·∞)
+    // left at 0 instead: NaNs replaced, whatever made them (told apart by a NaN row of x), or a
+    // zero row special-cased, offered on every input so that any other failure rules it out.
+    let right = with_r(&|ms| 1.0 / (ms + eps).sqrt());
+    let last = Axis(right.ndim() - 1);
+    let zeroed = |skip: &dyn Fn(usize) -> bool| {
+        let mut out = right.clone();
+        out.lanes_mut(last).into_iter().enumerate().filter(|(i, _)| skip(*i)).for_each(|(_, mut l)| l.fill(0.0));
+        out
+    };
+    let zero_row = |i: usize| eps == 0.0 && rows.x[i].iter().all(|&v| v == 0.0);
+    out.push(candidate("backward-zero-row-guarded", "backward-zero-row-zero", zeroed(&zero_row)));
+    let nan_rows: Vec<bool> = right.lanes(last).into_iter().map(|l| l.iter().any(|v| v.is_nan())).collect();
+    if nan_rows.contains(&true) {
+        out.push(candidate("nan-replaced", "backward-nan-row-zero", zeroed(&|i| nan_rows[i])));
+    }
+    // D taken as every element of x (`x.len()`), not the row's length: in the mean square, in the
+    // mean term, or in both.
+    let total = rows.x.iter().map(Vec::len).sum::<usize>() as f64;
+    if total > d {
+        let counted = |ms_count: f64, mean_count: f64| {
+            let values = rows.x.iter().zip(&rows.h).flat_map(|(x, h)| {
+                let r = 1.0 / (x.iter().map(|v| v * v).sum::<f64>() / ms_count + eps).sqrt();
+                let mean = x.iter().zip(h).map(|(v, h)| v * r * h).sum::<f64>() / mean_count;
+                h.iter().zip(x).map(move |(h, v)| r * (h - v * r * mean)).collect::<Vec<_>>()
+            });
+            rows.array(values)
+        };
+        let variants = [
+            ("backward-count-all", total, total),
+            ("backward-count-all-in-r", total, d),
+            ("backward-count-all-in-mean", d, total),
+        ];
+        for (variant, ms_count, mean_count) in variants {
+            out.push(candidate("backward-all-elements-count", variant, counted(ms_count, mean_count)));
+        }
+    }
+    // n taken from the FP32 `norm(x)` (widened), r and the rest in f64: an f64 backward in part in
+    // FP32.
+    if let Ok(n32) = tutor_kit::reference::rms_normalize(&rows.array(rows.x.iter().flatten().copied()), eps as f32) {
+        let n_rows: Vec<Vec<f64>> =
+            n32.lanes(last).into_iter().map(|l| l.iter().map(|&v| f64::from(v)).collect()).collect();
+        let values = rows.r.iter().zip(&n_rows).zip(&rows.h).flat_map(|((&r, n), h)| {
+            let mean = n.iter().zip(h).map(|(n, h)| n * h).sum::<f64>() / d;
+            h.iter().zip(n).map(move |(h, n)| r * (h - n * mean)).collect::<Vec<_>>()
+        });
+        out.push(candidate("f64-backward-in-fp32", "backward-n-from-fp32-norm", rows.array(values)));
     }
     if eps > 0.0 {
         out.push(candidate("eps-dropped-from-r", "backward-no-eps", with_r(&|ms| 1.0 / ms.sqrt())));
@@ -357,7 +401,18 @@ pub fn statistics_in<T: Float>(x: &ArrayD<T>, grad_out: &ArrayD<f64>, weight: &[
     };
     let r_in_t = Rows { r: rows.r.iter().map(|&r| T::from_f64(r).to_f64()).collect(), ..rows.clone() };
     let (u, v) = (r_in_t.first(1, Upstream::H), r_in_t.second(3, Upstream::H));
-    vec![
+    let mut out = Vec::new();
+    // eps rounded to T before it is added (0.1 is 0.09998 in f16): r moves where mean(x²) is near eps.
+    let eps_in_t = T::from_f64(eps).to_f64();
+    if eps_in_t != eps {
+        let exact_squares = |row: &[T]| row.iter().map(|v| v.to_f64() * v.to_f64()).sum::<f64>() / d;
+        out.push(Candidate {
+            mistake: "backward-eps-rounded-to-t",
+            variant: "backward-eps-in-t",
+            output: with_mean_square(&|row| exact_squares(row) + eps_in_t - eps),
+        });
+    }
+    out.extend([
         candidate("backward-r-rounded-to-t", "backward-r-in-t", rows.array(u.iter().zip(&v).map(|(u, v)| u - v))),
         Candidate {
             mistake: "half-precision-statistics",
@@ -369,7 +424,8 @@ pub fn statistics_in<T: Float>(x: &ArrayD<T>, grad_out: &ArrayD<f64>, weight: &[
             variant: "backward-squares-in-t",
             output: with_mean_square(&|row| row.iter().map(|&v| (v * v).to_f32()).sum::<f32>() as f64 / d),
         },
-    ]
+    ]);
+    out
 }
 
 /// The weight's gradient built from x or from h instead of n, or not summed over the rows (one
@@ -380,13 +436,15 @@ pub fn dweight_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64
     };
     let count = rows.x.len();
     // Row i's term for feature j: g⊙n (right), g⊙x, h⊙n, g⊙h, g⊙n with rows holding a NaN
-    // skipped, g⊙n with n taken without eps.
+    // skipped, g⊙n with n taken without eps, g⊙n with zero rows at eps = 0 skipped.
     let d = weight.len() as f64;
     let rms: Vec<f64> = rows.x.iter().map(|row| (row.iter().map(|v| v * v).sum::<f64>() / d).sqrt()).collect();
     let term = |which: u8, i: usize, j: usize| match which {
         0 => rows.g[i][j] * rows.x[i][j] * rows.r[i],
-        4 if rows.x[i].iter().any(|v| !v.is_finite()) => 0.0,
+        4 if rows.x[i].iter().any(|v| !(v * rows.r[i]).is_finite()) => 0.0,
         4 => rows.g[i][j] * rows.x[i][j] * rows.r[i],
+        6 if eps == 0.0 && rows.x[i].iter().all(|&v| v == 0.0) => 0.0,
+        6 => rows.g[i][j] * rows.x[i][j] * rows.r[i],
         1 => rows.g[i][j] * rows.x[i][j],
         5 => rows.g[i][j] * rows.x[i][j] / rms[i],
         2 => rows.h[i][j] * rows.x[i][j] * rows.r[i],
@@ -400,9 +458,13 @@ pub fn dweight_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64
         candidate("weight-gradient-from-h", "dweight", over(2, 0, count, 1.0)),
         candidate("weight-gradient-from-h", "dweight-g-h", over(3, 0, count, 1.0)),
     ];
-    if rows.x.iter().flatten().any(|v| !v.is_finite()) {
+    let skipped = |i: usize| rows.x[i].iter().any(|v| !(v * rows.r[i]).is_finite());
+    if (0..count).any(skipped) {
         out.push(candidate("nan-replaced", "dweight-nan-row-skipped", over(4, 0, count, 1.0)));
     }
+    // A zero row at eps = 0 (r = 1/0) left out of the sum instead of making it NaN; on every
+    // input, as dx's.
+    out.push(candidate("backward-zero-row-guarded", "dweight-zero-row-skipped", over(6, 0, count, 1.0)));
     if eps > 0.0 {
         out.push(candidate("weight-gradient-without-eps", "dweight-n-without-eps", over(5, 0, count, 1.0)));
     }
