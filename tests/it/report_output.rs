@@ -64,7 +64,7 @@ fn one_mistake_fits_a_screen_in_every_language() {
     // --verbose: every case in full, and the seed that repeats the run.
     let verbose = check(&course, "sum-not-mean", "en", 1000, &["--verbose"]);
     verbose.shows("✓ pass").shows("Random inputs from seed");
-    let own: Vec<_> = rmsnorm_grade::all_cases().into_iter().filter(|case| case.belongs_to(2)).collect();
+    let own: Vec<_> = rmsnorm_grade::cases::all().into_iter().filter(|case| case.belongs_to(2)).collect();
     assert_eq!(own.len(), 11, "the cases of TODO 2");
     for case in own {
         let title = case.title();
@@ -98,7 +98,7 @@ fn at_40_columns_lines_fit_and_no_word_is_split() {
     let words: Vec<String> = run.stdout.split_whitespace().map(bare).collect();
     let mistake = rmsnorm_grade::mistakes::find("sum-not-mean").expect("a known mistake");
     let first_case =
-        rmsnorm_grade::all_cases().into_iter().find(|c| c.id == "tutorial-case").expect("the tutorial case");
+        rmsnorm_grade::cases::all().into_iter().find(|c| c.id == "tutorial-case").expect("the tutorial case");
     for sentence in [mistake.en, first_case.en, "norm(x) differs from the reference"] {
         for word in sentence.split_whitespace() {
             assert!(words.contains(&bare(word)), "{word:?} of {sentence:?} is split or missing:\n{}", run.stdout);

@@ -8,8 +8,14 @@ use tutor_kit::{reference, Float, Param};
 
 pub use tutor_grade::Mistake;
 
+pub mod backward_fit;
 mod fast_rsqrt;
 mod output;
+mod properties;
+pub mod scale_fit;
+mod weight_kept;
+
+pub use properties::{by_property, state_kept};
 
 tutor_grade::mistakes! {
     "zero-weight", "01-weight", 2,
@@ -319,7 +325,7 @@ pub fn wrong_forwards<T: Float>(x: &ArrayD<T>, eps: f32, weight: &Param) -> Vec<
     out.push(candidate("double-rounding", "widened-again", weighted(&|v, w| T::from_f32(v.to_f32() * w))));
     out.push(candidate("double-rounding", "product-in-f64", weighted(&|v, w| T::from_f64(v.to_f64() * f64::from(w)))));
     // The FP32 normalised values times the weight in f64, rounded once: for a half type a rare
-    // double rounding only; for f64 no FP32 product at all (see `checks::dtype::forward_matches`).
+    // double rounding only; for f64 no FP32 product at all (see `cases::forward::forward_matches`).
     let mut in_f64 = normalized.mapv(f64::from);
     in_f64.lanes_mut(last).into_iter().for_each(|mut row| row.zip_mut_with(&weight.value, |v, &w| *v *= f64::from(w)));
     out.push(candidate("product-not-in-fp32", PRODUCT_IN_F64, in_f64.mapv(T::from_f64)));

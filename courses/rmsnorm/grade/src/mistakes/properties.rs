@@ -10,10 +10,6 @@
 //! NaN stay in its row, does any rank work, does a reduced axis broadcast back. A probe that
 //! cannot run (the code panics on everything, the time is up) names nothing.
 
-pub(crate) mod backward_fit;
-pub(crate) mod scale_fit;
-mod weight_kept;
-
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -21,8 +17,10 @@ use ndarray::{ArrayD, Axis};
 use tutor_grade::probe::{all_close, probe, Called, RowWise};
 use tutor_kit::{reference, NormError};
 
-use crate::checks::{Build, Run};
+use tutor_grade::Run;
+
 use crate::subject::RMSNorm;
+use crate::Build;
 
 /// A function of the learner's layer a probe calls (`norm`, `forward`, backward's dx), widened to
 /// f64.
@@ -137,7 +135,7 @@ pub fn state_kept(run: &Run) -> Option<&'static str> {
     let rights: [&Right; 3] = [&right, &right, &right_dx];
     let kept = FUNCTIONS.into_iter().zip(rights).any(|(function, right)| {
         catch_unwind(AssertUnwindSafe(|| kept_between_calls(run, function, right))).unwrap_or(false)
-    }) || catch_unwind(AssertUnwindSafe(|| weight_kept::weight_kept(run))).unwrap_or(false);
+    }) || catch_unwind(AssertUnwindSafe(|| super::weight_kept::weight_kept(run))).unwrap_or(false);
     kept.then_some("state-kept-between-calls")
 }
 

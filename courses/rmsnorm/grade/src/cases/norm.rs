@@ -7,9 +7,10 @@ use half::{bf16, f16};
 use ndarray::{ArrayD, IxDyn};
 use tutor_kit::{reference, Element};
 
-use super::{assert_close, cases, Build, Case, Outcome, Run};
-use crate::diagnose::scale_fit;
+use super::{assert_close, cases, Case, Outcome, Run};
 use crate::evidence::Observation;
+use crate::mistakes::scale_fit;
+use crate::Build;
 use crate::{mistakes, text};
 use tutor_grade::data::tensor;
 use tutor_grade::refused;
@@ -117,7 +118,7 @@ fn eps_is_used(run: &Run) -> Outcome {
     for (x, eps) in [(tiny, 1e-12), (unit, 0.1)] {
         let kept = run.build(4, eps)?.eps();
         if kept.to_bits() != eps.to_bits() {
-            return Err(super::parameter::eps_changed(eps, kept));
+            return Err(super::weight::eps_changed(eps, kept));
         }
         outcome = outcome.and(norm_matches_reference::<f32>(run, &x, eps));
     }
