@@ -173,9 +173,9 @@ tutor_grade::mistakes! {
     "rounded-through-half", "03-forward", 3,
         "无论 T 是什么，结果都先经过 f16 或 bf16 再转换为 T：f32 与 f64 的输出只剩半精度，另一种半精度类型被舍入了两次；用 `T::from_f32` 直接转换一次", "the result passes through f16 or bf16 on its way to T whatever T is: f32 and f64 outputs keep only half precision, and the other half type is rounded twice; convert once, straight to T, with `T::from_f32`";
     "zero-row-guarded", "02-norm", 3,
-        "eps = 0 时全零行得到 0，而不是契约（和 PyTorch）的 0 / 0 = NaN：全零行被特殊处理了，或 1/sqrt(0) 算出了有限值（快速平方根倒数、下限截断）；eps > 0 时公式本身就得到 0，不需要任何特判", "a zero row at eps = 0 gives 0, not the contract's (and PyTorch's) 0 / 0 = NaN: the zero row is special-cased, or 1/sqrt(0) comes out finite (a fast inverse square root, a clamp); for eps > 0 the formula itself gives 0, so no special case is needed";
+        "eps = 0 时全零行得到 0，而不是契约的 0 / 0 = NaN：全零行被特殊处理了，或 1/sqrt(0) 算出了有限值（快速平方根倒数、下限截断）；eps > 0 时公式本身就得到 0，不需要任何特判", "a zero row at eps = 0 gives 0, not the contract's (and PyTorch's) 0 / 0 = NaN: the zero row is special-cased, or 1/sqrt(0) comes out finite (a fast inverse square root, a clamp); for eps > 0 the formula itself gives 0, so no special case is needed";
     "backward-zero-row-guarded", "04-backward", 3,
-        "eps = 0 时全零行被特殊处理（dx 为 0，或这一行不进入权重梯度）：那里 r = 1/0，契约的 dx 与权重梯度都是 NaN（0 · ∞），和 PyTorch 一样；照公式算即可", "a zero row at eps = 0 is special-cased (dx 0, or the row left out of the weight's gradient): there r = 1/0, and the contract's dx and weight gradient are NaN (0 · ∞), as PyTorch's are; just follow the formula";
+        "eps = 0 时全零行被特殊处理（dx 为 0，或这一行不进入权重梯度）：那里 r = 1/0，契约的 dx 与权重梯度都是 NaN（0 · ∞）；照公式算即可", "a zero row at eps = 0 is special-cased (dx 0, or the row left out of the weight's gradient): there r = 1/0, and the contract's dx and weight gradient are NaN (0 · ∞), as PyTorch's are; just follow the formula";
     "backward-all-elements-count", "04-backward", 1,
         "backward 除以了 x 的全部元素个数（`x.len()`），而不是这一行的长度 D（在均方里、均值项里或两处都是）：每一行的统计量只属于这一行", "backward divides by every element of x (`x.len()`) instead of the row's length D (in the mean square, in the mean term, or in both): each row's statistics are its own";
     "backward-eps-rounded-to-t", "04-backward", 1,
@@ -249,6 +249,9 @@ pub fn wrong_norms<T: Float>(x: &ArrayD<T>, eps: f32) -> Vec<Candidate<f32>> {
     if right.iter().any(|v| v.is_nan()) {
         out.push(candidate("nan-replaced", "nan-output-zero", right.mapv(|v| if v.is_nan() { 0.0 } else { v })));
     }
+    // The mean of |x| where the mean square belongs, with or without the root (an L1 norm).
+    let mean_abs = x32.mapv(f32::abs).sum_axis(last) / d;
+    out.push(candidate("abs-not-square", "mean-abs-no-root", &x32 / &(mean_abs + eps).insert_axis(last)));
     // No eps, with the zero row special-cased instead (`if ms > 0`): such rows are left as they are.
     let guarded = mean_square(last).mapv(|ms| if ms > 0.0 { ms.sqrt() } else { 1.0 });
     out.push(candidate("no-eps", "zero-guard", &x32 / &guarded.insert_axis(last)));

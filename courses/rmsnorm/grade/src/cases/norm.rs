@@ -40,7 +40,7 @@ pub fn cases() -> Vec<Case> {
             "f16 长行求和在 FP32 中进行（D = 4096：全为 4.0，以及 3、5、4、6 循环）",
             "a long f16 row summed in FP32 (D = 4096: all 4.0, and 3, 5, 4, 6 repeated)" => f16_long_row;
         "zero-row-at-eps-zero",
-            "eps = 0 时全零行得到 0 / 0 = NaN（契约与 PyTorch 一致），其他行照常",
+            "eps = 0 时全零行得到 0 / 0 = NaN（契约如此），其他行照常",
             "at eps = 0 a zero row gives 0 / 0 = NaN (the contract, as PyTorch), the other rows as usual" => zero_row_at_eps_zero;
         "nan-stays-in-its-row",
             "某一行的 NaN 留在该行，不会扩散到其他行",

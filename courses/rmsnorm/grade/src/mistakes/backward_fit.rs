@@ -358,6 +358,14 @@ pub fn r_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps
             out.push(candidate("backward-all-elements-count", variant, counted(ms_count, mean_count)));
         }
     }
+    // The mean square over D − 1 (a sample-variance habit), the mean term over D.
+    if d > 1.0 {
+        out.push(candidate(
+            "d-minus-one",
+            "backward-ms-over-d-minus-one",
+            with_r(&|ms| 1.0 / (ms * d / (d - 1.0) + eps).sqrt()),
+        ));
+    }
     // n taken from the FP32 `norm(x)` (widened), r and the rest in f64: an f64 backward in part in
     // FP32.
     if let Ok(n32) = tutor_kit::reference::rms_normalize(&rows.array(rows.x.iter().flatten().copied()), eps as f32) {
