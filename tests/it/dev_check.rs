@@ -493,7 +493,10 @@ fn dev_new_writes_a_course_and_registers_it_without_overwriting() {
     // The chapter layout every course has: its lib.rs is the declared boilerplate and its modules.
     let lib = checkout.read("courses/demo/grade/src/lib.rs");
     assert!(lib.contains("tutor_grade::course!") && lib.contains("pub mod cases;"), "{lib}");
-    assert!(!checkout.read("courses/demo/grade/src/mistakes.rs").contains("crate::cases"), "mistakes never import cases");
+    assert!(
+        !checkout.read("courses/demo/grade/src/mistakes.rs").contains("crate::cases"),
+        "mistakes never import cases"
+    );
     let grade: toml::Table =
         toml::from_str(&checkout.read("courses/demo/grade/Cargo.toml")).expect("the grade manifest");
     assert_eq!(grade["package"]["name"].as_str(), Some("demo_grade"));
