@@ -112,6 +112,8 @@ pub(super) fn compare_gradients<T: Element>(
         let mut dx_candidates = backward_fit::dx_candidates(&x64, &g64, &w, eps64, &dx_seen, rtol / 10.0);
         dx_candidates.extend(backward_fit::r_candidates(&x64, &g64, &w, eps64));
         dx_candidates.extend(backward_fit::statistics_in(&x_t, &g64, &w, eps64));
+        // Each formula as a program in T returns it: rounded to T (past f16's range, infinite).
+        let dx_candidates = dx_candidates.into_iter().map(|c| c.map(|v| T::from_f64(v).to_f64())).collect();
         let dw_candidates = backward_fit::dweight_candidates(&x64, &g64, &w, eps64);
         let mut observed = vec![Observation::by_tolerance(case, &dx_seen, &dx_right, dx_candidates, atol, rtol)];
         if let Some(dw) = dw_seen {
