@@ -249,6 +249,11 @@ pub fn wrong_norms<T: Float>(x: &ArrayD<T>, eps: f32) -> Vec<Candidate<f32>> {
     if right.iter().any(|v| v.is_nan()) {
         out.push(candidate("nan-replaced", "nan-output-zero", right.mapv(|v| if v.is_nan() { 0.0 } else { v })));
     }
+    // The normalised values rounded to a half-precision T before they are returned (and rounded
+    // again by forward after the weight).
+    if std::mem::size_of::<T>() < 4 {
+        out.push(candidate("double-rounding", "norm-rounded-to-t", right.mapv(|v| T::from_f32(v).to_f32())));
+    }
     // The mean of |x| where the mean square belongs, with or without the root (an L1 norm).
     let mean_abs = x32.mapv(f32::abs).sum_axis(last) / d;
     out.push(candidate("abs-not-square", "mean-abs-no-root", &x32 / &(mean_abs + eps).insert_axis(last)));
