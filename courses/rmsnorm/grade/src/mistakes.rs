@@ -9,6 +9,7 @@ use tutor_kit::{reference, Float, Param};
 pub use tutor_grade::Mistake;
 
 pub mod backward_fit;
+pub mod backward_formulas;
 mod fast_rsqrt;
 mod output;
 mod properties;

@@ -12,7 +12,7 @@ use tutor_kit::{Element, Param};
 
 use super::{assert_close, call, cases, edge_inputs, grading, weighted, Case, Failure, Outcome, Run};
 use crate::evidence::Observation;
-use crate::mistakes::backward_fit;
+use crate::mistakes::{backward_fit, backward_formulas};
 use crate::subject::RMSNorm;
 use crate::{oracle, text};
 use tutor_grade::data::tensor;
@@ -110,11 +110,11 @@ pub(super) fn compare_gradients<T: Element>(
         // What the numbers themselves say, fitted to the case's precision, and formulas.
         let eps64 = f64::from(eps);
         let mut dx_candidates = backward_fit::dx_candidates(&x64, &g64, &w, eps64, &dx_seen, rtol / 10.0);
-        dx_candidates.extend(backward_fit::r_candidates(&x64, &g64, &w, eps64));
-        dx_candidates.extend(backward_fit::statistics_in(&x_t, &g64, &w, eps64));
+        dx_candidates.extend(backward_formulas::r_candidates(&x64, &g64, &w, eps64));
+        dx_candidates.extend(backward_formulas::statistics_in(&x_t, &g64, &w, eps64));
         // Each formula as a program in T returns it: rounded to T (past f16's range, infinite).
         let dx_candidates = dx_candidates.into_iter().map(|c| c.map(|v| T::from_f64(v).to_f64())).collect();
-        let dw_candidates = backward_fit::dweight_candidates(&x64, &g64, &w, eps64);
+        let dw_candidates = backward_formulas::dweight_candidates(&x64, &g64, &w, eps64);
         let mut observed = vec![Observation::by_tolerance(case, &dx_seen, &dx_right, dx_candidates, atol, rtol)];
         if let Some(dw) = dw_seen {
             observed.push(Observation::by_tolerance(case, &dw, &dw_right, dw_candidates, atol, rtol));

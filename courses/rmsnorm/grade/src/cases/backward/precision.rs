@@ -11,7 +11,7 @@ use tutor_kit::Element;
 use super::{compare_gradients, no_gradient};
 use crate::cases::{assert_close, call, cases, weighted, with_weights, Case, Failure, Outcome, Run, Spacing};
 use crate::evidence::{Observation, Sighting};
-use crate::mistakes::backward_fit;
+use crate::mistakes::{backward_fit, backward_formulas};
 use crate::mistakes::{candidate, Candidate};
 use crate::subject::RMSNorm;
 use crate::{oracle, text};
@@ -238,7 +238,7 @@ fn rounded_once<T: Element>(
     let w_kept = w.clone();
     run.observe(move || {
         // Rounded once, but from a wrong value: r rounded to T first, say.
-        let rounded = backward_fit::statistics_in(&x_t, &g, &w_kept, f64::from(eps)).into_iter();
+        let rounded = backward_formulas::statistics_in(&x_t, &g, &w_kept, f64::from(eps)).into_iter();
         let variant = if T::NAME == "float16" { "dx-truncated-f16" } else { "dx-truncated-bf16" };
         let mut candidates = vec![candidate("rounds-toward-zero", variant, Rounding::TowardZero.array::<T>(&values))];
         candidates.extend(rounded.map(|c| c.map(T::from_f64)));
@@ -429,7 +429,7 @@ fn derived_to_1e12(
         };
         let eps = f64::from(eps);
         let mut formulas = backward_fit::dx_candidates(&x, &g, &w, eps, &seen, 1e-13);
-        formulas.extend(backward_fit::r_candidates(&x, &g, &w, eps));
+        formulas.extend(backward_formulas::r_candidates(&x, &g, &w, eps));
         let formulas = formulas.into_iter().map(|c| Candidate { output: in_units(&c.output), ..c }).collect();
         let mut by_formula = Observation::by_tolerance(case, &actual, &expected, formulas, 1e-12, 0.0);
         by_formula.sightings.push(in_fp32);
