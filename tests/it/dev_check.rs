@@ -469,6 +469,11 @@ fn dev_new_writes_a_course_and_registers_it_without_overwriting() {
         "courses/demo/kit/src/lib.rs",
         "courses/demo/grade/Cargo.toml",
         "courses/demo/grade/src/lib.rs",
+        "courses/demo/grade/src/cases/mod.rs",
+        "courses/demo/grade/src/cases/scale.rs",
+        "courses/demo/grade/src/mistakes.rs",
+        "courses/demo/grade/src/text.rs",
+        "courses/demo/grade/src/oracle.rs",
         "courses/demo/grade/editor.rs",
     ] {
         assert!(checkout.path(file).is_file(), "{file} is written");
@@ -485,11 +490,16 @@ fn dev_new_writes_a_course_and_registers_it_without_overwriting() {
     // The calls are declared on the generic protocol: no encoding, loop or caller of its own.
     let kit = checkout.read("courses/demo/kit/src/lib.rs");
     assert!(kit.contains("tutor_subject::course_protocol!") && !kit.contains("fn encode"), "{kit}");
-    assert!(checkout.read("courses/demo/grade/src/lib.rs").contains("tutor_grade::client!"));
+    // The chapter layout every course has: its lib.rs is the declared boilerplate and its modules.
+    let lib = checkout.read("courses/demo/grade/src/lib.rs");
+    assert!(lib.contains("tutor_grade::course!") && lib.contains("pub mod cases;"), "{lib}");
+    assert!(
+        !checkout.read("courses/demo/grade/src/mistakes.rs").contains("crate::cases"),
+        "mistakes never import cases"
+    );
     let grade: toml::Table =
         toml::from_str(&checkout.read("courses/demo/grade/Cargo.toml")).expect("the grade manifest");
     assert_eq!(grade["package"]["name"].as_str(), Some("demo_grade"));
-    assert!(checkout.read("courses/demo/grade/src/lib.rs").contains("pub static COURSE"));
 
     let registry = checkout.read("courses/Cargo.toml");
     let line = "demo = { path = \"demo/grade\", package = \"demo_grade\" }\n";

@@ -32,7 +32,7 @@ fn document(course: &Course, args: &[&str], code: i32) -> Value {
 fn every_report_is_valid_against_its_schema() {
     let course = Course::new("json");
     // What `check 02` runs: the cases of TODO 2.
-    let cases = rmsnorm_grade::all_cases().iter().filter(|case| case.belongs_to(2)).count();
+    let cases = rmsnorm_grade::cases::all().iter().filter(|case| case.belongs_to(2)).count();
 
     // A pass.
     course.write_exercise("02-norm", &Course::solution("02-norm"));
@@ -71,7 +71,7 @@ fn every_report_is_valid_against_its_schema() {
     assert!(all["tests"].as_array().unwrap().iter().any(|t| t["status"] == "todo"));
     // Each exercise with its own cases.
     for (id, todo) in common::exercises() {
-        let own = rmsnorm_grade::all_cases().iter().filter(|case| case.belongs_to(todo as u32)).count();
+        let own = rmsnorm_grade::cases::all().iter().filter(|case| case.belongs_to(todo as u32)).count();
         let of_exercise = all["tests"].as_array().unwrap().iter().filter(|t| t["exercise"] == *id);
         assert_eq!(of_exercise.count(), own, "{id}");
     }

@@ -12,8 +12,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use half::{bf16, f16};
 use ndarray::{ArrayD, Axis, IxDyn};
-use rmsnorm_grade::all_cases;
-use rmsnorm_grade::checks::Rng;
+use rmsnorm_grade::cases::all as all_cases;
+use rmsnorm_grade::cases::Rng;
 use rmsnorm_grade::mistakes;
 use rmsnorm_grade::report::{CaseResult, Status};
 use rmsnorm_grade::tutor_kit::{reference, Float, Param};
@@ -431,13 +431,13 @@ fn eps_inside_the_root_gives_0_7071_and_outside_0_9990() {
 #[test]
 fn a_zero_row_is_finite_for_eps_above_zero_and_nan_at_eps_zero() {
     let zero = ArrayD::<f32>::zeros(IxDyn(&[2, 4]));
-    for eps in rmsnorm_grade::checks::KEPT_EPS.into_iter().filter(|&e| e > 0.0) {
+    for eps in rmsnorm_grade::cases::KEPT_EPS.into_iter().filter(|&e| e > 0.0) {
         let y = reference::rms_normalize(&zero, eps).expect("valid");
         assert!(y.iter().all(|&v| v == 0.0), "eps = {eps:e}: {y}");
     }
     // The kit accepts eps = 0, and then a zero row is 0 / 0.
     assert!(reference::check_config(4, 0.0).is_ok());
-    assert!(rmsnorm_grade::checks::KEPT_EPS.contains(&0.0), "the checks require eps = 0 to be accepted");
+    assert!(rmsnorm_grade::cases::KEPT_EPS.contains(&0.0), "the checks require eps = 0 to be accepted");
     assert!(reference::rms_normalize(&zero, 0.0).expect("valid").iter().all(|v| v.is_nan()));
 
     both_contain(mistake("no-eps"), "0 / 0 = NaN");
@@ -672,13 +672,13 @@ fn a_frozen_weight_fails_eight_cases_and_the_explanation_names_them() {
         &format!("The other makes {count} cases fail, the parameter contract's \"{en}\" among them"),
     );
     let parameter: Vec<&str> =
-        failed.iter().filter(|c| c.contract == rmsnorm_grade::checks::PARAMETER).map(|c| c.id.as_str()).collect();
+        failed.iter().filter(|c| c.contract == rmsnorm_grade::cases::PARAMETER).map(|c| c.id.as_str()).collect();
     assert_eq!(parameter, ["weight-is-ones", "weight-gets-gradient", "gradient-starts-empty"]);
 }
 
 #[test]
 fn the_explanation_lists_every_case_of_the_parameter_contract() {
-    let cases: Vec<_> = all_cases().into_iter().filter(|c| c.contract == rmsnorm_grade::checks::PARAMETER).collect();
+    let cases: Vec<_> = all_cases().into_iter().filter(|c| c.contract == rmsnorm_grade::cases::PARAMETER).collect();
     let count = cases.len().to_string();
     assert_eq!(count, "5");
     states(
@@ -690,7 +690,7 @@ fn the_explanation_lists_every_case_of_the_parameter_contract() {
     for case in &cases {
         states_both(WEIGHT, "explanation", &format!("`{}`", case.id));
     }
-    let kept = rmsnorm_grade::checks::KEPT_EPS;
+    let kept = rmsnorm_grade::cases::KEPT_EPS;
     let lowest = kept.iter().copied().fold(f32::INFINITY, f32::min);
     let highest = kept.iter().copied().fold(0.0, f32::max);
     let (lowest, highest) = (format!("{lowest}"), format!("{highest}"));

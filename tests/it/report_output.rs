@@ -54,7 +54,7 @@ fn one_mistake_fits_a_screen_in_every_language() {
     // English: the first failure in full, the others on a line each, passing cases counted (the
     // cases of TODO 2 only: what `tutor check 02-norm` runs).
     let run = check(&course, "sum-not-mean", "en", 80, &[]);
-    run.shows("✗ Numeric contract · 2/11")
+    run.shows("✗ Numeric contract · 2/12")
         .shows("✗ FAIL tutorial case")
         .shows("Mismatched elements: 2 / 4 (50.0%)")
         .shows("(0, 0, 0)           0.8485281            0.6  ←")
@@ -64,8 +64,8 @@ fn one_mistake_fits_a_screen_in_every_language() {
     // --verbose: every case in full, and the seed that repeats the run.
     let verbose = check(&course, "sum-not-mean", "en", 1000, &["--verbose"]);
     verbose.shows("✓ pass").shows("Random inputs from seed");
-    let own: Vec<_> = rmsnorm_grade::all_cases().into_iter().filter(|case| case.belongs_to(2)).collect();
-    assert_eq!(own.len(), 11, "the cases of TODO 2");
+    let own: Vec<_> = rmsnorm_grade::cases::all().into_iter().filter(|case| case.belongs_to(2)).collect();
+    assert_eq!(own.len(), 12, "the cases of TODO 2");
     for case in own {
         let title = case.title();
         verbose.shows(title.en.split(['(', '[']).next().unwrap_or(title.en).trim_end());
@@ -98,7 +98,7 @@ fn at_40_columns_lines_fit_and_no_word_is_split() {
     let words: Vec<String> = run.stdout.split_whitespace().map(bare).collect();
     let mistake = rmsnorm_grade::mistakes::find("sum-not-mean").expect("a known mistake");
     let first_case =
-        rmsnorm_grade::all_cases().into_iter().find(|c| c.id == "tutorial-case").expect("the tutorial case");
+        rmsnorm_grade::cases::all().into_iter().find(|c| c.id == "tutorial-case").expect("the tutorial case");
     for sentence in [mistake.en, first_case.en, "norm(x) differs from the reference"] {
         for word in sentence.split_whitespace() {
             assert!(words.contains(&bare(word)), "{word:?} of {sentence:?} is split or missing:\n{}", run.stdout);

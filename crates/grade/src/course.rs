@@ -53,6 +53,62 @@ macro_rules! mistakes {
     };
 }
 
+/// What every course's grading crate declares in its `lib.rs`, written once: the kit re-exported
+/// (for tests that compile learner files in with `tutor_kit::graded_server!`), the learner's code
+/// as the cases call it (`subject`, from the kit's protocol), the course's type and its `COURSE`
+/// static for the registry, and its [`Course`] impl listing `cases::all()` and `mistakes::ALL`
+/// (the chapter layout: `cases/`, `mistakes.rs`), with import notes for `Param`, `Float` and
+/// those given. Further trait methods (diagnoses, coaching) follow the imports.
+///
+/// ```ignore
+/// tutor_grade::course! {
+///     /// The SwiGLU course, as tutor's registry knows it.
+///     pub struct SwiGlu;
+///     imports: [("MlpError", "use tutor_kit::MlpError;"), ("Rng", "use tutor_kit::Rng;")];
+/// }
+/// ```
+#[macro_export]
+macro_rules! course {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident;
+        imports: [$(($missing:literal, $import:literal)),* $(,)?];
+        $($method:tt)*
+    ) => {
+        /// The course's kit, for tests that compile learner files in (`tutor_kit::graded_server!`).
+        pub use tutor_kit;
+
+        // The learner's code as the cases call it, through the course's declared calls.
+        tutor_kit::protocol!($crate::client!(pub mod subject));
+
+        $(#[$meta])*
+        $vis struct $name;
+
+        /// The course's grading code, for the registry.
+        pub static COURSE: $name = $name;
+
+        impl $crate::Course for $name {
+            fn cases(&self) -> ::std::vec::Vec<$crate::Case> {
+                cases::all()
+            }
+
+            fn mistakes(&self) -> &'static [$crate::Mistake] {
+                mistakes::ALL
+            }
+
+            fn import_notes(&self) -> &'static [$crate::ImportNote] {
+                &[
+                    $crate::ImportNote { missing: "Param", import: "use tutor_kit::Param;" },
+                    $crate::ImportNote { missing: "Float", import: "use tutor_kit::Float;" },
+                    $($crate::ImportNote { missing: $missing, import: $import },)*
+                ]
+            }
+
+            $($method)*
+        }
+    };
+}
+
 /// A short note for a compiler error beginners meet: when rustc says `missing` cannot be found,
 /// the line that brings it in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -77,6 +77,28 @@ impl<'c> Run<'c> {
         self.observe(move || vec![Observation::by_tolerance(case, &seen, &right, candidates(), atol, rtol)]);
     }
 
+    /// `assert_close` of `what` (a code span, `dtype` its element type) at (atol, rtol), recorded
+    /// as evidence first ([`Self::observe_close`]); a failure says which output of which dtype
+    /// differs (a long output shows no table, where the dtype would otherwise be read). What every
+    /// course's cases compare with, written once.
+    pub fn compare<V: tutor_subject::Float + 'static>(
+        &self,
+        what: &str,
+        dtype: &str,
+        actual: &ndarray::ArrayD<f64>,
+        expected: &ndarray::ArrayD<f64>,
+        (atol, rtol): (f64, f64),
+        candidates: impl FnOnce() -> Vec<evidence::Candidate<V>> + 'c,
+    ) -> crate::Outcome {
+        self.observe_close(actual, expected, (atol, rtol), candidates);
+        crate::assert_close(&crate::text::code(what), dtype, actual, expected, atol, rtol).map_err(|mut failure| {
+            if failure.mismatch.is_some() {
+                failure.message = crate::text::output_differs(what, dtype);
+            }
+            failure
+        })
+    }
+
     /// Works out every observation recorded. One that panics (tutor's bug, never the learner's:
     /// no code of theirs runs here) is no evidence.
     fn observations(&self) -> Vec<Observation> {
@@ -311,6 +333,25 @@ mod tests {
 
     fn panics(_: &Run) -> Outcome {
         panic!("TODO 3 is not done yet / TODO 3 尚未完成")
+    }
+
+    fn compares_a_halved_output(run: &Run) -> Outcome {
+        let expected = ndarray::arr1(&[1.0, 2.0, 4.0]).into_dyn();
+        let actual = expected.mapv(|v| v / 2.0);
+        let halved = actual.clone();
+        run.compare("y", "float32", &actual, &expected, (1e-5, 1e-5), move || {
+            vec![evidence::candidate("halved", "half", halved)]
+        })
+    }
+
+    #[test]
+    fn compare_says_which_output_differs_and_records_the_evidence() {
+        let cases = [Case { contract: C, id: "c1", zh: "中", en: "en", run: compares_a_halved_output, grades: &[] }];
+        let report = grade(&cases, KNOWN, &Run::new(&Silent, 7), property_last());
+        let message = report.cases[0].message.as_ref().expect("a failure message");
+        assert!(message.en.contains("`y` (float32) differs from the reference"), "{}", message.en);
+        assert!(report.cases[0].mismatch.is_some(), "the numbers are kept");
+        assert_eq!(report.mistakes, ["halved"], "named on the evidence it recorded");
     }
 
     /// Diagnoses that find nothing first and `property` last.

@@ -98,6 +98,11 @@ pub fn code(name: &str) -> Bi {
     Bi::new(name, name)
 }
 
+/// An output that differs from the reference: `what` (a code span) of element type `dtype`.
+pub fn output_differs(what: &str, dtype: &str) -> Bi {
+    Bi::new(format!("`{what}`（{dtype}）与参考结果不一致"), format!("`{what}` ({dtype}) differs from the reference"))
+}
+
 /// A call returned `Err` where an answer was expected.
 pub fn returned_error(what: &Bi, error: &Bi) -> Bi {
     Bi::new(format!("{} 返回了错误：{}", what.zh, error.zh), format!("{} returned an error: {}", what.en, error.en))

@@ -134,6 +134,12 @@ wire_element!(f32, 0, u32, f32::to_bits, f32::from_bits);
 wire_element!(f64, 1, u64, f64::to_bits, f64::from_bits);
 wire_element!(f16, 2, u16, f16::to_bits, f16::from_bits);
 wire_element!(bf16, 3, u16, bf16::to_bits, bf16::from_bits);
+// Integer and bool arrays (positions, token ids, masks): the same frames, their own tags. A bool
+// travels as a byte, and any byte but 0 reads as true.
+wire_element!(i64, 4, i64, |v: i64| v, |v: i64| v);
+wire_element!(i32, 5, i32, |v: i32| v, |v: i32| v);
+wire_element!(u32, 6, u32, |v: u32| v, |v: u32| v);
+wire_element!(bool, 7, u8, u8::from, |v: u8| v != 0);
 
 #[derive(Default)]
 /// Builds a message: the primitive values in their wire form, appended in order.

@@ -4,7 +4,8 @@
 //! ([`wire`]), a course's declared calls and their server ([`course_protocol!`]; the work of
 //! answering one, out of the code it generates: [`answer`]), the request loop and the refusal
 //! of a kit's own answer ([`serve`]), [`Param`] of any rank, quiet panic capture ([`panics`])
-//! and the bilingual pair ([`text::Bi`]).
+//! the bilingual pair ([`text::Bi`]) and the tensor errors every course's error type extends
+//! ([`tensor_error!`], [`TensorError`]).
 //! It never decides a verdict. A course's kit (`courses/<id>/kit`) re-exports it, so exercise
 //! files name one crate, `tutor_kit`.
 
@@ -21,6 +22,7 @@ pub mod patient;
 pub mod protocol;
 mod rng;
 pub mod serve;
+mod tensor_error;
 pub mod text;
 mod warm;
 pub mod wire;
@@ -32,6 +34,7 @@ pub use warm::instantiate as __instantiate_wire;
 pub use float::Float;
 pub use param::{GradShapeMismatch, Param};
 pub use rng::Rng;
+pub use tensor_error::{last_axis_mismatch, TensorError};
 
 /// Re-exported so that kits, generated code and exercises can name them through one crate.
 pub use half;

@@ -399,6 +399,12 @@ mod tests {
         round_trip(with_grad);
         // NaN payloads travel bit for bit.
         let nan = f32::from_bits(0x7fc0_0001);
+        // Integer and bool arrays (positions, token ids, masks) travel as the float ones do.
+        round_trip(array![[3i64, -1], [i64::MAX, 0]].into_dyn());
+        round_trip(array![7i32, -8]);
+        round_trip(array![0u32, u32::MAX]);
+        round_trip(array![[true, false], [false, true]].into_dyn());
+        assert!(decode_all::<Array1<i64>>(&encode_one(&array![1.0f64])).is_err(), "the element type is checked");
         let back: Array1<f32> = decode_all(&encode_one(&array![nan])).unwrap();
         assert_eq!(back[0].to_bits(), nan.to_bits());
         // A transposed view travels in logical order.

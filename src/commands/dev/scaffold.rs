@@ -1,6 +1,7 @@
 //! The files of a new course, from the templates in `template/` with the course's id put in for
 //! `{{NAME}}`: a catalogue with one exercise, its stub and solution, the lessons, the kit crate
-//! and the grading crate (with the editor's library root, as tutor writes it).
+//! and the grading crate on the chapter layout every course has (`lib.rs`, `cases/<exercise>.rs`,
+//! `mistakes.rs`, `text.rs`, `oracle.rs`; with the editor's library root, as tutor writes it).
 
 use anyhow::{Context, Result};
 
@@ -11,7 +12,7 @@ use crate::course::{editor, Catalogue};
 const PLACEHOLDER: &str = "{{NAME}}";
 
 /// Each template, and where it goes (both with the placeholder).
-const TEMPLATES: [(&str, &str); 9] = [
+const TEMPLATES: [(&str, &str); 14] = [
     ("exercises/{{NAME}}/info.toml", include_str!("template/info.toml.tmpl")),
     ("exercises/{{NAME}}/01-scale.rs", include_str!("template/stub.rs.tmpl")),
     ("solutions/{{NAME}}/01-scale.rs", include_str!("template/solution.rs.tmpl")),
@@ -21,6 +22,11 @@ const TEMPLATES: [(&str, &str); 9] = [
     ("courses/{{NAME}}/kit/src/lib.rs", include_str!("template/kit.lib.rs.tmpl")),
     ("courses/{{NAME}}/grade/Cargo.toml", include_str!("template/grade.Cargo.toml.tmpl")),
     ("courses/{{NAME}}/grade/src/lib.rs", include_str!("template/grade.lib.rs.tmpl")),
+    ("courses/{{NAME}}/grade/src/cases/mod.rs", include_str!("template/grade.cases.mod.rs.tmpl")),
+    ("courses/{{NAME}}/grade/src/cases/scale.rs", include_str!("template/grade.cases.scale.rs.tmpl")),
+    ("courses/{{NAME}}/grade/src/mistakes.rs", include_str!("template/grade.mistakes.rs.tmpl")),
+    ("courses/{{NAME}}/grade/src/oracle.rs", include_str!("template/grade.oracle.rs.tmpl")),
+    ("courses/{{NAME}}/grade/src/text.rs", include_str!("template/grade.text.rs.tmpl")),
 ];
 
 /// Every file of course `name`, by its path in the repository.

@@ -25,7 +25,7 @@ fn without_eps_a_zero_rows_dx_is_nan_and_with_eps_it_is_finite() {
     let zero = [0.0f32; 4];
     let grad = [0.3, -1.2, 0.8, 0.5];
     assert!(dx(&zero, &grad, 0.0).iter().all(|v| v.is_nan()), "0 · ∞: NaN, not infinite");
-    for eps in rmsnorm_grade::checks::KEPT_EPS.into_iter().filter(|&e| e > 0.0) {
+    for eps in rmsnorm_grade::cases::KEPT_EPS.into_iter().filter(|&e| e > 0.0) {
         assert!(dx(&zero, &grad, eps).iter().all(|v| v.is_finite()), "eps = {eps:e}");
     }
     states(BACKWARD, "lesson", "全零行的 dx 就会变成 NaN（0 · ∞）", "a zero row's dx becomes NaN (0 · ∞)");
@@ -151,8 +151,8 @@ fn the_width_case_is_last_and_its_d_squared_is_67_million_steps() {
     // Last of all: a run whose time runs out there ends no other case.
     let last = all_cases().last().map(|c| c.id).expect("cases");
     assert_eq!(last, "backward-at-model-width");
-    let width = rmsnorm_grade::checks::width::WIDTH;
-    let limit = rmsnorm_grade::checks::width::CALL_LIMIT.as_secs();
+    let width = rmsnorm_grade::cases::width::WIDTH;
+    let limit = rmsnorm_grade::cases::width::CALL_LIMIT.as_secs();
     both_contain(case_title(last), &width.to_string());
     let (zh, en) = case_title(last);
     assert!(zh.contains(&format!("{limit} 秒内")) && en.contains(&format!("within {limit} s")), "{zh} / {en}");

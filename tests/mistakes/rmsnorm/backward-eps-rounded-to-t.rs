@@ -1,5 +1,5 @@
 //! exercise: 04-backward
-//! mistake: unnamed
+//! mistake: backward-eps-rounded-to-t
 //! eps converted to the input type before use: for f16/bf16 it moves r where the mean square is near eps (from the independent batch of issue 21).
 
 //! Exercise 04 · backward by hand: the gradients of x and of the weight

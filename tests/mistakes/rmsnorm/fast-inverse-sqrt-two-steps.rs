@@ -1,6 +1,6 @@
 //! exercise: 02-norm
-//! mistake: unnamed
-//! Quake III's fast inverse square root with two Newton steps: a few millionths small, inside every FP32 tolerance; only the exact ties see it (values just under a tie round down), and that is no evidence of which mistake it is.
+//! mistake: zero-row-guarded
+//! Quake III's fast inverse square root with two Newton steps: a few millionths small, inside every FP32 tolerance; the exact ties see it (values just under a tie round down, no evidence of which mistake it is), and so does a zero row at eps = 0, where its 1/sqrt(0) is finite and the row comes out 0 instead of NaN.
 
 #![allow(dead_code)]
 

@@ -2,18 +2,15 @@
 
 use tutor_subject::text::Bi;
 
-tutor_subject::wire_enum! {
-    /// Why a layer could not be built, or could not run on its inputs.
+tutor_subject::tensor_error! {
+    /// Why a layer could not be built, or could not run on its inputs: these, and the shared
+    /// tensor errors (`NoAxis`, `ZeroSize { what }`, `ShapeMismatch`).
     #[derive(Debug, Clone, PartialEq)]
     pub enum AttnError {
-        /// A size that must be positive was 0; `what` names it.
-        ZeroSize { what: String } = 0,
         /// An input without the axes required: `found` is its shape.
         Rank { expected: usize, found: Vec<usize> } = 1,
         /// RoPE rotates pairs: head_dim must be even.
         OddHeadDim(usize) = 2,
-        /// Two shapes that must agree do not.
-        ShapeMismatch { expected: Vec<usize>, found: Vec<usize> } = 3,
         /// Fewer keys than queries: the queries are the last positions of the keys.
         FewerKeys { queries: usize, keys: usize } = 4,
         /// `dim`, `n_heads` and `n_kv_heads` do not divide as they must.
@@ -29,9 +26,6 @@ impl AttnError {
     /// What went wrong, in each language.
     pub fn text(&self) -> Bi {
         match self {
-            AttnError::ZeroSize { what } => {
-                Bi::new(format!("{what} 必须为正数，收到 0"), format!("{what} must be positive, got 0"))
-            }
             AttnError::Rank { expected, found } => Bi::new(
                 format!("输入应有 {expected} 个维度，收到形状 {found:?}"),
                 format!("the input must have {expected} axes, got shape {found:?}"),
@@ -39,10 +33,6 @@ impl AttnError {
             AttnError::OddHeadDim(d) => Bi::new(
                 format!("RoPE 成对旋转，head_dim 必须为偶数，收到 {d}"),
                 format!("RoPE rotates pairs: head_dim must be even, got {d}"),
-            ),
-            AttnError::ShapeMismatch { expected, found } => Bi::new(
-                format!("形状不一致：期望 {expected:?}，收到 {found:?}"),
-                format!("shape mismatch: expected {expected:?}, found {found:?}"),
             ),
             AttnError::FewerKeys { queries, keys } => Bi::new(
                 format!("键（{keys} 个）少于查询（{queries} 个）"),
@@ -60,8 +50,7 @@ impl AttnError {
                 format!("θ 必须是大于 1 的有限数，收到 {theta:?}"),
                 format!("θ must be finite and above 1, got {theta:?}"),
             ),
+            shared => shared.tensor_text(),
         }
     }
 }
-
-tutor_subject::course_error!(AttnError);

@@ -4,61 +4,60 @@
 //! test's), never next to learner code: a graded program can return wrong numbers, but it cannot
 //! return a verdict.
 //!
-//! tutor knows it through [`COURSE`], registered in `courses/Cargo.toml`.
+//! tutor knows it through [`COURSE`], registered in `courses/Cargo.toml`. The chapter layout:
+//! [`cases`] (one module per exercise), [`mistakes`] (each with its text and hint, and the
+//! diagnoses that name them), [`text`], [`oracle`].
 
-pub mod checks;
-mod coaching;
-mod diagnose;
+pub mod cases;
 pub mod mistakes;
 pub mod oracle;
 pub mod text;
 
-pub use checks::{all_cases, Run};
 pub use tutor_grade::{evidence, report, Fault};
-/// The course's kit, for tests that compile learner files in (`tutor_kit::graded_server!`).
-pub use tutor_kit;
 
-use tutor_grade::{Case, Coaching, Course, ImportNote, Mistake};
+use tutor_grade::{Coaching, Failure, Run};
+use tutor_kit::NormError;
 
-// The learner's code as the checks call it: `subject::RMSNorm::new(&subject, …)`, `layer.norm(&x)`.
-tutor_kit::protocol!(tutor_grade::client!(pub mod subject));
+use crate::subject::{RMSNorm, Subject};
 
-/// The RMSNorm course, as tutor's registry knows it.
-pub struct RmsNorm;
-
-/// The course's grading code, for the registry.
-pub static COURSE: RmsNorm = RmsNorm;
-
-impl Course for RmsNorm {
-    fn cases(&self) -> Vec<Case> {
-        all_cases()
-    }
-
-    fn mistakes(&self) -> &'static [Mistake] {
-        mistakes::ALL
-    }
+tutor_grade::course! {
+    /// The RMSNorm course, as tutor's registry knows it.
+    pub struct RmsNorm;
+    imports: [("NormError", "use tutor_kit::NormError;")];
 
     fn by_property(&self, run: &Run) -> Option<&'static str> {
-        diagnose::by_property(run)
+        mistakes::by_property(run)
     }
 
     fn before_evidence(&self, run: &Run) -> Option<&'static str> {
-        diagnose::state_kept(run)
+        mistakes::state_kept(run)
     }
 
     fn implied(&self) -> &'static [(&'static str, &'static str)] {
         mistakes::IMPLIED
     }
 
-    fn import_notes(&self) -> &'static [ImportNote] {
-        &[
-            ImportNote { missing: "Param", import: "use tutor_kit::Param;" },
-            ImportNote { missing: "Float", import: "use tutor_kit::Float;" },
-            ImportNote { missing: "NormError", import: "use tutor_kit::NormError;" },
-        ]
+    fn coaching(&self) -> &'static [Coaching] {
+        text::COACHING
+    }
+}
+
+/// Builds layers in the learner's code: `run.build(hidden_size, eps)?` in a case, and
+/// `run.new_layer(…)` in a diagnosis.
+pub trait Build {
+    /// `RMSNorm::new(hidden_size, eps)`, an `Err` turned into a failure.
+    fn build(&self, hidden_size: usize, eps: f32) -> Result<RMSNorm<'_>, Failure>;
+    /// `RMSNorm::new(hidden_size, eps)` as the learner's code answered it.
+    fn new_layer(&self, hidden_size: usize, eps: f32) -> Result<RMSNorm<'_>, NormError>;
+}
+
+impl Build for Run<'_> {
+    fn build(&self, hidden_size: usize, eps: f32) -> Result<RMSNorm<'_>, Failure> {
+        let what = text::code(&format!("RMSNorm::new({hidden_size}, {eps:e})"));
+        tutor_grade::returned(&what, self.new_layer(hidden_size, eps))
     }
 
-    fn coaching(&self) -> &'static [Coaching] {
-        coaching::COACHING
+    fn new_layer(&self, hidden_size: usize, eps: f32) -> Result<RMSNorm<'_>, NormError> {
+        RMSNorm::new(&Subject::new(self.channel), hidden_size, eps)
     }
 }

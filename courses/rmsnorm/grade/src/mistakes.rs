@@ -8,8 +8,15 @@ use tutor_kit::{reference, Float, Param};
 
 pub use tutor_grade::Mistake;
 
+pub mod backward_fit;
+pub mod backward_formulas;
 mod fast_rsqrt;
 mod output;
+mod properties;
+pub mod scale_fit;
+mod weight_kept;
+
+pub use properties::{by_property, state_kept};
 
 tutor_grade::mistakes! {
     "zero-weight", "01-weight", 2,
@@ -166,6 +173,14 @@ tutor_grade::mistakes! {
         "无论 T 是什么，权重都先被舍入到 bf16 或 f16 再相乘：应使用 `self.weight.value` 的 FP32 值（或舍入到 T 本身）", "the weight is rounded to bf16 or f16 before the multiply whatever T is: use the FP32 values of `self.weight.value` (or round them to T itself)";
     "rounded-through-half", "03-forward", 3,
         "无论 T 是什么，结果都先经过 f16 或 bf16 再转换为 T：f32 与 f64 的输出只剩半精度，另一种半精度类型被舍入了两次；用 `T::from_f32` 直接转换一次", "the result passes through f16 or bf16 on its way to T whatever T is: f32 and f64 outputs keep only half precision, and the other half type is rounded twice; convert once, straight to T, with `T::from_f32`";
+    "zero-row-guarded", "02-norm", 3,
+        "eps = 0 时全零行得到 0，而不是契约的 0 / 0 = NaN：全零行被特殊处理了，或 1/sqrt(0) 算出了有限值（快速平方根倒数、下限截断）；eps > 0 时公式本身就得到 0，不需要任何特判", "a zero row at eps = 0 gives 0, not the contract's (and PyTorch's) 0 / 0 = NaN: the zero row is special-cased, or 1/sqrt(0) comes out finite (a fast inverse square root, a clamp); for eps > 0 the formula itself gives 0, so no special case is needed";
+    "backward-zero-row-guarded", "04-backward", 3,
+        "eps = 0 时全零行被特殊处理（dx 为 0，或这一行不进入权重梯度）：那里 r = 1/0，契约的 dx 与权重梯度都是 NaN（0 · ∞）；照公式算即可", "a zero row at eps = 0 is special-cased (dx 0, or the row left out of the weight's gradient): there r = 1/0, and the contract's dx and weight gradient are NaN (0 · ∞), as PyTorch's are; just follow the formula";
+    "backward-all-elements-count", "04-backward", 1,
+        "backward 除以了 x 的全部元素个数（`x.len()`），而不是这一行的长度 D（在均方里、均值项里或两处都是）：每一行的统计量只属于这一行", "backward divides by every element of x (`x.len()`) instead of the row's length D (in the mean square, in the mean term, or in both): each row's statistics are its own";
+    "backward-eps-rounded-to-t", "04-backward", 1,
+        "backward 先把 eps 舍入到输入类型（f16/bf16）再使用：应取 `self.eps as f64`，不经过 T（0.1 在 f16 中是 0.09998）", "backward rounds eps to the input's type (f16/bf16) before using it: take `self.eps as f64`, never through T (0.1 is 0.09998 in f16)";
     "fast-inverse-sqrt", "02-norm", 3,
         "缩放因子用快速平方根倒数（位运算加一步牛顿迭代）求得：误差约 0.2%，远超 FP32 的容差；用 `sqrt` 再相除", "the scale is taken with the fast inverse square root (the bit trick and one Newton step): about 0.2 % off, far beyond FP32's tolerance; take `sqrt` and divide";
 }
@@ -221,6 +236,28 @@ pub fn wrong_norms<T: Float>(x: &ArrayD<T>, eps: f32) -> Vec<Candidate<f32>> {
         // A square input broadcasts the un-kept statistics along the wrong axis without a panic.
         out.push(candidate("keepdim-forgotten", "square-broadcast", divided(mean_square(last), None)));
     }
+    // A zero row special-cased to 0 (right for eps > 0, where the formula gives 0 too; at eps = 0
+    // the contract's 0 / 0 is NaN), offered on every input so that any other failure rules it
+    // out; and a NaN in the right output replaced by 0 (alike on a zero row at eps = 0, told
+    // apart by a NaN row of x).
+    let right = divided(mean_square(last), Some(last));
+    let guarded = per_row(&x32, last, |row| {
+        let ms = row.iter().map(|v| v * v).sum::<f32>() / row.len() as f32;
+        let zero = eps == 0.0 && row.iter().all(|&v| v == 0.0);
+        row.iter().map(|v| if zero { 0.0 } else { v / (ms + eps).sqrt() }).collect()
+    });
+    out.push(candidate("zero-row-guarded", "zero-row-zero", guarded));
+    if right.iter().any(|v| v.is_nan()) {
+        out.push(candidate("nan-replaced", "nan-output-zero", right.mapv(|v| if v.is_nan() { 0.0 } else { v })));
+    }
+    // The normalised values rounded to a half-precision T before they are returned (and rounded
+    // again by forward after the weight).
+    if std::mem::size_of::<T>() < 4 {
+        out.push(candidate("double-rounding", "norm-rounded-to-t", right.mapv(|v| T::from_f32(v).to_f32())));
+    }
+    // The mean of |x| where the mean square belongs, with or without the root (an L1 norm).
+    let mean_abs = x32.mapv(f32::abs).sum_axis(last) / d;
+    out.push(candidate("abs-not-square", "mean-abs-no-root", &x32 / &(mean_abs + eps).insert_axis(last)));
     // No eps, with the zero row special-cased instead (`if ms > 0`): such rows are left as they are.
     let guarded = mean_square(last).mapv(|ms| if ms > 0.0 { ms.sqrt() } else { 1.0 });
     out.push(candidate("no-eps", "zero-guard", &x32 / &guarded.insert_axis(last)));
@@ -297,7 +334,7 @@ pub fn wrong_forwards<T: Float>(x: &ArrayD<T>, eps: f32, weight: &Param) -> Vec<
     out.push(candidate("double-rounding", "widened-again", weighted(&|v, w| T::from_f32(v.to_f32() * w))));
     out.push(candidate("double-rounding", "product-in-f64", weighted(&|v, w| T::from_f64(v.to_f64() * f64::from(w)))));
     // The FP32 normalised values times the weight in f64, rounded once: for a half type a rare
-    // double rounding only; for f64 no FP32 product at all (see `checks::dtype::forward_matches`).
+    // double rounding only; for f64 no FP32 product at all (see `cases::forward::forward_matches`).
     let mut in_f64 = normalized.mapv(f64::from);
     in_f64.lanes_mut(last).into_iter().for_each(|mut row| row.zip_mut_with(&weight.value, |v, &w| *v *= f64::from(w)));
     out.push(candidate("product-not-in-fp32", PRODUCT_IN_F64, in_f64.mapv(T::from_f64)));

@@ -2,27 +2,17 @@
 
 use crate::text;
 
-tutor_subject::wire_enum! {
-    /// Why an `RMSNorm` could not be built or could not run on an input.
+tutor_subject::tensor_error! {
+    /// Why an `RMSNorm` could not be built or could not run on an input: these, and the shared
+    /// tensor errors (`NoAxis`, `ZeroSize`, `ShapeMismatch`).
     #[derive(Debug, Clone, PartialEq)]
     pub enum NormError {
         /// `hidden_size` was 0.
         ZeroHiddenSize = 0,
         /// `eps` was negative, NaN or infinite.
         BadEps(f32) = 1,
-        /// The input has no axis at all (a 0-d array), so there is no feature axis to normalise.
-        NoAxis = 2,
         /// The input's last axis does not have `hidden_size` elements.
         HiddenSizeMismatch { expected: usize, found: usize } = 3,
-        /// Two arrays that must have one shape (input and upstream gradient, a weight and its
-        /// gradient) do not.
-        ShapeMismatch { expected: Vec<usize>, found: Vec<usize> } = 4,
-    }
-}
-
-impl From<tutor_subject::GradShapeMismatch> for NormError {
-    fn from(e: tutor_subject::GradShapeMismatch) -> Self {
-        NormError::ShapeMismatch { expected: e.expected, found: e.found }
     }
 }
 
@@ -32,14 +22,13 @@ impl NormError {
         match self {
             NormError::ZeroHiddenSize => text::error_zero_hidden(),
             NormError::BadEps(eps) => text::error_bad_eps(*eps),
-            NormError::NoAxis => text::error_no_axis(),
-            NormError::HiddenSizeMismatch { expected, found } => text::error_hidden_mismatch(*expected, *found),
-            NormError::ShapeMismatch { expected, found } => text::error_shape_mismatch(expected, found),
+            NormError::HiddenSizeMismatch { expected, found } => {
+                tutor_subject::last_axis_mismatch("hidden_size", *expected, *found)
+            }
+            shared => shared.tensor_text(),
         }
     }
 }
-
-tutor_subject::course_error!(NormError);
 
 #[cfg(test)]
 mod tests {

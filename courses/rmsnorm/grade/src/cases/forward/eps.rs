@@ -6,11 +6,11 @@
 use ndarray::ArrayD;
 use tutor_grade::data::tensor;
 
-use super::dtype::{forward_matches, weighted, F32};
-use super::{cases, Case, Outcome, Run};
+use super::{forward_matches, F32};
+use crate::cases::{cases, weighted, Case, Outcome, Run};
 
 pub fn cases() -> Vec<Case> {
-    cases! { super::DTYPE_GRADIENT;
+    cases! { crate::cases::DTYPE_GRADIENT;
         "forward-uses-own-eps",
             "forward 使用本层的 eps（eps = 1e-12 时 [1e-6, -1e-6, …] 归一化为 ±0.7071；eps = 0.1 时结果随之改变）",
             "forward uses the layer's own eps ([1e-6, -1e-6, …] normalises to ±0.7071 at eps = 1e-12; eps = 0.1 shows too)" => forward_uses_own_eps;

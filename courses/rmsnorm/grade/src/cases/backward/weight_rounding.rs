@@ -10,7 +10,7 @@ use ndarray::{Array1, ArrayD, Axis};
 use tutor_grade::rounding::Agreement;
 use tutor_kit::{reference, Param};
 
-use super::{Failure, Outcome};
+use crate::cases::{Failure, Outcome};
 use crate::{oracle, text};
 
 /// At most this share of the values may be a neighbour of the correctly rounded one.

@@ -9,12 +9,12 @@ use half::{bf16, f16};
 use ndarray::{Array1, ArrayD, IxDyn};
 use tutor_kit::Element;
 
-use super::dtype::{forward_and_reference, observe_bits, with_weights, Spacing};
-use super::{assert_close, cases, Case, Outcome, Run};
+use super::{forward_and_reference, observe_bits};
+use crate::cases::{assert_close, cases, with_weights, Case, Outcome, Run, Spacing};
 use crate::text;
 
 pub fn cases() -> Vec<Case> {
-    cases! { super::DTYPE_GRADIENT;
+    cases! { crate::cases::DTYPE_GRADIENT;
         "f16-ties-to-even",
             "f16 输出中恰好一半的值舍入到偶数，次正规数不被清零（eps = 0，归一化结果恰为 ±1，权重在两个 f16 值正中间，一半小于 f16 的最小正规数）",
             "f16 output: exact ties round to even, subnormals are not flushed (eps = 0, normalised values exactly ±1, weights halfway between two f16 values, half of them below f16's smallest normal)" => ties::<f16>;

@@ -13,11 +13,12 @@ use ndarray::ArrayD;
 use tutor_grade::Fault;
 use tutor_kit::Float;
 
-use super::{assert_close, call, cases, Build, Case, Failure, Outcome, Run};
+use crate::cases::{assert_close, call, cases, Case, Failure, Outcome, Run};
+use crate::Build;
 use crate::{oracle, text};
 
 pub fn cases() -> Vec<Case> {
-    cases! { super::DTYPE_GRADIENT;
+    cases! { crate::cases::DTYPE_GRADIENT;
         "backward-at-model-width",
             "模型宽度下的 backward（一行 8192 个特征，f32）：对这一行只扫几遍，1 秒内完成",
             "backward at a model's width (one row of 8192 features, f32): a few passes over the row, within 1 s" => at_model_width;

@@ -9,7 +9,9 @@ use ndarray::{Array1, ArrayD};
 use tutor_grade::probe::{all_close, probe, Called};
 use tutor_kit::{reference, NormError, Param};
 
-use crate::checks::{Build, Run};
+use tutor_grade::Run;
+
+use crate::Build;
 
 /// Whether the learner's forward answers a second layer with the first layer's weight.
 pub fn weight_kept(run: &Run) -> bool {

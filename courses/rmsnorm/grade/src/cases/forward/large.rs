@@ -9,11 +9,11 @@ use half::{bf16, f16};
 use ndarray::{array, ArrayD, Axis};
 use tutor_kit::Element;
 
-use super::dtype::{forward_matches, with_weights, BF16, F16, F32};
-use super::{cases, Case, Outcome, Run};
+use super::{forward_matches, BF16, F16, F32};
+use crate::cases::{cases, with_weights, Case, Outcome, Run};
 
 pub fn cases() -> Vec<Case> {
-    cases! { super::DTYPE_GRADIENT;
+    cases! { crate::cases::DTYPE_GRADIENT;
         "forward-past-f16-range",
             "输出超过 65504（权重元素达 57344，归一化值约 1.4）：f32、f64 与 bf16 保留这些大值，f16 中超过 65519.99 的值为 ±inf",
             "outputs past 65504 (weight elements up to 57344, normalised values about 1.4): f32, f64 and bf16 keep them, and in f16 anything past 65519.99 is ±inf" => past_f16_range;

@@ -7,9 +7,10 @@ use half::{bf16, f16};
 use ndarray::{ArrayD, IxDyn};
 use tutor_kit::{reference, Element};
 
-use super::{assert_close, cases, Build, Case, Outcome, Run};
-use crate::diagnose::scale_fit;
+use super::{assert_close, cases, Case, Outcome, Run};
 use crate::evidence::Observation;
+use crate::mistakes::scale_fit;
+use crate::Build;
 use crate::{mistakes, text};
 use tutor_grade::data::tensor;
 use tutor_grade::refused;
@@ -38,6 +39,9 @@ pub fn cases() -> Vec<Case> {
         "f16-long-row",
             "f16 长行求和在 FP32 中进行（D = 4096：全为 4.0，以及 3、5、4、6 循环）",
             "a long f16 row summed in FP32 (D = 4096: all 4.0, and 3, 5, 4, 6 repeated)" => f16_long_row;
+        "zero-row-at-eps-zero",
+            "eps = 0 时全零行得到 0 / 0 = NaN（契约如此），其他行照常",
+            "at eps = 0 a zero row gives 0 / 0 = NaN (the contract, as PyTorch), the other rows as usual" => zero_row_at_eps_zero;
         "nan-stays-in-its-row",
             "某一行的 NaN 留在该行，不会扩散到其他行",
             "a NaN in one row stays in that row and does not leak into the others" => nan_stays_in_its_row;
@@ -116,7 +120,7 @@ fn eps_is_used(run: &Run) -> Outcome {
     for (x, eps) in [(tiny, 1e-12), (unit, 0.1)] {
         let kept = run.build(4, eps)?.eps();
         if kept.to_bits() != eps.to_bits() {
-            return Err(super::parameter::eps_changed(eps, kept));
+            return Err(super::weight::eps_changed(eps, kept));
         }
         outcome = outcome.and(norm_matches_reference::<f32>(run, &x, eps));
     }
@@ -141,6 +145,14 @@ fn f16_long_row(run: &Run) -> Outcome {
     let constant = ArrayD::from_elem(IxDyn(&[1, 4096]), f16::from_f32(4.0));
     let varying = ArrayD::from_shape_fn(IxDyn(&[1, 4096]), |i| f16::from_f32([3.0, 5.0, 4.0, 6.0][i[1] % 4]));
     norm_matches_reference::<f16>(run, &constant, 1e-6).and(norm_matches_reference::<f16>(run, &varying, 1e-6))
+}
+
+fn zero_row_at_eps_zero(run: &Run) -> Outcome {
+    // The kit accepts eps = 0, and the formula then gives 0 / 0 for a zero row: a guard that
+    // returns 0 there passes every case with eps > 0.
+    // The zero row between two others: statistics that mix rows do not look like another count.
+    let x = tensor::<f32>(&[3, 4], &[0.5, -1.5, 2.0, 0.25, 0.0, 0.0, 0.0, 0.0, 3.0, 1.0, -2.0, 0.5]);
+    norm_matches_reference::<f32>(run, &x, 0.0)
 }
 
 fn nan_stays_in_its_row(run: &Run) -> Outcome {

@@ -3,8 +3,9 @@
 use ndarray::ArrayD;
 use tutor_grade::data::tensor;
 
-use super::{call, cases, grading, Build, Case, Failure, Outcome, Run};
+use super::{call, cases, grading, Case, Failure, Outcome, Run};
 use crate::text;
+use crate::Build;
 
 pub fn cases() -> Vec<Case> {
     let mut cases = grading(

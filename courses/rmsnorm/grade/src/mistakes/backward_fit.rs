@@ -7,42 +7,41 @@
 //! family `a·r^p·H + b·r^q·x·mean(H'⊙x)` the learner's dx is fitted by least squares over every
 //! row at once (r differs from row to row, so the powers are told apart); a family is read only
 //! when the fit leaves nothing but the dtype's rounding, and then only coefficients that a mistake
-//! explains give a name. The weight's gradient is held against `Σ g⊙n` and its corruptions the
-//! same way. The fitted outputs become candidates for [`crate::evidence`], which names a mistake
-//! only when it is consistent across every comparison.
+//! explains give a name. The fitted outputs become candidates for [`crate::evidence`], which names
+//! a mistake only when it is consistent across every comparison. The formulas that need no fit
+//! (r taken another way, the weight's gradient from the wrong terms) are
+//! [`super::backward_formulas`]'s.
 
 use ndarray::{ArrayD, Axis};
 
-use tutor_kit::Float;
-
 use tutor_grade::fit::{near, two_terms};
 
-use crate::mistakes::{candidate, Candidate};
+use crate::mistakes::Candidate;
 
 /// The per-row ingredients of the gradient formulas, in f64.
 #[derive(Clone)]
-struct Rows {
+pub(super) struct Rows {
     /// One r = 1/sqrt(mean(x²) + eps) per row.
-    r: Vec<f64>,
-    x: Vec<Vec<f64>>,
-    g: Vec<Vec<f64>>,
+    pub(super) r: Vec<f64>,
+    pub(super) x: Vec<Vec<f64>>,
+    pub(super) g: Vec<Vec<f64>>,
     /// h = g ⊙ w.
-    h: Vec<Vec<f64>>,
+    pub(super) h: Vec<Vec<f64>>,
     /// g ⊙ (1 + w): Gemma's weight, stored as an offset from one.
-    one_plus: Vec<Vec<f64>>,
-    shape: Vec<usize>,
+    pub(super) one_plus: Vec<Vec<f64>>,
+    pub(super) shape: Vec<usize>,
 }
 
 /// What stands for h in a term of dx: g alone, g ⊙ w (right), or g ⊙ (1 + w).
 #[derive(Clone, Copy, PartialEq)]
-enum Upstream {
+pub(super) enum Upstream {
     G,
     H,
     OnePlus,
 }
 
 impl Rows {
-    fn new(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Option<Rows> {
+    pub(super) fn new(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Option<Rows> {
         if x.ndim() == 0 || x.shape() != grad_out.shape() || x.shape().last() != Some(&weight.len()) {
             return None;
         }
@@ -56,11 +55,11 @@ impl Rows {
         Some(Rows { r, x: x_rows, g: g_rows, h, one_plus, shape: x.shape().to_vec() })
     }
 
-    fn array(&self, values: impl Iterator<Item = f64>) -> ArrayD<f64> {
+    pub(super) fn array(&self, values: impl Iterator<Item = f64>) -> ArrayD<f64> {
         ArrayD::from_shape_vec(self.shape.clone(), values.collect()).expect("one value per element")
     }
 
-    fn upstream(&self, which: Upstream) -> &Vec<Vec<f64>> {
+    pub(super) fn upstream(&self, which: Upstream) -> &Vec<Vec<f64>> {
         match which {
             Upstream::G => &self.g,
             Upstream::H => &self.h,
@@ -69,13 +68,13 @@ impl Rows {
     }
 
     /// `r^p · H`, every row.
-    fn first(&self, p: i32, which: Upstream) -> Vec<f64> {
+    pub(super) fn first(&self, p: i32, which: Upstream) -> Vec<f64> {
         let upstream = self.upstream(which);
         self.r.iter().zip(upstream).flat_map(|(r, row)| row.iter().map(move |v| r.powi(p) * v)).collect()
     }
 
     /// `r^q · x · mean(H ⊙ x)`, every row.
-    fn second(&self, q: i32, which: Upstream) -> Vec<f64> {
+    pub(super) fn second(&self, q: i32, which: Upstream) -> Vec<f64> {
         let upstream = self.upstream(which);
         let rows = self.r.iter().zip(&self.x).zip(upstream);
         rows.flat_map(|((r, x), u)| {
@@ -122,7 +121,7 @@ fn wrong_counts(d: f64) -> [f64; 4] {
 }
 
 /// What a family's fitted coefficients `(a, b)` mean, if a mistake explains them.
-fn meaning(family: &Family, (a, b): (f64, f64), d: f64, tolerance: f64) -> Option<&'static str> {
+fn meaning(family: &Family, (a, b): (f64, f64), (d, total): (f64, f64), tolerance: f64) -> Option<&'static str> {
     let near = |value, target| near(value, target, tolerance);
     if !near(a, 1.0) {
         return None;
@@ -134,7 +133,9 @@ fn meaning(family: &Family, (a, b): (f64, f64), d: f64, tolerance: f64) -> Optio
         Some("mean-term-dropped")
     } else if near(b, 1.0) {
         Some("mean-term-wrong-sign")
-    } else if near(b, -1.0) {
+    } else if near(b, -1.0) || near(-b, d / total) {
+        // D over every element of x (`x.len()`) is its own candidate's ([`r_candidates`]): with
+        // two or four rows it looks like a halved or quartered mean term, and names neither.
         None
     } else {
         // At D = 2 a mean over D twice is a halved mean term: such a coefficient names nothing.
@@ -166,6 +167,7 @@ pub fn dx_candidates(
     }
     let y: Vec<f64> = learner_dx.iter().copied().collect();
     let d = weight.len() as f64;
+    let total = (y.len() as f64).max(d);
     let mut out = Vec::new();
     if let Some(paired) = rows_paired_elsewhere(&rows, &y, precision) {
         out.push(Candidate { mistake: "gradient-rows-misaligned", variant: "dx-rows-paired", output: paired });
@@ -175,7 +177,8 @@ pub fn dx_candidates(
         let formula = |b: f64| rows.array(u.iter().zip(&v).map(|(u, v)| u + b * v));
         let exact = two_terms(&y, &u, &v).filter(|&(_, _, residual)| residual <= precision);
         // Coefficients read to about ten times the fit's own precision.
-        let read = exact.and_then(|(a, b, _)| meaning(family, (a, b), d, (10.0 * precision).max(1e-3)).map(|m| (m, b)));
+        let read = exact
+            .and_then(|(a, b, _)| meaning(family, (a, b), (d, total), (10.0 * precision).max(1e-3)).map(|m| (m, b)));
         let Some((mistake, b)) = read else {
             // Not this family's mistake here: its plain formulas go out all the same, so that a
             // family read in one comparison (where r is too small to tell the powers apart, say)
@@ -239,179 +242,6 @@ fn rows_paired_elsewhere(rows: &Rows, learner: &[f64], precision: f64) -> Option
         return None;
     }
     Some(rows.array(pairing.iter().enumerate().flat_map(|(i, &j)| paired(i, j))))
-}
-
-/// The right formula with r computed from another eps (a constant of the learner's own, or eps
-/// added outside the root) or from the whole tensor, and LayerNorm's backward (mean(h) subtracted
-/// too). Computed for every comparison where it differs from the right r.
-pub fn r_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Vec<Candidate<f64>> {
-    let Some(rows) = Rows::new(x, grad_out, weight, eps) else {
-        return Vec::new();
-    };
-    let d = weight.len() as f64;
-    let mut out = Vec::new();
-    let with_r = |r_of: &dyn Fn(f64) -> f64| {
-        let rows = Rows {
-            r: rows.x.iter().map(|row| r_of(row.iter().map(|v| v * v).sum::<f64>() / d)).collect(),
-            ..rows.clone()
-        };
-        let (u, v) = (rows.first(1, Upstream::H), rows.second(3, Upstream::H));
-        rows.array(u.iter().zip(&v).map(|(u, v)| u - v))
-    };
-    // Each constant as an f32 widened and as an f64 literal: the f64 cases tell them apart.
-    let constants = [
-        ("backward-eps-1e-6", f64::from(1e-6f32)),
-        ("backward-eps-1e-5", f64::from(1e-5f32)),
-        ("backward-machine-epsilon", f64::from(f32::EPSILON)),
-        ("backward-eps-1e-6-f64", 1e-6),
-        ("backward-eps-1e-5-f64", 1e-5),
-    ];
-    for (variant, fixed) in constants {
-        if (fixed - eps).abs() > 1e-3 * eps {
-            out.push(Candidate { mistake: "eps-ignored", variant, output: with_r(&|ms| 1.0 / (ms + fixed).sqrt()) });
-        }
-    }
-    // One r for the whole tensor, from the mean square of every element.
-    let count = rows.x.iter().map(Vec::len).sum::<usize>().max(1) as f64;
-    let global = rows.x.iter().flatten().map(|v| v * v).sum::<f64>() / count;
-    out.push(Candidate {
-        mistake: "whole-tensor",
-        variant: "backward-one-r",
-        output: with_r(&|_| 1.0 / (global + eps).sqrt()),
-    });
-    // LayerNorm's backward: mean(h) subtracted as well.
-    let (u, v) = (rows.first(1, Upstream::H), rows.second(3, Upstream::H));
-    let mean_h = rows.r.iter().zip(&rows.h).flat_map(|(r, h)| {
-        let mean = h.iter().sum::<f64>() / h.len() as f64;
-        h.iter().map(move |_| r * mean)
-    });
-    let layernorm = u.iter().zip(&v).zip(mean_h).map(|((u, v), m)| u - v - m);
-    out.push(Candidate { mistake: "layernorm", variant: "backward-mean-of-h", output: rows.array(layernorm) });
-    // The mean term along the output y = n ⊙ w instead of n: dx = r·(h − y·mean(h⊙y)).
-    let from_y = rows.r.iter().zip(&rows.x).zip(&rows.h).flat_map(|((&r, x), h)| {
-        let y: Vec<f64> = x.iter().zip(weight).map(|(v, w)| v * r * w).collect();
-        let mean = h.iter().zip(&y).map(|(a, b)| a * b).sum::<f64>() / d;
-        h.iter().zip(y).map(|(h, y)| r * (h - y * mean)).collect::<Vec<_>>()
-    });
-    out.push(candidate("mean-term-from-y", "backward-mean-term-from-y", rows.array(from_y)));
-    // The right dx multiplied by the weight once more.
-    let right = with_r(&|ms| 1.0 / (ms + eps).sqrt());
-    let twice = right.iter().enumerate().map(|(i, v)| v * weight[i % weight.len()]);
-    out.push(candidate("weight-applied-twice", "backward-dx-times-weight", rows.array(twice)));
-    // r worked out in f32 inside an f64 backward: the root, the reciprocal, or r rounded.
-    type RootOf = fn(f64) -> f64;
-    let in_f32: [(&'static str, RootOf); 3] = [
-        ("backward-r-sqrt-in-f32", |s| 1.0 / f64::from((s as f32).sqrt())),
-        ("backward-r-recip-in-f32", |s| f64::from(1.0 / (s as f32).sqrt())),
-        ("backward-r-rounded-to-f32", |s| f64::from((1.0 / s.sqrt()) as f32)),
-    ];
-    for (variant, r_of) in in_f32 {
-        out.push(Candidate { mistake: "f64-backward-in-fp32", variant, output: with_r(&|ms| r_of(ms + eps)) });
-    }
-    // eps widened through its decimal text (0.1, not the f32 value 0.100000001490116…).
-    let decimal = format!("{}", eps as f32).parse::<f64>().unwrap_or(eps);
-    if decimal != eps {
-        out.push(Candidate {
-            mistake: "eps-widened-through-decimal",
-            variant: "backward-eps-decimal",
-            output: with_r(&|ms| 1.0 / (ms + decimal).sqrt()),
-        });
-    }
-    // A row holding a NaN skipped (dx 0) instead of NaN throughout.
-    let finite: Vec<bool> = rows.x.iter().map(|row| row.iter().all(|v| v.is_finite())).collect();
-    if finite.contains(&false) {
-        let mut skipped = with_r(&|ms| 1.0 / (ms + eps).sqrt());
-        let last = Axis(skipped.ndim() - 1);
-        skipped.lanes_mut(last).into_iter().zip(&finite).filter(|(_, f)| !**f).for_each(|(mut l, _)| l.fill(0.0));
-        out.push(candidate("nan-replaced", "backward-nan-row-zero", skipped));
-    }
-    if eps > 0.0 {
-        out.push(candidate("eps-dropped-from-r", "backward-no-eps", with_r(&|ms| 1.0 / ms.sqrt())));
-        out.push(Candidate {
-            mistake: "eps-outside-sqrt",
-            variant: "backward-outside-root",
-            output: with_r(&|ms| 1.0 / (ms.sqrt() + eps)),
-        });
-    }
-    out
-}
-
-/// The right formula with r's statistics taken in a half type `T` (the squares rounded to `T` and
-/// summed in `T` one by one, or summed in FP32; for f16 inputs at |x| ≥ 256 the squares
-/// overflow), or with r itself rounded to `T`.
-pub fn statistics_in<T: Float>(x: &ArrayD<T>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Vec<Candidate<f64>> {
-    if T::NAME != "float16" && T::NAME != "bfloat16" {
-        return Vec::new();
-    }
-    let Some(rows) = Rows::new(&x.mapv(T::to_f64), grad_out, weight, eps) else {
-        return Vec::new();
-    };
-    let d = weight.len() as f64;
-    let last = Axis(x.ndim() - 1);
-    let t_rows: Vec<Vec<T>> = x.lanes(last).into_iter().map(|l| l.to_vec()).collect();
-    let with_mean_square = |mean_square: &dyn Fn(&[T]) -> f64| {
-        let r = t_rows.iter().map(|row| 1.0 / (mean_square(row) + eps).sqrt()).collect();
-        let rows = Rows { r, ..rows.clone() };
-        let (u, v) = (rows.first(1, Upstream::H), rows.second(3, Upstream::H));
-        rows.array(u.iter().zip(&v).map(|(u, v)| u - v))
-    };
-    let r_in_t = Rows { r: rows.r.iter().map(|&r| T::from_f64(r).to_f64()).collect(), ..rows.clone() };
-    let (u, v) = (r_in_t.first(1, Upstream::H), r_in_t.second(3, Upstream::H));
-    vec![
-        candidate("backward-r-rounded-to-t", "backward-r-in-t", rows.array(u.iter().zip(&v).map(|(u, v)| u - v))),
-        Candidate {
-            mistake: "half-precision-statistics",
-            variant: "backward-running-sum-in-t",
-            output: with_mean_square(&|row| row.iter().fold(T::zero(), |acc, &v| acc + v * v).to_f64() / d),
-        },
-        Candidate {
-            mistake: "half-precision-statistics",
-            variant: "backward-squares-in-t",
-            output: with_mean_square(&|row| row.iter().map(|&v| (v * v).to_f32()).sum::<f32>() as f64 / d),
-        },
-    ]
-}
-
-/// The weight's gradient built from x or from h instead of n, or not summed over the rows (one
-/// row's, or their mean): formulas, computed for every comparison.
-pub fn dweight_candidates(x: &ArrayD<f64>, grad_out: &ArrayD<f64>, weight: &[f64], eps: f64) -> Vec<Candidate<f64>> {
-    let Some(rows) = Rows::new(x, grad_out, weight, eps) else {
-        return Vec::new();
-    };
-    let count = rows.x.len();
-    // Row i's term for feature j: g⊙n (right), g⊙x, h⊙n, g⊙h, g⊙n with rows holding a NaN
-    // skipped, g⊙n with n taken without eps.
-    let d = weight.len() as f64;
-    let rms: Vec<f64> = rows.x.iter().map(|row| (row.iter().map(|v| v * v).sum::<f64>() / d).sqrt()).collect();
-    let term = |which: u8, i: usize, j: usize| match which {
-        0 => rows.g[i][j] * rows.x[i][j] * rows.r[i],
-        4 if rows.x[i].iter().any(|v| !v.is_finite()) => 0.0,
-        4 => rows.g[i][j] * rows.x[i][j] * rows.r[i],
-        1 => rows.g[i][j] * rows.x[i][j],
-        5 => rows.g[i][j] * rows.x[i][j] / rms[i],
-        2 => rows.h[i][j] * rows.x[i][j] * rows.r[i],
-        _ => rows.g[i][j] * rows.h[i][j],
-    };
-    let over = |which: u8, from: usize, to: usize, divisor: f64| {
-        ArrayD::from_shape_fn(vec![weight.len()], |j| (from..to).map(|i| term(which, i, j[0])).sum::<f64>() / divisor)
-    };
-    let mut out = vec![
-        candidate("weight-gradient-from-x", "dweight", over(1, 0, count, 1.0)),
-        candidate("weight-gradient-from-h", "dweight", over(2, 0, count, 1.0)),
-        candidate("weight-gradient-from-h", "dweight-g-h", over(3, 0, count, 1.0)),
-    ];
-    if rows.x.iter().flatten().any(|v| !v.is_finite()) {
-        out.push(candidate("nan-replaced", "dweight-nan-row-skipped", over(4, 0, count, 1.0)));
-    }
-    if eps > 0.0 {
-        out.push(candidate("weight-gradient-without-eps", "dweight-n-without-eps", over(5, 0, count, 1.0)));
-    }
-    if count > 1 {
-        out.push(candidate("weight-gradient-not-summed", "first-row", over(0, 0, 1, 1.0)));
-        out.push(candidate("weight-gradient-not-summed", "last-row", over(0, count - 1, count, 1.0)));
-        out.push(candidate("weight-gradient-not-summed", "mean-over-rows", over(0, 0, count, count as f64)));
-    }
-    out
 }
 
 #[cfg(test)]
@@ -480,6 +310,7 @@ mod tests {
     fn every_candidate_names_a_catalogued_mistake() {
         let (mut x, g, w) = inputs();
         x[[1, 2]] = f64::NAN;
+        use crate::mistakes::backward_formulas::{dweight_candidates, r_candidates, statistics_in};
         let mut all = r_candidates(&x, &g, &w, 1e-5);
         all.extend(dweight_candidates(&x, &g, &w, 1e-5));
         all.extend(statistics_in(&x.mapv(half::f16::from_f64), &g, &w, 1e-5));

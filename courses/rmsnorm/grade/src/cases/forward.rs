@@ -1,5 +1,9 @@
-//! Dtype / gradient contract: scale by the weight, restore the input dtype, and gradients that
-//! belong to the function being graded (TODO 3), on ordinary and on edge inputs.
+//! Exercise 03's cases (TODO 3): scale by the weight and restore the input dtype, on ordinary and
+//! on edge inputs; exact ties, large values and forward's own eps in the modules below.
+
+mod eps;
+mod large;
+mod ties;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -7,17 +11,15 @@ use half::{bf16, f16};
 use ndarray::{Array1, ArrayD, IxDyn};
 use tutor_kit::{reference, Element, Param};
 
-use crate::subject::RMSNorm;
-use tutor_grade::data::tensor;
-
-use super::{assert_close, call, cases, grading, Build, Case, Failure, Outcome, Run};
-use crate::diagnose::{backward_fit, scale_fit};
+use super::{assert_close, call, cases, edge_inputs, grading, weighted, Case, Failure, Outcome, Run};
 use crate::evidence::{Observation, Sighting};
-use crate::mistakes::{self, Candidate};
-use crate::{oracle, text};
-pub(super) use tutor_grade::rounding::Spacing;
+use crate::mistakes::{self, scale_fit, Candidate};
+use crate::subject::RMSNorm;
+use crate::text;
 use tutor_grade::rounding::{rounded_once, rounding_text, Agreement};
 
+/// Exercise 03's cases: scale by the weight and restore the input dtype, then ties, large values
+/// and forward's own eps.
 pub fn cases() -> Vec<Case> {
     let mut cases = grading(
         &[3],
@@ -42,38 +44,10 @@ pub fn cases() -> Vec<Case> {
                 "forward on edge inputs: a zero row, tiny values, a NaN row, one- and four-dimensional inputs, an empty batch; a wrong last axis is an Err" => forward_edge_inputs;
         },
     );
-    cases.extend(grading(&[4], cases! { super::DTYPE_GRADIENT;
-        "backward-edge-inputs",
-            "backward 处理同样的边界输入，dx 与 weight 梯度与 f64 参考一致；最后一维不对、或 grad_out 与 x 形状不同时返回 Err",
-            "backward on the same edge inputs: dx and the weight gradient match an f64 reference; a wrong last axis, or a grad_out not of x's shape, is an Err" => backward_edge_inputs;
-        "backward-matches-f64",
-            "backward 的 dx 与 weight 梯度与 f64 参考一致",
-            "backward's dx and weight gradient match an f64 reference" => backward_matches_f64;
-        "f16-backward",
-            "f16 输入的 backward：dx 同形且数值正确",
-            "backward on f16 input: dx has x's shape and the right values" => f16_backward;
-        "forward-gradient-check",
-            "对你的 forward::<f64> 做中心差分，与 backward 一致",
-            "central differences of your forward::<f64> agree with backward" => forward_gradient_check;
-    }));
+    cases.extend(grading(&[3], ties::cases()));
+    cases.extend(grading(&[3], large::cases()));
+    cases.extend(grading(&[3], eps::cases()));
     cases
-}
-
-/// Builds a layer with non-unit weights (so a forgotten or scalar weight shows); `exact_in`
-/// rounds them to a narrower type first, for the cases about the output's rounding alone.
-/// Returns the layer and the weight it now holds.
-pub(super) fn weighted<'a>(
-    run: &'a Run,
-    hidden: usize,
-    eps: f32,
-    salt: u64,
-    exact_in: Option<fn(f32) -> f32>,
-) -> Result<(RMSNorm<'a>, Param), Failure> {
-    let mut weights = run.rng(salt).weights(hidden);
-    if let Some(round) = exact_in {
-        weights.mapv_inplace(round);
-    }
-    with_weights(run, hidden, eps, weights)
 }
 
 fn f32_weighted_forward(run: &Run) -> Outcome {
@@ -107,23 +81,6 @@ fn two_layers(run: &Run, hidden: usize, ones_kept: bool) -> Outcome {
         }
     }
     Ok(())
-}
-
-/// Builds a layer and sets its weight to `weights`. Returns the layer and the weight it now holds.
-pub(super) fn with_weights<'a>(
-    run: &'a Run,
-    hidden: usize,
-    eps: f32,
-    weights: Array1<f32>,
-) -> Result<(RMSNorm<'a>, Param), Failure> {
-    let mut norm = run.build(hidden, eps)?;
-    norm.set_weight(weights);
-    let weight = norm.weight();
-    // The layer's own weight is what the references use: it must be one value per feature.
-    if weight.value.len() != hidden {
-        return Err(Failure::new(text::weight_shape(weight.value.shape(), hidden)));
-    }
-    Ok((norm, weight))
 }
 
 /// The learner's forward on `x` against the explicit FP32 reference rounded once to `T`,
@@ -266,18 +223,6 @@ fn rounds_once<T: Element>(run: &Run, salt: u64, tolerance: (f64, f64)) -> Outco
     Err(failure)
 }
 
-/// The edge inputs `norm` is graded on, for `forward` and `backward` too: a zero row, tiny
-/// values and an ordinary row; a NaN row; one and four axes; an empty batch.
-fn edge_inputs(run: &Run) -> Vec<ArrayD<f32>> {
-    vec![
-        tensor(&[3, 4], &[0.0, 0.0, 0.0, 0.0, 1e-4, -2e-4, 1e-4, 3e-4, 0.5, -1.5, 2.0, 0.25]),
-        tensor(&[3, 4], &[1.0, 2.0, 3.0, 4.0, f32::NAN, 1.0, 2.0, 3.0, -0.5, 0.25, 2.0, -1.0]),
-        run.rng(16).normal_array(&[4]),
-        run.rng(17).normal_array(&[2, 2, 3, 4]),
-        ArrayD::zeros(IxDyn(&[0, 4])),
-    ]
-}
-
 fn forward_edge_inputs(run: &Run) -> Outcome {
     let (norm, weight) = weighted(run, 4, 1e-6, 18, None)?;
     for x in edge_inputs(run) {
@@ -305,175 +250,4 @@ fn without_eps(norm: &RMSNorm, x: &ArrayD<f32>) -> Option<&'static str> {
         }
     }
     (nan_in_forward && finite_in_norm).then_some("forward-without-eps")
-}
-
-/// The eps of the backward edge cases: far from the default, so that it matters on the tiny row.
-const EDGE_EPS: f32 = 1e-12;
-
-fn backward_edge_inputs(run: &Run) -> Outcome {
-    for (i, x) in edge_inputs(run).into_iter().enumerate() {
-        let grad_out: ArrayD<f32> = run.rng(19 + i as u64).normal_array(x.shape());
-        // Not the default eps: a backward with its own constant differs on the tiny row.
-        let (mut norm, weight) = weighted(run, 4, EDGE_EPS, 18, None)?;
-        norm.clear_grad();
-        let dx = call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
-        compare_gradients(run, &norm, &weight, (&x, &grad_out), &dx, EDGE_EPS, (1e-5, 1e-4))?;
-    }
-    let (mut norm, _) = weighted(run, 4, 1e-6, 18, None)?;
-    let wrong_width = ArrayD::<f32>::zeros(IxDyn(&[2, 5]));
-    if norm.backward(&wrong_width, &wrong_width).is_ok() {
-        return Err(Failure::new(text::expected_error(&text::call_on_wrong_width(
-            "backward(x, grad_out)",
-            &[2, 5],
-            4,
-        ))));
-    }
-    // A grad_out of another shape: as many values in another order (rows zipped with rows pair
-    // them silently), and another number of rows.
-    for (x_shape, grad_shape) in [([2usize, 3, 4], [3usize, 2, 4]), ([3, 1, 4], [2, 1, 4])] {
-        let x: ArrayD<f32> = run.rng(20).normal_array(&x_shape);
-        let grad_out: ArrayD<f32> = run.rng(21).normal_array(&grad_shape);
-        if norm.backward(&x, &grad_out).is_ok() {
-            let what = text::backward_on_other_grad_shape(&x_shape, &grad_shape);
-            return Err(Failure::new(text::expected_error(&what)).with_mistake(Some("grad-shape-unchecked")));
-        }
-    }
-    Ok(())
-}
-
-/// dx and the weight's gradient (accumulated from a cleared state) against the f64 oracle.
-pub(super) fn compare_gradients<T: Element>(
-    run: &Run,
-    norm: &RMSNorm,
-    weight: &Param,
-    (x, grad_out): (&ArrayD<T>, &ArrayD<T>),
-    dx: &ArrayD<T>,
-    eps: f32,
-    (atol, rtol): (f64, f64),
-) -> Outcome {
-    let w: Vec<f64> = weight.value.iter().map(|&v| f64::from(v)).collect();
-    let (x64, g64) = (x.mapv(T::to_f64), grad_out.mapv(T::to_f64));
-    let (dx_expected, dw_expected) = oracle::backward(&x64, &g64, &w, f64::from(eps));
-    super::shape::same_as_input("backward(x, grad_out)", dx.shape(), x.shape())?;
-    let dx = dx.mapv(T::to_f64);
-    let after = norm.weight();
-    let dw_expected = ArrayD::from_shape_vec(vec![w.len()], dw_expected).expect("one value per feature");
-    // What the gradients say about known backward mistakes: dx and dweight observed apart.
-    let case = run.case();
-    let (dx_seen, dx_right, dw_right, x_t) = (dx.clone(), dx_expected.clone(), dw_expected.clone(), x.clone());
-    let dw_seen = after.grad.as_ref().map(|dw| dw.clone().into_dyn().mapv(f64::from));
-    run.observe(move || {
-        // What the numbers themselves say, fitted to the case's precision, and formulas.
-        let eps64 = f64::from(eps);
-        let mut dx_candidates = backward_fit::dx_candidates(&x64, &g64, &w, eps64, &dx_seen, rtol / 10.0);
-        dx_candidates.extend(backward_fit::r_candidates(&x64, &g64, &w, eps64));
-        dx_candidates.extend(backward_fit::statistics_in(&x_t, &g64, &w, eps64));
-        let dw_candidates = backward_fit::dweight_candidates(&x64, &g64, &w, eps64);
-        let mut observed = vec![Observation::by_tolerance(case, &dx_seen, &dx_right, dx_candidates, atol, rtol)];
-        if let Some(dw) = dw_seen {
-            observed.push(Observation::by_tolerance(case, &dw, &dw_right, dw_candidates, atol, rtol));
-        }
-        observed
-    });
-    assert_close(&text::code("dx"), T::NAME, &dx, &dx_expected, atol, rtol)?;
-    let Some(dw) = after.grad.clone() else {
-        // An empty batch accumulates too: zeros, a sum over no rows.
-        let failure = no_gradient(&after);
-        let skipped = x.is_empty() && after.requires_grad;
-        return Err(if skipped { failure.with_mistake(Some("empty-batch-no-gradient")) } else { failure });
-    };
-    assert_close(&text::code("weight.grad"), "float32", &dw.into_dyn().mapv(f64::from), &dw_expected, atol, rtol)
-}
-
-/// Runs the learner's backward on seeded data and compares with the f64 oracle.
-fn backward_matches_oracle<T: Element>(run: &Run, shape: &[usize], salt: u64, tolerance: (f64, f64)) -> Outcome {
-    let hidden = *shape.last().expect("test shapes have a last axis");
-    let (mut norm, weight) = weighted(run, hidden, BACKWARD_EPS, salt, None)?;
-    norm.clear_grad();
-    let mut rng = run.rng(salt + 200);
-    let x: ArrayD<T> = rng.normal_array(shape);
-    let grad_out: ArrayD<T> = rng.normal_array(shape);
-    let dx = call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
-    compare_gradients(run, &norm, &weight, (&x, &grad_out), &dx, BACKWARD_EPS, tolerance)
-}
-
-/// The eps of the seeded backward cases: large beside mean(x²) ≈ 1, so that it moves every value.
-const BACKWARD_EPS: f32 = 0.1;
-
-fn backward_matches_f64(run: &Run) -> Outcome {
-    backward_matches_oracle::<f32>(run, &[3, 5], 21, (1e-5, 1e-4))
-}
-
-fn f16_backward(run: &Run) -> Outcome {
-    backward_matches_oracle::<f16>(run, &[2, 3, 4], 22, (1e-3, 1e-2))
-}
-
-/// Central differences of the learner's own `forward::<f64>` against `backward`: the gradient
-/// graded is the gradient of the function the learner wrote, weight included.
-fn forward_gradient_check(run: &Run) -> Outcome {
-    const H: f64 = 3e-3;
-    const ATOL: f64 = 2e-3;
-    const RTOL: f64 = 1e-2;
-    let shape = [2, 4];
-    // Not the default eps either (a backward with its own constant is the f64 and edge cases'
-    // finding): 1e-5 keeps this case about the gradient of the learner's own forward.
-    let (mut norm, weight) = weighted(run, 4, 1e-5, 31, None)?;
-    norm.clear_grad();
-    let mut rng = run.rng(231);
-    let x: ArrayD<f64> = rng.normal_array(&shape);
-    let grad_out: ArrayD<f64> = rng.normal_array(&shape);
-    let loss = |norm: &RMSNorm, x: &ArrayD<f64>| -> Result<f64, Failure> {
-        let y = call(&text::code("forward(x)"), norm.forward(x))?;
-        super::shape::same_as_input("forward(x)", y.shape(), x.shape())?;
-        Ok((y * &grad_out).sum())
-    };
-
-    let mut dx_numeric = ArrayD::zeros(x.raw_dim());
-    for (i, slot) in dx_numeric.iter_mut().enumerate() {
-        let mut plus = x.clone();
-        let mut minus = x.clone();
-        plus.as_slice_mut().expect("standard layout")[i] += H;
-        minus.as_slice_mut().expect("standard layout")[i] -= H;
-        *slot = (loss(&norm, &plus)? - loss(&norm, &minus)?) / (2.0 * H);
-    }
-    let mut dw_numeric = ArrayD::zeros(vec![4]);
-    for (j, slot) in dw_numeric.iter_mut().enumerate() {
-        let original = weight.value[j];
-        // The weight is FP32: divide by the step actually taken, not the one asked for.
-        let (w_up, w_down) = (original + H as f32, original - H as f32);
-        let mut changed: Array1<f32> = weight.value.clone();
-        changed[j] = w_up;
-        norm.set_weight(changed.clone());
-        let up = loss(&norm, &x)?;
-        changed[j] = w_down;
-        norm.set_weight(changed);
-        let down = loss(&norm, &x)?;
-        norm.set_weight(weight.value.clone());
-        *slot = (up - down) / f64::from(w_up - w_down);
-    }
-
-    let dx = call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
-    super::shape::same_as_input("backward(x, grad_out)", dx.shape(), x.shape())?;
-    assert_close(&text::against_central_differences("dx"), "float64", &dx, &dx_numeric, ATOL, RTOL)?;
-    let after = norm.weight();
-    let Some(dw) = after.grad.clone() else {
-        return Err(no_gradient(&after));
-    };
-    assert_close(
-        &text::against_central_differences("weight.grad"),
-        "float64",
-        &dw.into_dyn().mapv(f64::from),
-        &dw_numeric,
-        ATOL,
-        RTOL,
-    )
-}
-
-/// No gradient reached the weight: frozen, or dropped by the code.
-pub(super) fn no_gradient(weight: &Param) -> Failure {
-    if weight.requires_grad {
-        Failure::new(text::no_weight_gradient())
-    } else {
-        super::parameter::frozen()
-    }
 }

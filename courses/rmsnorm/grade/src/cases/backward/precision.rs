@@ -8,10 +8,10 @@ use half::{bf16, f16};
 use ndarray::{Array1, ArrayD, Axis, IxDyn};
 use tutor_kit::Element;
 
-use super::dtype::{compare_gradients, no_gradient, weighted, with_weights, Spacing};
-use super::{assert_close, call, cases, Case, Failure, Outcome, Run};
-use crate::diagnose::backward_fit;
+use super::{compare_gradients, no_gradient};
+use crate::cases::{assert_close, call, cases, weighted, with_weights, Case, Failure, Outcome, Run, Spacing};
 use crate::evidence::{Observation, Sighting};
+use crate::mistakes::{backward_fit, backward_formulas};
 use crate::mistakes::{candidate, Candidate};
 use crate::subject::RMSNorm;
 use crate::{oracle, text};
@@ -19,7 +19,7 @@ use tutor_grade::probe::{probe, Called};
 use tutor_grade::rounding::{Agreement, Rounding};
 
 pub fn cases() -> Vec<Case> {
-    cases! { super::DTYPE_GRADIENT;
+    cases! { crate::cases::DTYPE_GRADIENT;
         "backward-zero-negative-weights",
             "权重含零与负值时的 backward（f32、f64、f16、bf16；eps = 1e-12）",
             "backward with zero and negative weight elements (f32, f64, f16, bf16; eps = 1e-12)" => zero_and_negative_weights;
@@ -99,7 +99,7 @@ fn frozen_weight(run: &Run) -> Outcome {
     let x: ArrayD<f32> = run.rng(62).normal_array(&[3, hidden]);
     let grad_out: ArrayD<f32> = run.rng(63).normal_array(&[3, hidden]);
     let dx = call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
-    super::shape::same_as_input("backward(x, grad_out)", dx.shape(), x.shape())?;
+    crate::cases::shape::same_as_input("backward(x, grad_out)", dx.shape(), x.shape())?;
     if let Some(grad) = norm.weight().grad {
         return Err(Failure::new(text::frozen_weight_got_gradient(&format!("{grad}")))
             .with_mistake(Some("frozen-weight-gets-gradient")));
@@ -232,13 +232,13 @@ fn rounded_once<T: Element>(
     let w: Vec<f64> = weight.iter().map(|&v| f64::from(v)).collect();
     let (exact, _) = oracle::backward(&x.mapv(T::to_f64), &grad_out.mapv(T::to_f64), &w, f64::from(eps));
     let expected = exact.mapv(T::from_f64);
-    super::shape::same_as_input("backward(x, grad_out)", dx.shape(), x.shape())?;
+    crate::cases::shape::same_as_input("backward(x, grad_out)", dx.shape(), x.shape())?;
     let (case, seen, right, values, (x_t, g)) =
         (run.case(), dx.clone(), expected.clone(), exact.clone(), (x.clone(), grad_out.mapv(T::to_f64)));
     let w_kept = w.clone();
     run.observe(move || {
         // Rounded once, but from a wrong value: r rounded to T first, say.
-        let rounded = backward_fit::statistics_in(&x_t, &g, &w_kept, f64::from(eps)).into_iter();
+        let rounded = backward_formulas::statistics_in(&x_t, &g, &w_kept, f64::from(eps)).into_iter();
         let variant = if T::NAME == "float16" { "dx-truncated-f16" } else { "dx-truncated-bf16" };
         let mut candidates = vec![candidate("rounds-toward-zero", variant, Rounding::TowardZero.array::<T>(&values))];
         candidates.extend(rounded.map(|c| c.map(T::from_f64)));
@@ -320,7 +320,7 @@ fn half_backward_ties(run: &Run) -> Outcome {
         let x = ArrayD::from_elem(IxDyn(&[GRADIENTS.len(), 2]), T::from_f64(1.0));
         let grad_out = ArrayD::from_shape_fn(IxDyn(&[GRADIENTS.len(), 2]), |i| T::from_f64(GRADIENTS[i[0]]));
         let dx = call(&text::code("backward(x, grad_out)"), norm.backward(&x, &grad_out))?;
-        super::shape::same_as_input("backward(x, grad_out)", dx.shape(), x.shape())?;
+        crate::cases::shape::same_as_input("backward(x, grad_out)", dx.shape(), x.shape())?;
         let weights: Vec<f64> = weight.value.iter().map(|&v| f64::from(v)).collect();
         let (exact, _) = oracle::backward(&x.mapv(T::to_f64), &grad_out.mapv(T::to_f64), &weights, 0.0);
         let expected = exact.mapv(T::from_f64);
@@ -405,7 +405,7 @@ fn derived_to_1e12(
     eps: f32,
     dx: &ArrayD<f64>,
 ) -> Outcome {
-    super::shape::same_as_input("backward(x, grad_out)", dx.shape(), x.shape())?;
+    crate::cases::shape::same_as_input("backward(x, grad_out)", dx.shape(), x.shape())?;
     let w: Vec<f64> = weight.iter().map(|&v| f64::from(v)).collect();
     let (expected, _) = oracle::backward(x, grad_out, &w, f64::from(eps));
     let scales = oracle::term_scales(x, grad_out, &w, f64::from(eps));
@@ -429,7 +429,7 @@ fn derived_to_1e12(
         };
         let eps = f64::from(eps);
         let mut formulas = backward_fit::dx_candidates(&x, &g, &w, eps, &seen, 1e-13);
-        formulas.extend(backward_fit::r_candidates(&x, &g, &w, eps));
+        formulas.extend(backward_formulas::r_candidates(&x, &g, &w, eps));
         let formulas = formulas.into_iter().map(|c| Candidate { output: in_units(&c.output), ..c }).collect();
         let mut by_formula = Observation::by_tolerance(case, &actual, &expected, formulas, 1e-12, 0.0);
         by_formula.sightings.push(in_fp32);
