@@ -9,7 +9,7 @@ use tutor_kit::half::{bf16, f16};
 use tutor_kit::AttnError;
 use tutor_subject::wire::Dtype;
 
-use super::{compare, err, learner, ok, t_max, tolerance, wide};
+use super::{err, learner, ok, t_max, tolerance, wide};
 use crate::oracle::{self, RIGHT};
 use crate::{mistakes, FIXTURES};
 
@@ -35,7 +35,7 @@ fn check<T: Dtype>(run: &Run, [q, k, v]: [&ArrayD<T>; 3], expected: &ArrayD<f64>
     let what = "attention(q, k, v)";
     let actual = wide(&ok(what, learner(run).attention(q, k, v))?);
     let (q, k, v) = (wide(q), wide(k), wide(v));
-    compare(run, what, T::NAME, &actual, expected, tolerance::<T>(), move || {
+    run.compare(what, T::NAME, &actual, expected, tolerance::<T>(), move || {
         mistakes::attention::<T>(&q, &k, &v, t_max::<T>())
     })
 }

@@ -6,7 +6,7 @@ use tutor_grade::report::Contract;
 use tutor_grade::{Case, Outcome, Run};
 use tutor_kit::AttnError;
 
-use super::{compare, err, learner, ok};
+use super::{err, learner, ok};
 use crate::oracle::{self, Backward, Softmax};
 use crate::{mistakes, FIXTURES};
 
@@ -30,7 +30,7 @@ pub fn cases() -> Vec<Case> {
 fn check_softmax(run: &Run, s: ArrayD<f64>, g: ArrayD<f64>, expected: &ArrayD<f64>) -> Outcome {
     let what = "softmax_backward(s, g)";
     let actual = ok(what, learner(run).softmax_backward(&s, &g))?;
-    compare(run, what, "float64", &actual, expected, TIGHT, move || mistakes::softmax_backward(&s, &g))
+    run.compare(what, "float64", &actual, expected, TIGHT, move || mistakes::softmax_backward(&s, &g))
 }
 
 fn softmax(run: &Run) -> Outcome {
@@ -51,7 +51,7 @@ fn check_attention(run: &Run, inputs: [ArrayD<f64>; 4], expected: &[ArrayD<f64>;
     for (which, (name, actual)) in [("dq", dq), ("dk", dk), ("dv", dv)].into_iter().enumerate() {
         let inputs = inputs.clone();
         let what = format!("{name} of attention_backward");
-        compare(run, &what, "float64", &actual, &expected[which], TIGHT, move || {
+        run.compare(&what, "float64", &actual, &expected[which], TIGHT, move || {
             mistakes::attention_backward(&inputs, which)
         })?;
     }

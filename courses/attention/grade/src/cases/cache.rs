@@ -11,8 +11,8 @@ use tutor_kit::AttnError;
 use tutor_subject::wire::Dtype;
 
 use super::gqa::{holding, layer, pytorch_weights, weights};
-use super::{compare, err, ok, tolerance, wide};
-use crate::mistakes::{self, Weights};
+use super::{err, ok, tolerance, wide};
+use crate::mistakes::{self, Candidate, Weights};
 use crate::oracle::{self, MODULE};
 use crate::{text, FIXTURES};
 
@@ -64,7 +64,7 @@ fn decode<'c, T: Dtype>(
         .map_err(|_| Failure::new(text::differs("forward_cached(x, start_pos)", T::NAME)))?;
     let (w, max) = (w.clone(), (x.shape()[0], max_seq));
     let wrong = move || mistakes::cached::<T>(&layer(&w, (4, 2), theta), &calls, max);
-    compare(run, "forward_cached(x, start_pos)", T::NAME, &actual, expected, tolerance::<T>(), wrong)?;
+    run.compare("forward_cached(x, start_pos)", T::NAME, &actual, expected, tolerance::<T>(), wrong)?;
     Ok(module)
 }
 
@@ -82,7 +82,7 @@ fn against_pytorch(run: &Run) -> Outcome {
         let w = pytorch_weights();
         let unrotated = oracle::split(&oracle::linear::<T>(&wide(&x), &w[1]), 2, false);
         let wrong = move || vec![tutor_grade::candidate("cache-keys-before-rope", "cache-unrotated", unrotated)];
-        compare(run, "self.cache_k", T::NAME, &keys, &right, tolerance::<T>(), wrong)
+        run.compare("self.cache_k", T::NAME, &keys, &right, tolerance::<T>(), wrong)
     }
     one::<f32>(run)?;
     one::<f16>(run)?;
@@ -116,7 +116,7 @@ fn read_from_cache(run: &Run) -> Outcome {
     let last = x.slice(s![.., 5..6, ..]).to_owned().into_dyn();
     let actual = wide(&ok(what, fresh.forward_cached(&last, 5))?);
     let expected = expected.slice(s![.., 5..6, ..]).to_owned().into_dyn();
-    compare(run, what, "f32", &actual, &expected, tolerance::<f32>(), Vec::new)
+    run.compare(what, "f32", &actual, &expected, tolerance::<f32>(), Vec::<Candidate>::new)
         .map_err(|failure| Failure { message: text::cache_not_read(), ..failure })
 }
 

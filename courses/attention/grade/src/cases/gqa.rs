@@ -9,7 +9,7 @@ use tutor_kit::half::{bf16, f16};
 use tutor_kit::AttnError;
 use tutor_subject::wire::Dtype;
 
-use super::{compare, err, learner, ok, tolerance, wide};
+use super::{err, learner, ok, tolerance, wide};
 use crate::mistakes::{self, Weights};
 use crate::oracle::{self, Layer, MODULE};
 use crate::{subject, FIXTURES};
@@ -77,7 +77,7 @@ fn repeat_kv(run: &Run) -> Outcome {
         let x = wide(&x);
         let expected = oracle::repeat(&x, n_rep, false);
         let wrong = move || vec![tutor_grade::candidate("kv-heads-modulo", "modulo", oracle::repeat(&x, n_rep, true))];
-        compare(run, &what, "float32", &actual, &expected, (0.0, 0.0), wrong)?;
+        run.compare(&what, "float32", &actual, &expected, (0.0, 0.0), wrong)?;
     }
     Ok(())
 }
@@ -95,7 +95,7 @@ fn check<T: Dtype>(
     let actual = wide(&ok("forward(x)", module.forward(x))?);
     let (w, x) = (w.clone(), wide(x));
     let wrong = move || mistakes::module::<T>(&layer(&w, heads, theta), &x);
-    compare(run, "forward(x)", T::NAME, &actual, expected, tolerance::<T>(), wrong)
+    run.compare("forward(x)", T::NAME, &actual, expected, tolerance::<T>(), wrong)
 }
 
 fn against_pytorch(run: &Run) -> Outcome {

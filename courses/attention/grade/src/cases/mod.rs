@@ -8,14 +8,11 @@ mod gqa;
 mod rope;
 mod softmax;
 
-use ndarray::ArrayD;
 use tutor_grade::rounding::Spacing;
-use tutor_grade::{assert_close, grading, Case, Outcome, Run};
+use tutor_grade::{grading, Case, Run};
 use tutor_kit::Float;
 
-use crate::mistakes::Candidate;
 use crate::subject::Subject;
-use crate::text;
 
 /// Every case, in the order they run and are shown, each grading its exercise's TODO.
 pub fn all() -> Vec<Case> {
@@ -39,26 +36,6 @@ pub fn learner<'c>(run: &Run<'c>) -> Subject<'c> {
 pub use crate::oracle::wide;
 /// `assert_close`'s tolerance for `T`.
 pub use tutor_grade::compare::torch_tolerance as tolerance;
-
-/// Compares under (atol, rtol) and records what the comparison says about the known mistakes
-/// (`candidates`, worked out only if some case fails).
-pub fn compare<'c>(
-    run: &Run<'c>,
-    what: &str,
-    dtype: &str,
-    actual: &ArrayD<f64>,
-    expected: &ArrayD<f64>,
-    (atol, rtol): (f64, f64),
-    candidates: impl FnOnce() -> Vec<Candidate> + 'c,
-) -> Outcome {
-    run.observe_close(actual, expected, (atol, rtol), candidates);
-    assert_close(&text::code(what), dtype, actual, expected, atol, rtol).map_err(|mut failure| {
-        if failure.mismatch.is_some() {
-            failure.message = text::differs(what, dtype);
-        }
-        failure
-    })
-}
 
 /// A call's value, or the documented error.
 pub use tutor_grade::expect::{err, ok};

@@ -9,7 +9,7 @@ use tutor_kit::half::{bf16, f16};
 use tutor_kit::AttnError;
 use tutor_subject::wire::Dtype;
 
-use super::{compare, err, learner, ok, tolerance, wide};
+use super::{err, learner, ok, tolerance, wide};
 use crate::oracle::{self, Rope};
 use crate::{mistakes, FIXTURES};
 
@@ -37,7 +37,7 @@ fn frequencies(run: &Run) -> Outcome {
         let got = ok(&what, learner(run).rope_frequencies(d, theta, llama31))?;
         let actual = ArrayD::from_shape_vec(vec![got.len()], got).expect("one axis");
         let expected = FIXTURES.array::<f64>(&format!("rope.freqs.{name}"));
-        compare(run, &what, "float64", &actual, &expected, (0.0, 1e-12), move || {
+        run.compare(&what, "float64", &actual, &expected, (0.0, 1e-12), move || {
             mistakes::frequencies(d, theta, llama31)
         })?;
     }
@@ -49,7 +49,7 @@ fn check<T: Dtype>(run: &Run, x: &ArrayD<T>, start: usize, freqs: &[f64], expect
     let what = format!("rope(x, {start}, freqs)");
     let actual = wide(&ok(&what, learner(run).rope(x, start, &freqs.to_vec()))?);
     let (x, freqs) = (wide(x), freqs.to_vec());
-    compare(run, &what, T::NAME, &actual, expected, tolerance::<T>(), move || mistakes::rope::<T>(&x, start, &freqs))
+    run.compare(&what, T::NAME, &actual, expected, tolerance::<T>(), move || mistakes::rope::<T>(&x, start, &freqs))
 }
 
 fn against_pytorch(run: &Run) -> Outcome {

@@ -12,7 +12,7 @@ use tutor_kit::half::{bf16, f16};
 use tutor_kit::AttnError;
 use tutor_subject::wire::Dtype;
 
-use super::{compare, err, learner, ok, t_max, tolerance, wide};
+use super::{err, learner, ok, t_max, tolerance, wide};
 use crate::oracle::{self, Softmax};
 use crate::{mistakes, FIXTURES};
 
@@ -38,7 +38,7 @@ fn check<T: Dtype>(run: &Run, x: &ArrayD<T>) -> Outcome {
     let x = wide(x);
     let expected = oracle::round::<T>(&oracle::softmax(&x, x.ndim() - 1, Softmax::Stable));
     let rows = x.clone();
-    compare(run, "softmax(x)", T::NAME, &actual, &expected, tolerance::<T>(), move || {
+    run.compare("softmax(x)", T::NAME, &actual, &expected, tolerance::<T>(), move || {
         mistakes::softmax::<T>(&x, t_max::<T>())
     })
     .map_err(traced(Input::Rows("x", &rows)))
@@ -52,12 +52,12 @@ fn against_pytorch(run: &Run) -> Outcome {
             let actual = wide(&ok("softmax(x)", learner(run).softmax(&x))?);
             let (wide_x, rows) = (wide(&x), wide(&x));
             let wrong = move || mistakes::softmax::<T>(&wide_x, t_max::<T>());
-            compare(run, "softmax(x)", T::NAME, &actual, &expected, tolerance::<T>(), wrong)
+            run.compare("softmax(x)", T::NAME, &actual, &expected, tolerance::<T>(), wrong)
                 .map_err(traced(Input::Rows("x", &rows)))?;
             let actual = wide(&ok("log_sum_exp(x)", learner(run).log_sum_exp(&x))?);
             let wide_x = wide(&x);
             let wrong = move || mistakes::log_sum_exp::<T>(&wide_x);
-            compare(run, "log_sum_exp(x)", T::NAME, &actual, &wide(&read("lse")), tolerance::<T>(), wrong)?;
+            run.compare("log_sum_exp(x)", T::NAME, &actual, &wide(&read("lse")), tolerance::<T>(), wrong)?;
         }
         Ok(())
     }
@@ -80,7 +80,7 @@ fn seeded(run: &Run) -> Outcome {
     let expected = oracle::round::<f32>(&oracle::log_sum_exp(&wide(&x)));
     let actual = wide(&ok("log_sum_exp(x)", learner(run).log_sum_exp(&x))?);
     let x = wide(&x);
-    compare(run, "log_sum_exp(x)", "float32", &actual, &expected, tolerance::<f32>(), move || {
+    run.compare("log_sum_exp(x)", "float32", &actual, &expected, tolerance::<f32>(), move || {
         mistakes::log_sum_exp::<f32>(&x)
     })
 }
