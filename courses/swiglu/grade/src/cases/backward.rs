@@ -11,7 +11,7 @@ use tutor_subject::wire::Dtype;
 use super::block::{holding, seeded_weights};
 use super::{close, compare, err, learner, ok, tolerance, wide, Candidate};
 use crate::fixtures::{self, Stored};
-use crate::mistakes::{CHAIN_RULE_SLIPS, WRONG_SLOPES};
+use crate::mistakes::{through_given_forward, CHAIN_RULE_SLIPS, WRONG_SLOPES};
 use crate::oracle::{self, Slip};
 use crate::subject::FeedForward;
 use crate::text;
@@ -55,10 +55,25 @@ fn silu_grad(run: &Run) -> Outcome {
     let x = ArrayD::from_shape_vec(IxDyn(&[values.len()]), values).expect("one axis");
     let expected = x.mapv(oracle::silu_grad);
     let actual = learner(run).silu_grad(&x);
-    let wrong = move || {
-        WRONG_SLOPES.iter().map(|&(mistake, variant, slope)| candidate(mistake, variant, x.mapv(slope))).collect()
-    };
-    compare(run, "silu_grad(x)", "float64", &actual, &expected, ANALYTIC, wrong)
+    compare(run, "silu_grad(x)", "float64", &actual, &expected, ANALYTIC, slopes(x))?;
+    negative_tail(run)
+}
+
+/// Where silu′ is tiny (x from −31 to −300, |silu′| from 1e-12 down to 1e-128), relatively, as
+/// the case's title says: an absolute floor would let a result flushed to 0 pass, or σ through
+/// a form that cancels there (`(1 + tanh(x/2))/2` is off by 5e-4 at −30.5). Not below −300,
+/// where `e^(−2x)` overflows and forms right everywhere else lose the tail too.
+fn negative_tail(run: &Run) -> Outcome {
+    let values = vec![-30.5, -31.0, -33.5, -37.0, -40.0, -45.0, -60.0, -100.0, -250.0, -300.0];
+    let x = ArrayD::from_shape_vec(IxDyn(&[values.len()]), values).expect("one axis");
+    let expected = x.mapv(oracle::silu_grad);
+    let actual = learner(run).silu_grad(&x);
+    compare(run, "silu_grad(x)", "float64", &actual, &expected, (0.0, ANALYTIC.1), slopes(x))
+}
+
+/// The wrong forms of silu′ on `x`.
+fn slopes(x: ArrayD<f64>) -> impl FnOnce() -> Vec<Candidate> {
+    move || WRONG_SLOPES.iter().map(|&(mistake, variant, slope)| candidate(mistake, variant, x.mapv(slope))).collect()
 }
 
 /// Dx and the three weights' gradients.
@@ -100,7 +115,9 @@ fn frozen(
         close("FeedForward::backward(x, grad_out)", "float32", &dx, all.0, tolerance::<f32>())?;
         for (j, param) in [block.gate_weight(), block.up_weight(), block.down_weight()].into_iter().enumerate() {
             match param.grad {
-                Some(_) if i == j => return Err(Failure::new(text::frozen_got_grad(name))),
+                Some(_) if i == j => {
+                    return Err(Failure::new(text::frozen_got_grad(name)).with_mistake(Some("backward-frozen-grad")))
+                }
                 Some(g) => close(NAMES[j], "float32", &g.mapv(f64::from).into_dyn(), &all.1[j], tolerance::<f32>())?,
                 None if i != j => return Err(Failure::new(text::grad_lost(name, NAMES[j]))),
                 None => {}
@@ -133,12 +150,14 @@ fn check<T: Dtype>(
     let (x, dy, weights) = (x.clone(), dy.clone(), weights.clone());
     run.observe(move || {
         let slopes = WRONG_SLOPES.iter().map(|&(mistake, variant, slope)| (mistake, variant, slope, Slip::None));
-        let wrong: Vec<_> = slopes
+        let mut wrong: Vec<_> = slopes
             .chain(CHAIN_RULE_SLIPS)
             .map(|(mistake, variant, slope, slip)| {
                 (mistake, variant, as_returned::<T>(oracle::backward(&x, &dy, &weights, slope, slip)))
             })
             .collect();
+        let given = as_returned::<T>(through_given_forward(&x, &dy, &weights));
+        wrong.push(("backward-rounded-like-forward", "given-forward", given));
         let on_dx = wrong.iter().map(|(m, v, (dx, _))| candidate(m, v, dx.clone())).collect();
         let (atol, rtol) = dx_tolerance;
         let mut observed = vec![Observation::by_tolerance(case, &seen.0, &right.0, on_dx, atol, rtol)];
@@ -211,11 +230,20 @@ fn accumulates(run: &Run) -> Outcome {
         compare(run, name, "float32", &twice[i], &doubled, tolerance::<f32>(), wrong)?;
     }
     frozen(run, &weights, (&x, &dy), (&once_dx, &once))?;
-    let mut block = holding(run, &weights)?;
-    let wrong: ArrayD<f32> = rng.normal_array(&[5, 5]);
-    err(
-        "FeedForward::backward(x, <grad_out of shape [5, 5]>)",
-        block.backward(&x, &wrong),
-        MlpError::ShapeMismatch { expected: vec![], found: vec![] },
-    )
+    // A grad_out of x's element count in another shape ([3, 2, 6] for x of [2, 3, 6]), which a
+    // check of the count alone lets through, then one of another count.
+    let x3: ArrayD<f32> = rng.normal_array(&[2, 3, 6]);
+    let shapes = [(&x3, rng.normal_array::<f32>(&[3, 2, 6]), "[3, 2, 6]"), (&x, rng.normal_array::<f32>(&[5, 5]), "[5, 5]")];
+    for (x, wrong, shape) in shapes {
+        let mut block = holding(run, &weights)?;
+        let result = block.backward(x, &wrong);
+        let accepted = result.is_ok();
+        err(
+            &format!("FeedForward::backward(<x of shape {:?}>, <grad_out of shape {shape}>)", x.shape()),
+            result,
+            MlpError::ShapeMismatch { expected: vec![], found: vec![] },
+        )
+        .map_err(|f| f.with_mistake(accepted.then_some("backward-grad-out-shape-unchecked")))?;
+    }
+    Ok(())
 }

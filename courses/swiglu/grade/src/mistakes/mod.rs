@@ -3,12 +3,14 @@
 //! comparison that computed it agrees with the learner's output and some failure it alone explains.
 
 mod backward;
+mod block;
 mod catalogue;
 mod hidden;
 mod linear;
 mod silu;
 
 pub use backward::*;
+pub use block::block_candidates;
 pub use catalogue::ALL;
 pub use hidden::*;
 pub use linear::*;
@@ -17,8 +19,12 @@ pub use silu::*;
 /// The ways of writing a mistake that differ from the right answer in where it rounds alone: the
 /// only ones held to the learner's output bit for bit (another is computed as near as a tolerance
 /// tells, not to the bit: an erf approximated, a sum in another order).
-pub const ROUNDINGS: [&str; 7] = [
+pub const ROUNDINGS: [&str; 11] = [
     "sigmoid-in-t",
+    "ops-in-t",
+    "silu-unrounded",
+    "product-unrounded",
+    "projections-unrounded",
     "fp32-weight",
     "products-in-t",
     "fused-fp32-weights",

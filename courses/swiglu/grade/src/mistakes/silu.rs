@@ -18,7 +18,33 @@ pub fn silu_candidates<T: Float>(x: &ArrayD<T>) -> Vec<Candidate> {
         candidate("silu-is-gelu", "erf", on(|v| gelu_erf(f64::from(v)) as f32)),
         candidate("silu-is-gelu", "tanh", on(|v| gelu_tanh(f64::from(v)) as f32)),
         candidate("silu-sigmoid-rounded", "sigmoid-in-t", x.mapv(|v| (v * T::from_f32(sigmoid(v.to_f32()))).to_f64())),
+        candidate("silu-sign-slip", "mirror", on(|v| v / (1.0 + v.exp()))),
+        candidate("silu-sigmoid-cancels", "one-minus", on(|v| v * (1.0 - 1.0 / (1.0 + v.exp())))),
+        candidate("silu-sigmoid-cancels", "tanh", on(|v| v * (0.5 * (1.0 + (0.5 * v).tanh())))),
+        candidate("silu-arith-in-t", "ops-in-t", x.mapv(in_t)),
     ]
+}
+
+/// SiLU in `T`'s own arithmetic, as `half` does it (each op in FP32, rounded to `T`): `e^(−x)`
+/// rounded, `1 + e` rounded, the quotient rounded.
+fn in_t<T: Float>(v: T) -> f64 {
+    let e = T::from_f32((-v.to_f32()).exp());
+    let denominator = T::from_f32(1.0 + e.to_f32());
+    T::from_f32(v.to_f32() / denominator.to_f32()).to_f64()
+}
+
+/// `expected` with the learner's own values where the input is NaN or ±inf: the answer of code
+/// right on every finite input that gives the special values a value of its own.
+pub fn special_values<T: Float>(x: &ArrayD<T>, expected: &ArrayD<f64>, actual: &ArrayD<f64>) -> Candidate {
+    let mut output = expected.clone();
+    if actual.shape() == expected.shape() {
+        ndarray::Zip::from(&mut output).and(x).and(actual).for_each(|out, v, &seen| {
+            if !v.to_f64().is_finite() {
+                *out = seen;
+            }
+        });
+    }
+    candidate("silu-special-values", "own-values", output)
 }
 
 /// GELU, exact: `x·Φ(x)`.
