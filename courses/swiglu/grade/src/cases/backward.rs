@@ -25,8 +25,8 @@ const ANALYTIC: (f64, f64) = (1e-14, 1e-12);
 pub fn cases() -> Vec<Case> {
     tutor_grade::cases![BACKWARD;
         "silu-grad-f64",
-            "silu_grad 与 f64 参考一致，相对误差 1e-12（只有解析导数能做到），在 ±710 以外的尾部也没有 NaN",
-            "silu_grad matches an f64 reference to 1e-12 relative (only an analytic derivative does), with no NaN in the tails beyond ±710"
+            "silu_grad 与 f64 参考一致，相对误差 1e-12（只有解析导数能做到；负尾部 −30.5…−300 只按相对误差），在 ±710 以外的尾部也没有 NaN",
+            "silu_grad matches an f64 reference to 1e-12 relative (only an analytic derivative does; the negative tail, −30.5…−300, relatively alone), with no NaN in the tails beyond ±710"
             => silu_grad;
         "backward-f64",
             "f64 输入：dx 与 f64 参考一致到 1e-12，三个权重的梯度与参考一致到 f32 精度",
@@ -40,8 +40,8 @@ pub fn cases() -> Vec<Case> {
             "dx 与三个权重梯度与 PyTorch 的 autograd 一致（f32、f16、bf16 输入）",
             "dx and the three weights' gradients match PyTorch's autograd (f32, f16, bf16 inputs)" => against_pytorch;
         "backward-accumulates",
-            "两次 backward 之后梯度是两次之和；冻结的权重没有梯度，其余照常；grad_out 形状不对时返回 Err",
-            "after two backward calls the gradients hold their sum; a frozen weight gets no gradient, the others still do; Err for a grad_out of the wrong shape"
+            "两次 backward 之后梯度是两次之和；冻结的权重没有梯度，其余照常；grad_out 形状不对时返回 Err（元素个数相同也一样）",
+            "after two backward calls the gradients hold their sum; a frozen weight gets no gradient, the others still do; Err for a grad_out of the wrong shape (of x's element count too)"
             => accumulates;
     ]
 }
@@ -233,7 +233,8 @@ fn accumulates(run: &Run) -> Outcome {
     // A grad_out of x's element count in another shape ([3, 2, 6] for x of [2, 3, 6]), which a
     // check of the count alone lets through, then one of another count.
     let x3: ArrayD<f32> = rng.normal_array(&[2, 3, 6]);
-    let shapes = [(&x3, rng.normal_array::<f32>(&[3, 2, 6]), "[3, 2, 6]"), (&x, rng.normal_array::<f32>(&[5, 5]), "[5, 5]")];
+    let shapes =
+        [(&x3, rng.normal_array::<f32>(&[3, 2, 6]), "[3, 2, 6]"), (&x, rng.normal_array::<f32>(&[5, 5]), "[5, 5]")];
     for (x, wrong, shape) in shapes {
         let mut block = holding(run, &weights)?;
         let result = block.backward(x, &wrong);

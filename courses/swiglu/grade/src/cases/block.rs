@@ -75,7 +75,9 @@ fn against_pytorch(run: &Run) -> Outcome {
         let torch = wide(&fixtures::array::<T>(&format!("block.{}.y", T::STORED_AS)));
         let actual = forward(run, &weights, &x)?;
         let tolerance = block_tolerance::<T>(&torch);
-        compare(run, "FeedForward::forward(x)", T::NAME, &actual, &torch, tolerance, move || block_candidates(&x, &weights))
+        compare(run, "FeedForward::forward(x)", T::NAME, &actual, &torch, tolerance, move || {
+            block_candidates(&x, &weights)
+        })
     }
     one::<f32>(run)?;
     one::<f16>(run)?;

@@ -31,8 +31,8 @@ pub fn cases() -> Vec<Case> {
             "hidden_size reproduces Meta's configurations (4096 → 11008, 5120 → 13824, 8192 → 22016, and 28672 and 14336 with multiplier 1.3)"
             => meta;
         "hidden-rule",
-            "hidden_size 在随机的 dim、multiple_of、multiplier 上遵循同一规则；尺寸为 0 或 multiplier 非法时返回 Err",
-            "hidden_size follows the rule on random dim, multiple_of and multiplier; Err for a zero size or a bad multiplier"
+            "hidden_size 在边界（取整前为 0、f32 与 f64 的 multiplier、4·dim 不是 3 的倍数）和随机的 dim、multiple_of、multiplier 上遵循同一规则；尺寸为 0 或 multiplier 非法时返回 Err",
+            "hidden_size follows the rule at its edges (0 before rounding, the multiplier in f32 vs f64, 4·dim not a multiple of 3) and on random dim, multiple_of and multiplier; Err for a zero size or a bad multiplier"
             => rule;
     ]
 }
@@ -104,19 +104,25 @@ fn rule(run: &Run) -> Outcome {
 /// Widths at the rule's edges, the same on every seed: 0 before the last step (dim 1, multiplier
 /// 0.3: int(0.3·2) = 0, and 0 is a multiple of everything); 1.3·90 = 117 exactly in f64 but
 /// 116.99999 in f32 (dim 34); 4·dim not a multiple of 3 (dims 2, 5, 4001: 4·dim/3·2 loses one).
-const BOUNDARIES: [Config; 7] =
-    [(1, 1, Some(0.3)), (1, 8, Some(0.3)), (34, 1, Some(1.3)), (34, 2, Some(1.3)), (2, 1, None), (5, 1, None), (4001, 1, None)];
+const BOUNDARIES: [Config; 7] = [
+    (1, 1, Some(0.3)),
+    (1, 8, Some(0.3)),
+    (34, 1, Some(1.3)),
+    (34, 2, Some(1.3)),
+    (2, 1, None),
+    (5, 1, None),
+    (4001, 1, None),
+];
 
 /// A round-up that underflows where the width before it is 0 (`(h − 1)/m + 1`): the call panics
 /// with Rust's "attempt to subtract with overflow". Asked before the other widths.
 fn underflow(run: &Run) -> Outcome {
     let called = probe(|| learner(run).hidden_size(1, 8, Some(0.3)));
     match called {
-        Called::Panic(message) if message.contains("subtract with overflow") => Err(Failure::new(text::panicked(
-            "hidden_size(1, 8, Some(0.3))",
-            &message,
-        ))
-        .with_mistake(Some("hidden-round-up-underflow"))),
+        Called::Panic(message) if message.contains("subtract with overflow") => {
+            Err(Failure::new(text::panicked("hidden_size(1, 8, Some(0.3))", &message))
+                .with_mistake(Some("hidden-round-up-underflow")))
+        }
         _ => Ok(()),
     }
 }

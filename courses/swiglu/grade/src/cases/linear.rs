@@ -21,8 +21,8 @@ pub const LINEAR: Contract = Contract { id: "linear", zh: "Linear 契约", en: "
 pub fn cases() -> Vec<Case> {
     tutor_grade::cases![LINEAR;
         "linear-init",
-            "Linear::new：可训练的 [out, in] 权重，服从 U(−1/√in, 1/√in)（统计检验），同一种子给出同一权重",
-            "Linear::new: a trainable [out, in] weight from U(−1/√in, 1/√in) (checked statistically), same seed, same weight"
+            "Linear::new：可训练的 [out, in] 权重，服从 U(−1/√in, 1/√in)（统计检验），同一种子给出同一权重，值是 Rng::new(seed) 的抽样（顺序不限）",
+            "Linear::new: a trainable [out, in] weight from U(−1/√in, 1/√in) (checked statistically), same seed, same weight, its values Rng::new(seed)'s draws (in any order)"
             => init;
         "linear-pytorch",
             "forward 与 PyTorch 的 F.linear 一致（非方阵权重 [40, 24]；f32、f16、bf16）",
@@ -150,7 +150,8 @@ impl InitShape {
     /// (√(24/n)), a uniform's being 1.8.
     fn normal(&self) -> bool {
         let kurtosis = self.fourth / (self.variance * self.variance);
-        self.variance > 0.0 && self.mean.abs() <= 6.0 * (self.variance / self.n).sqrt()
+        self.variance > 0.0
+            && self.mean.abs() <= 6.0 * (self.variance / self.n).sqrt()
             && (kurtosis - 3.0).abs() <= 6.0 * (24.0 / self.n).sqrt()
     }
 }
@@ -201,8 +202,13 @@ fn check<T: Dtype>(
     // [rows, out] for x of another rank: the leading axes flattened and never put back.
     let rows = x_rows(expected.shape());
     let flattened = expected.ndim() != 2 && actual.shape() == [rows, weight_rows];
-    compare(run, "Linear::forward(x)", T::NAME, &actual, &expected, tolerance::<T>(), candidates)
-        .map_err(|f| if flattened { f.with_mistake(Some("linear-leading-axes-lost")) } else { f })?;
+    compare(run, "Linear::forward(x)", T::NAME, &actual, &expected, tolerance::<T>(), candidates).map_err(|f| {
+        if flattened {
+            f.with_mistake(Some("linear-leading-axes-lost"))
+        } else {
+            f
+        }
+    })?;
     bits
 }
 

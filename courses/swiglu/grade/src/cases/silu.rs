@@ -7,11 +7,11 @@ use tutor_kit::half::{bf16, f16};
 use tutor_subject::wire::Dtype;
 
 use super::{compare, learner, same_bits, tolerance, wide, Candidate, ROUNDED_ONCE};
-use tutor_kit::Float;
 use crate::fixtures::{self, Stored};
 use crate::mistakes::{silu_candidates, special_values};
 use crate::oracle;
 use crate::text;
+use tutor_kit::Float;
 
 /// SiLU, 01-silu.
 pub const SILU: Contract = Contract { id: "silu", zh: "SiLU 契约", en: "SiLU contract" };

@@ -83,4 +83,3 @@ pub fn through_given_forward<T: Float>(
     let (dx, grads) = oracle::backward_through(&x2, dy2, [&wg, &wu, &wd], forward, oracle::silu_grad, Slip::None);
     (dx.into_shape_with_order(x.shape()).expect("dx has x's shape"), grads)
 }
-

@@ -12,7 +12,8 @@ use crate::oracle::{self, project, round};
 /// The block's mistaken versions on `x`, rounded to `T`.
 pub fn block_candidates<T: Float>(x: &ArrayD<T>, weights: &[Array2<f32>; 3]) -> Vec<Candidate> {
     let [gate, up, down] = weights.clone();
-    let on = |weights: &[Array2<f32>; 3], per_op, weights_in_t| round::<T>(&oracle::block(x, weights, per_op, weights_in_t));
+    let on =
+        |weights: &[Array2<f32>; 3], per_op, weights_in_t| round::<T>(&oracle::block(x, weights, per_op, weights_in_t));
     let with = |activation: fn(f64) -> f64| round::<T>(&oracle::block_with(x, weights, true, true, activation));
     let parts = Parts::new(x, weights);
     vec![
@@ -28,11 +29,27 @@ pub fn block_candidates<T: Float>(x: &ArrayD<T>, weights: &[Array2<f32>; 3]) -> 
         candidate("block-gelu-gate", "block-erf", with(gelu_erf)),
         candidate("block-gelu-gate", "block-tanh", with(gelu_tanh)),
         candidate("silu-sigmoid-rounded", "block-sigmoid-in-t", with(|g| g * T::from_f64(oracle::sigmoid(g)).to_f64())),
-        candidate("block-silu-on-product", "silu-after", parts.down(&parts.t(&parts.t(&(&parts.g * &parts.u)).mapv(oracle::silu)))),
+        candidate(
+            "block-silu-on-product",
+            "silu-after",
+            parts.down(&parts.t(&parts.t(&(&parts.g * &parts.u)).mapv(oracle::silu))),
+        ),
         candidate("block-residual-inside", "plus-x", parts.plus_x(&on(weights, true, true))),
-        candidate("block-rounding-skipped", "silu-unrounded", parts.down(&parts.t(&(&parts.g.mapv(oracle::silu) * &parts.u)))),
-        candidate("block-rounding-skipped", "product-unrounded", parts.down(&(&parts.t(&parts.g.mapv(oracle::silu)) * &parts.u))),
-        candidate("block-rounding-skipped", "projections-unrounded", parts.down(&parts.t(&(&parts.t(&parts.g_exact.mapv(oracle::silu)) * &parts.u_exact)))),
+        candidate(
+            "block-rounding-skipped",
+            "silu-unrounded",
+            parts.down(&parts.t(&(&parts.g.mapv(oracle::silu) * &parts.u))),
+        ),
+        candidate(
+            "block-rounding-skipped",
+            "product-unrounded",
+            parts.down(&(&parts.t(&parts.g.mapv(oracle::silu)) * &parts.u)),
+        ),
+        candidate(
+            "block-rounding-skipped",
+            "projections-unrounded",
+            parts.down(&parts.t(&(&parts.t(&parts.g_exact.mapv(oracle::silu)) * &parts.u_exact))),
+        ),
     ]
 }
 

@@ -33,7 +33,6 @@ pub const ROUNDINGS: [&str; 11] = [
     "block-sigmoid-in-t",
 ];
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,4 +55,3 @@ mod tests {
         assert!((silu::erf(-2.0) + 0.995_322_265_018_952_7).abs() < 2e-7);
     }
 }
-
