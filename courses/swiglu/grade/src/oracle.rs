@@ -133,7 +133,11 @@ pub fn backward_through(
         _ => (&dp * &a, &dp * &u),
     };
     Zip::from(&mut dg).and(&g).for_each(|d, &g| *d *= slope(g));
-    let dx = if slip == Slip::DxWithoutUp { dg.dot(wg) } else { dg.dot(wg) + du.dot(wu) };
+    let dx = match slip {
+        Slip::DxWithoutUp => dg.dot(wg),
+        Slip::DxWithoutGate => du.dot(wu),
+        _ => dg.dot(wg) + du.dot(wu),
+    };
     let mut grads = [dg.t().dot(x2), du.t().dot(x2), dd];
     if slip == Slip::MeanOverRows {
         grads.iter_mut().for_each(|g| *g /= x2.nrows().max(1) as f64);
@@ -148,6 +152,8 @@ pub enum Slip {
     None,
     /// dx through gate alone: `dg·W_gate`, without up's `du·W_up`.
     DxWithoutUp,
+    /// dx through up alone: `du·W_up`, without gate's `dg·W_gate`.
+    DxWithoutGate,
     /// Each branch multiplied by its own value: `du = dp ⊙ u`, `dg = dp ⊙ silu(g) ⊙ silu′(g)`.
     OwnMultiplicands,
     /// grad_out taken as ones (the loss as `sum(y)`).

@@ -2,6 +2,7 @@
 //! enough that only an analytic gradient passes (central differences miss by ~1e-11 and more).
 
 use ndarray::{Array2, ArrayD, IxDyn};
+use tutor_grade::evidence::scoped;
 use tutor_grade::report::Contract;
 use tutor_grade::{candidate, Case, Failure, Observation, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
@@ -90,7 +91,11 @@ fn backward<T: Dtype>(
     let mut block = holding(run, weights)?;
     let mut dx = ArrayD::zeros(IxDyn(&[]));
     for _ in 0..calls {
-        dx = wide(&ok("FeedForward::backward(x, grad_out)", block.backward(x, dy))?);
+        let result = block.backward(x, dy);
+        // grad_out has x's shape here: a ShapeMismatch is accumulate_grad refusing a gradient.
+        let refused = matches!(result, Err(MlpError::ShapeMismatch { .. })) && x.shape() == dy.shape();
+        let answer = ok("FeedForward::backward(x, grad_out)", result);
+        dx = wide(&answer.map_err(|f| f.with_mistake(refused.then_some("backward-weight-grad-shape")))?);
     }
     let grads = [block.gate_weight(), block.up_weight(), block.down_weight()].map(|p| match p.grad {
         Some(g) => g.mapv(f64::from).into_dyn(),
@@ -149,7 +154,10 @@ fn check<T: Dtype>(
     let (case, seen, right) = (run.case(), actual.clone(), expected.clone());
     let (x, dy, weights) = (x.clone(), dy.clone(), weights.clone());
     run.observe(move || {
-        let slopes = WRONG_SLOPES.iter().map(|&(mistake, variant, slope)| (mistake, variant, slope, Slip::None));
+        // Scoped: backward may use a silu′ of its own, whatever its silu_grad answers.
+        let slopes = WRONG_SLOPES
+            .iter()
+            .map(|&(mistake, variant, slope)| (mistake, scoped("backward", variant), slope, Slip::None));
         let mut wrong: Vec<_> = slopes
             .chain(CHAIN_RULE_SLIPS)
             .map(|(mistake, variant, slope, slip)| {

@@ -77,7 +77,7 @@ fn init(run: &Run) -> Outcome {
         let (largest, mean, variance) = (shape.largest, shape.mean, shape.variance);
         // Uniform, but over another interval; or bell-shaped (a normal's kurtosis is 3, a
         // uniform's 1.8): what the numbers are, not how far they are from the right ones.
-        let mistake = if shape.uniform_within(largest) {
+        let mistake = if shape.uniform_on(shape.smallest, shape.highest) {
             Some("linear-init-bound")
         } else {
             shape.normal().then_some("linear-init-normal")
@@ -115,6 +115,8 @@ fn init(run: &Run) -> Outcome {
 struct InitShape {
     n: f64,
     largest: f64,
+    smallest: f64,
+    highest: f64,
     mean: f64,
     variance: f64,
     /// The fourth central moment.
@@ -126,10 +128,12 @@ struct InitShape {
 fn init_shape(values: &[f64]) -> InitShape {
     let n = values.len() as f64;
     let largest = values.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let smallest = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let highest = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let mean = values.iter().sum::<f64>() / n;
     let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
     let fourth = values.iter().map(|v| (v - mean).powi(4)).sum::<f64>() / n;
-    InitShape { n, largest, mean, variance, fourth, values: values.to_vec() }
+    InitShape { n, largest, smallest, highest, mean, variance, fourth, values: values.to_vec() }
 }
 
 impl InitShape {
@@ -143,6 +147,17 @@ impl InitShape {
             && self.largest >= 0.99 * bound
             && self.mean.abs() <= 6.0 * bound / (3.0 * n).sqrt()
             && (self.variance / (bound * bound / 3.0) - 1.0).abs() <= 6.0 * 0.9 / n.sqrt()
+            && (inner_half - 0.5).abs() <= 6.0 * 0.5 / n.sqrt()
+    }
+
+    /// Whether the values look uniform over `[low, high]`, their own extremes: the same
+    /// statistics about the interval's centre and half-width.
+    fn uniform_on(&self, low: f64, high: f64) -> bool {
+        let (n, centre, half) = (self.n, (low + high) / 2.0, (high - low) / 2.0);
+        let inner_half = self.values.iter().filter(|v| (*v - centre).abs() <= half / 2.0).count() as f64 / n;
+        half > 0.0
+            && (self.mean - centre).abs() <= 6.0 * half / (3.0 * n).sqrt()
+            && (self.variance / (half * half / 3.0) - 1.0).abs() <= 6.0 * 0.9 / n.sqrt()
             && (inner_half - 0.5).abs() <= 6.0 * 0.5 / n.sqrt()
     }
 

@@ -11,7 +11,7 @@ pub type WrongSlope = (&'static str, &'static str, fn(f64) -> f64);
 /// silu′ as the backward mistakes write it: (mistake, way of writing it, the slope). The forms
 /// that overflow are NaN where an exponential is inf (the quotient rule's `x·e^(−x)` overflows a
 /// little earlier, below about −703.2) and right elsewhere.
-pub const WRONG_SLOPES: [WrongSlope; 11] = [
+pub const WRONG_SLOPES: [WrongSlope; 14] = [
     ("backward-silu-grad-missing-term", "sigmoid-alone", oracle::sigmoid),
     ("backward-silu-grad-overflow", "exp-minus-x-inf", |x| {
         if (-x).exp().is_finite() {
@@ -31,6 +31,15 @@ pub const WRONG_SLOPES: [WrongSlope; 11] = [
     }),
     ("backward-silu-grad-tail-lost", "one-minus", |x| through(x, 1.0 - 1.0 / (1.0 + x.exp()))),
     ("backward-silu-grad-tail-lost", "tanh", |x| through(x, 0.5 * (1.0 + (0.5 * x).tanh()))),
+    ("backward-silu-grad-other-term", "x-sigma-prime", |x| {
+        let s = oracle::sigmoid(x);
+        x * s * (1.0 - s)
+    }),
+    ("backward-silu-grad-other-term", "sigma-prime", |x| {
+        let s = oracle::sigmoid(x);
+        s * (1.0 - s)
+    }),
+    ("backward-silu-not-its-derivative", "silu", oracle::silu),
     // Cut off to 0 below a round threshold ("negligible there").
     ("backward-silu-grad-tail-lost", "zero-below-20", |x| if x < -20.0 { 0.0 } else { oracle::silu_grad(x) }),
     ("backward-silu-grad-tail-lost", "zero-below-30", |x| if x < -30.0 { 0.0 } else { oracle::silu_grad(x) }),
@@ -47,9 +56,10 @@ fn through(x: f64, s: f64) -> f64 {
 pub type ChainRuleSlip = (&'static str, &'static str, fn(f64) -> f64, Slip);
 
 /// The backward's slips in the chain rule itself.
-pub const CHAIN_RULE_SLIPS: [ChainRuleSlip; 8] = [
+pub const CHAIN_RULE_SLIPS: [ChainRuleSlip; 9] = [
     ("backward-silu-grad-dropped", "dg-is-dp-times-u", |_| 1.0, Slip::None),
     ("backward-dx-missing-up", "gate-path-only", oracle::silu_grad, Slip::DxWithoutUp),
+    ("backward-dx-missing-up", "up-path-only", oracle::silu_grad, Slip::DxWithoutGate),
     ("backward-own-multiplicands", "du-dp-u-dg-dp-a", oracle::silu_grad, Slip::OwnMultiplicands),
     ("backward-grad-out-ignored", "ones", oracle::silu_grad, Slip::GradOutOnes),
     ("backward-mean-over-rows", "divided-by-rows", oracle::silu_grad, Slip::MeanOverRows),

@@ -21,6 +21,11 @@ pub fn hidden_candidates(
         ("hidden-multiplier-before-two-thirds", "on-four-dim", up(2 * scaled(4 * dim) / 3)),
         ("hidden-two-thirds-rounded", "thirds-then-doubled", up(scaled(4 * dim / 3 * 2))),
         (
+            "hidden-multiplier-rounded",
+            "ceil",
+            up(multiplier.map_or(two_thirds, |m| (m * two_thirds as f64).ceil() as usize)),
+        ),
+        (
             "hidden-multiplier-in-f32",
             "f32",
             up(multiplier.map_or(two_thirds, |m| (m as f32 * two_thirds as f32) as usize)),
