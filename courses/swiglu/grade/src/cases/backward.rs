@@ -2,7 +2,7 @@
 //! enough that only an analytic gradient passes (central differences miss by ~1e-11 and more).
 
 use ndarray::{Array2, ArrayD, IxDyn};
-use tutor_grade::evidence::scoped;
+use tutor_grade::evidence::{scoped, Sighting};
 use tutor_grade::report::Contract;
 use tutor_grade::{candidate, Case, Failure, Observation, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
@@ -56,8 +56,34 @@ fn silu_grad(run: &Run) -> Outcome {
     let x = ArrayD::from_shape_vec(IxDyn(&[values.len()]), values).expect("one axis");
     let expected = x.mapv(oracle::silu_grad);
     let actual = learner(run).silu_grad(&x);
+    // f32's exponential overflows past |x| ≈ 88.7: only the values short of it tell f32 apart.
+    let short_of_overflow: Vec<bool> = x.iter().map(|v| v.abs() <= 80.0).collect();
+    observe_f32(run, "silu_grad", &actual, &expected, &short_of_overflow);
     compare(run, "silu_grad(x)", "float64", &actual, &expected, ANALYTIC, slopes(x))?;
     negative_tail(run)
+}
+
+/// Records whether `actual` is what an f32 computation gives, on the elements `kept`: every
+/// value an f32 (widened), and each within f32's reach of `expected` (1e-4 relative, f32's
+/// smallest normal absolute), where the f64 reference is not all f32 values. `scope` keeps
+/// silu_grad's finding apart from backward's (a backward may compute its own silu′).
+fn observe_f32(run: &Run, scope: &'static str, actual: &ArrayD<f64>, expected: &ArrayD<f64>, kept: &[bool]) {
+    let (case, seen, right, kept) = (run.case(), actual.clone(), expected.clone(), kept.to_vec());
+    run.observe(move || {
+        let same_shape = seen.shape() == right.shape() && seen.len() == kept.len();
+        let pairs = || seen.iter().zip(right.iter()).zip(&kept).filter(|(_, &k)| k).map(|(pair, _)| pair);
+        let is_f32 = |v: f64| v.is_nan() || f64::from(v as f32) == v;
+        let near = |a: f64, e: f64| (a - e).abs() <= 1e-4 * e.abs() + f64::from(f32::MIN_POSITIVE);
+        let matches = same_shape && pairs().all(|(&a, &e)| is_f32(a) && near(a, e));
+        let wrong = same_shape && !pairs().all(|(_, &e)| is_f32(e));
+        let learner_wrong = !tutor_grade::probe::all_close(&seen, &right, ANALYTIC.0, ANALYTIC.1);
+        let variant = scoped(scope, "f32-values");
+        vec![Observation {
+            case,
+            learner_wrong,
+            sightings: vec![Sighting { mistake: "backward-in-f32", variant, matches, wrong }],
+        }]
+    });
 }
 
 /// Where silu′ is tiny (x from −31 to −300, |silu′| from 1e-12 down to 1e-128), relatively, as
@@ -69,6 +95,7 @@ fn negative_tail(run: &Run) -> Outcome {
     let x = ArrayD::from_shape_vec(IxDyn(&[values.len()]), values).expect("one axis");
     let expected = x.mapv(oracle::silu_grad);
     let actual = learner(run).silu_grad(&x);
+    observe_f32(run, "silu_grad", &actual, &expected, &vec![true; x.len()]);
     compare(run, "silu_grad(x)", "float64", &actual, &expected, (0.0, ANALYTIC.1), slopes(x))
 }
 
@@ -92,8 +119,13 @@ fn backward<T: Dtype>(
     let mut dx = ArrayD::zeros(IxDyn(&[]));
     for _ in 0..calls {
         let result = block.backward(x, dy);
-        // grad_out has x's shape here: a ShapeMismatch is accumulate_grad refusing a gradient.
-        let refused = matches!(result, Err(MlpError::ShapeMismatch { .. })) && x.shape() == dy.shape();
+        // accumulate_grad refusing a gradient: a ShapeMismatch whose expected shape is a weight's.
+        let refused = match &result {
+            Err(MlpError::ShapeMismatch { expected, found }) => {
+                expected != found && weights.iter().any(|w| w.shape() == expected.as_slice())
+            }
+            _ => false,
+        };
         let answer = ok("FeedForward::backward(x, grad_out)", result);
         dx = wide(&answer.map_err(|f| f.with_mistake(refused.then_some("backward-weight-grad-shape")))?);
     }
@@ -150,6 +182,11 @@ fn check<T: Dtype>(
     dx_tolerance: (f64, f64),
 ) -> Outcome {
     let actual = backward(run, weights, x, dy, 1)?;
+    if dx_tolerance == ANALYTIC {
+        // dx of an f64 input, graded tightly: an f32 computation shows in its values (the
+        // weights' gradients are f32 anyway).
+        observe_f32(run, "backward", &actual.0, &expected.0, &vec![true; actual.0.len()]);
+    }
     let grad_tolerance = tolerance::<f32>();
     let (case, seen, right) = (run.case(), actual.clone(), expected.clone());
     let (x, dy, weights) = (x.clone(), dy.clone(), weights.clone());

@@ -47,8 +47,11 @@ fn check(run: &Run, configs: &[Config]) -> Outcome {
     let mut first_wrong = None;
     for &(dim, multiple_of, multiplier) in configs {
         let what = format!("hidden_size({dim}, {multiple_of}, {multiplier:?})");
-        let found = ok(&what, learner(run).hidden_size(dim, multiple_of, multiplier))?;
         let expected = oracle::hidden_size(dim, multiple_of, multiplier);
+        // An Err where the answer is 0: the width 0 taken for a zero size.
+        let zero = (expected == 0).then_some("hidden-zero-width");
+        let found =
+            ok(&what, learner(run).hidden_size(dim, multiple_of, multiplier)).map_err(|f| f.with_mistake(zero))?;
         let sightings = hidden_candidates(dim, multiple_of, multiplier)
             .into_iter()
             .map(|(mistake, variant, value)| Sighting {

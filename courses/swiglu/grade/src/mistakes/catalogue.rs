@@ -446,4 +446,18 @@ pub const ALL: &[Mistake] = &[
         zh: "用 silu(g) 代替了 silu′(g)：dg = dp ⊙ u ⊙ silu′(g)，要的是导数",
         en: "silu(g) where silu′(g) belongs: dg = dp ⊙ u ⊙ silu′(g) takes the derivative",
     },
+    Mistake {
+        id: "hidden-zero-width",
+        exercise: "03-hidden-size",
+        hint: 2,
+        zh: "最后一步之前宽度为 0 时没有保持 0（返回了 Err，或抬到了一个倍数）：0 是任何 multiple_of 的倍数，Meta 的规则给出 Ok(0)",
+        en: "A width of 0 before the last step not kept at 0 (refused with Err, or raised to one multiple): 0 is a multiple of every multiple_of, and Meta's rule gives Ok(0)",
+    },
+    Mistake {
+        id: "backward-in-f32",
+        exercise: "05-backward",
+        hint: 1,
+        zh: "silu′ 或反向传播在 f32 中计算（返回的每个值都是 f32）：本章的反向传播在 f64 中算，用 to_f64 与 f64::from 展开",
+        en: "silu′ or the backward computed in f32 (every value it returns is an f32): this chapter's backward is computed in f64, widened with to_f64 and f64::from",
+    },
 ];

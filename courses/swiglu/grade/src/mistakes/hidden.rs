@@ -20,6 +20,7 @@ pub fn hidden_candidates(
         ("hidden-multiplier-rounded", "round", up(rounded(two_thirds))),
         ("hidden-multiplier-before-two-thirds", "on-four-dim", up(2 * scaled(4 * dim) / 3)),
         ("hidden-two-thirds-rounded", "thirds-then-doubled", up(scaled(4 * dim / 3 * 2))),
+        ("hidden-zero-width", "raised-to-one", up(scaled(two_thirds).max(1))),
         (
             "hidden-multiplier-rounded",
             "ceil",
