@@ -102,7 +102,7 @@ fn init(run: &Run) -> Outcome {
             ignored,
         );
     }
-    if let Some(index) = first_not_drawn(&values, seed, fan_in) {
+    if let Some(index) = first_not_drawn(weight.value.iter().copied().collect(), seed, fan_in) {
         return fail(
             format!("weight 的值不是 Rng::new({seed}) 依次抽出的 uniform(−bound, bound)（按大小排序后第 {index} 个不同；抽取顺序可以自定）"),
             format!("the weight's values are not Rng::new({seed})'s draws of uniform(−bound, bound) (sorted, value {index} differs; the order of the draws is yours)"),
@@ -174,18 +174,21 @@ impl InitShape {
     }
 }
 
-/// The first index (in sorted order) where `values` is not the multiset of the first draws of
-/// `Rng::new(seed).uniform(−b, b)`, b = 1/√in in f32; `None` when every value is one of them
-/// within a millionth of b (a bound computed in f64, or `(2u − 1)·b`, moves a draw by an ulp).
-fn first_not_drawn(values: &[f64], seed: u64, fan_in: usize) -> Option<usize> {
+/// The first index (in sorted order) where `seen`, the weight's values, is not the multiset of
+/// the first draws of `Rng::new(seed).uniform(−b, b)`, b = 1/√in in f32; `None` when every value
+/// is one of them within a millionth of b (a bound computed in f64, or `(2u − 1)·b`, moves a draw
+/// by an ulp).
+fn first_not_drawn(mut seen: Vec<f32>, seed: u64, fan_in: usize) -> Option<usize> {
     let bound = 1.0 / (fan_in as f32).sqrt();
     let mut rng = tutor_kit::Rng::new(seed);
-    let mut drawn: Vec<f64> = (0..values.len()).map(|_| f64::from(rng.uniform(-bound, bound))).collect();
-    let mut seen = values.to_vec();
-    drawn.sort_by(f64::total_cmp);
-    seen.sort_by(f64::total_cmp);
+    let mut drawn: Vec<f32> = (0..seen.len()).map(|_| rng.uniform(-bound, bound)).collect();
+    drawn.sort_unstable_by(f32::total_cmp);
+    seen.sort_unstable_by(f32::total_cmp);
     let tolerance = 1e-6 * f64::from(bound);
-    seen.iter().zip(&drawn).position(|(a, b)| !((a - b).abs() <= tolerance))
+    seen.iter().zip(&drawn).position(|(&a, &b)| {
+        let difference = (f64::from(a) - f64::from(b)).abs();
+        difference.is_nan() || difference > tolerance
+    })
 }
 
 /// A Linear holding `weight`.
