@@ -2,7 +2,11 @@
 //! enough that only an analytic gradient passes (central differences miss by ~1e-11 and more).
 
 use ndarray::{Array2, ArrayD, IxDyn};
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+
 use tutor_grade::evidence::{scoped, Sighting};
+use tutor_grade::fault::Fault;
+use tutor_grade::outcome::run_guarded;
 use tutor_grade::report::Contract;
 use tutor_grade::{candidate, Case, Failure, Observation, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
@@ -118,7 +122,7 @@ fn backward<T: Dtype>(
     let mut block = holding(run, weights)?;
     let mut dx = ArrayD::zeros(IxDyn(&[]));
     for _ in 0..calls {
-        let result = block.backward(x, dy);
+        let result = products_fit(|| block.backward(x, dy))?;
         // accumulate_grad refusing a gradient: a ShapeMismatch whose expected shape is a weight's.
         let refused = match &result {
             Err(MlpError::ShapeMismatch { expected, found }) => {
@@ -134,6 +138,26 @@ fn backward<T: Dtype>(
         None => ArrayD::zeros(IxDyn(&[0])),
     });
     Ok((dx, grads))
+}
+
+/// Runs `call`, naming a panic of ndarray's `dot` on shapes that do not fit (a transpose missing
+/// or one too many); any other panic goes on unwinding, to be reported as it is.
+fn products_fit<V>(call: impl FnOnce() -> V) -> Result<V, Failure> {
+    let payload = match catch_unwind(AssertUnwindSafe(call)) {
+        Ok(value) => return Ok(value),
+        Err(payload) => payload,
+    };
+    let message = match payload.downcast_ref::<Fault>() {
+        Some(Fault::Panicked { message, .. }) => Some(message.clone()),
+        Some(_) => None,
+        None => payload.downcast_ref::<String>().cloned().or(payload.downcast_ref::<&str>().map(|s| s.to_string())),
+    };
+    if !message.is_some_and(|m| m.contains("not compatible for matrix multiplication")) {
+        resume_unwind(payload);
+    }
+    let (_, failure) = run_guarded(|| resume_unwind(payload));
+    let failure = failure.unwrap_or_else(|| Failure::new(text::panicked("FeedForward::backward(x, grad_out)", "")));
+    Err(failure.with_mistake(Some("backward-product-shapes")))
 }
 
 /// One weight frozen at a time (`requires_grad = false`): its `grad` stays None, and dx and the

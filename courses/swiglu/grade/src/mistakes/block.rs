@@ -35,6 +35,11 @@ pub fn block_candidates<T: Float>(x: &ArrayD<T>, weights: &[Array2<f32>; 3]) -> 
             parts.down(&parts.t(&parts.t(&(&parts.g * &parts.u)).mapv(oracle::silu))),
         ),
         candidate("block-down-missing", "product", parts.t(&(&parts.t(&parts.g.mapv(oracle::silu)) * &parts.u))),
+        candidate(
+            "block-sum-not-product",
+            "plus",
+            parts.down(&parts.t(&(&parts.t(&parts.g.mapv(oracle::silu)) + &parts.u))),
+        ),
         candidate("block-residual-inside", "plus-x", parts.plus_x(&on(weights, true, true))),
         candidate(
             "block-rounding-skipped",

@@ -460,4 +460,18 @@ pub const ALL: &[Mistake] = &[
         zh: "silu′ 或反向传播在 f32 中计算（返回的每个值都是 f32）：本章的反向传播在 f64 中算，用 to_f64 与 f64::from 展开",
         en: "silu′ or the backward computed in f32 (every value it returns is an f32): this chapter's backward is computed in f64, widened with to_f64 and f64::from",
     },
+    Mistake {
+        id: "block-sum-not-product",
+        exercise: "04-forward",
+        hint: 2,
+        zh: "silu(g) + u：gate 与 up 是逐元素相乘（⊙），不是相加",
+        en: "silu(g) + u: gate and up are multiplied elementwise (⊙), not added",
+    },
+    Mistake {
+        id: "backward-product-shapes",
+        exercise: "05-backward",
+        hint: 2,
+        zh: "矩阵乘积的形状对不上（ndarray：not compatible for matrix multiplication）：少了或多了一次转置；按形状核对每一步（[n, hidden]、[hidden, dim] …）",
+        en: "A matrix product of shapes that do not fit (ndarray: not compatible for matrix multiplication): a transpose missing or one too many; check each step by its shape ([n, hidden], [hidden, dim] …)",
+    },
 ];
