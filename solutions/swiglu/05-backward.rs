@@ -46,10 +46,11 @@ pub struct Linear {
 
 impl Linear {
     /// A trainable weight, each element drawn from `U(−1/√in, 1/√in)` with `Rng::new(seed)`.
-    /// The same seed gives the same weight; the order of the draws is yours (tutor checks the
-    /// distribution, not the random stream).
+    /// The same seed gives the same weight: its values are the first out·in draws of
+    /// `rng.uniform(-bound, bound)`; where each goes (the order of the draws) is yours.
     /// 可训练的权重，每个元素用 `Rng::new(seed)` 从 `U(−1/√in, 1/√in)` 中抽取。同一种子给出同一
-    /// 权重；抽取的顺序由你决定（tutor 检查的是分布，不是随机数序列）。
+    /// 权重：它的值就是依次抽出的前 out·in 个 `rng.uniform(-bound, bound)`；
+    /// 放在哪个位置（抽取顺序）由你决定。
     pub fn new(in_features: usize, out_features: usize, seed: u64) -> Result<Linear, MlpError> {
         // Exercise 02 writes it; here the kit provides it.
         // 由练习 02 编写；这里由 kit 提供。

@@ -400,3 +400,51 @@ fn the_two_dimensional_views_of_an_arrayd_multiply() {
     states("02-linear", "`x.lanes(Axis(x.ndim() - 1))`");
     states("02-linear", "`x.view().into_dimensionality::<Ix2>()`");
 }
+
+/// Issue 33's edges of the width rule: the multiplier in f32 at dim 34, and the round-up that
+/// underflows at 0; each a candidate the grader computes.
+#[test]
+fn the_multiplier_in_f32_loses_one_at_dim_34() {
+    let h = 2 * (4 * 34) / 3;
+    assert_eq!(h, 90);
+    assert_eq!((1.3f64 * h as f64) as usize, 117);
+    assert_eq!((1.3f32 * h as f32) as usize, 116);
+    assert_eq!(format!("{:.8}", 1.3f32), "1.29999995");
+    assert_eq!(oracle::hidden_size(34, 1, Some(1.3)), 117);
+    let f32_candidate = hidden_candidates(34, 1, Some(1.3)).into_iter().find(|c| c.0 == "hidden-multiplier-in-f32");
+    assert_eq!(f32_candidate.map(|c| c.2), Some(116));
+    for claim in ["1.3·90", "117", "116", "1.29999995", "((h − 1)/m + 1)·m", "`div_ceil`"] {
+        states("03-hidden-size", claim);
+    }
+}
+
+/// silu′'s negative tail, graded relatively: how far the cancelling forms of σ are off there,
+/// and the complex-step derivative, which no check of values tells from the analytic one.
+#[test]
+fn the_tail_of_silu_grad_and_the_complex_step() {
+    let through = |x: f64, s: f64| s * (1.0 + x * (1.0 - s));
+    let tanh_error = |x: f64| {
+        let wrong = through(x, 0.5 * (1.0 + (0.5 * x).tanh()));
+        ((wrong - oracle::silu_grad(x)) / oracle::silu_grad(x)).abs()
+    };
+    assert_eq!(round(tanh_error(-30.5) / 1e-4, 0), "4");
+    assert_eq!(through(-37.0, 1.0 - 1.0 / (1.0 + (-37f64).exp())), 0.0);
+    assert!(oracle::silu_grad(-30.5).abs() < 2e-12 && oracle::silu_grad(-300.0).abs() < 1e-127);
+    for claim in ["−30.5", "−300", "1e-12", "4·10⁻⁴", "−37", "10⁻¹²⁸"] {
+        states("05-backward", claim);
+    }
+    // Im(silu(x + ih))/h with h = 1e-20, in complex arithmetic written out: exact to rounding.
+    let complex_step = |x: f64| {
+        let h = 1e-20f64;
+        let e = (-x).exp();
+        // 1 + e^(−x−ih) = a − ib; (x + ih)/(a − ib) = (x + ih)(a + ib)/(a² + b²).
+        let (a, b) = (1.0 + e * h.cos(), e * h.sin());
+        (x * b + h * a) / (a * a + b * b) / h
+    };
+    for x in [-300.0, -37.0, -5.0, -1.0, 0.0, 0.7, 3.0, 40.0] {
+        let (step, exact) = (complex_step(x), oracle::silu_grad(x));
+        assert!((step - exact).abs() <= 1e-13 * exact.abs() + 1e-300, "{x}: {step} vs {exact}");
+    }
+    states_each("05-backward", "复步长导数", "complex-step derivative");
+    states("05-backward", "10⁻²⁰");
+}

@@ -1,6 +1,6 @@
 //! A wrong file for 05-backward: whole backward done in f32 (x, grad_out, weights and all products in f32), results widened at the end.
 //! From the independent SwiGLU acceptance batch (05-backward/wrong-09-all-in-f32.rs).
-//! mistake: unnamed
+//! mistake: backward-in-f32
 //! exercise: 05-backward
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 05-backward: dW_down = grad_out^T * silu(g) (uses a instead of p = a*u).
 //! From the independent SwiGLU acceptance batch (05-backward/wrong-07-dwd-forgets-up.rs).
-//! mistake: unnamed
+//! mistake: backward-down-grad-wrong
 //! exercise: 05-backward
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 05-backward: dW_down computed as p^T*grad_out ([hidden, dim]) and reshaped (not transposed) to [dim, hidden] to fit.
 //! From the independent SwiGLU acceptance batch (05-backward/wrong-17-dwd-reshaped-not-transposed.rs).
-//! mistake: unnamed
+//! mistake: backward-down-grad-wrong
 //! exercise: 05-backward
 
 use ndarray::ArrayD;

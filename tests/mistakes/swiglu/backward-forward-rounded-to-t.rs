@@ -1,6 +1,6 @@
 //! A wrong file for 05-backward: recomputes the forward through the T module path (rounded op by op) instead of f64, then widens.
 //! From the independent SwiGLU acceptance batch (05-backward/wrong-08-forward-rounded-to-T.rs).
-//! mistake: unnamed
+//! mistake: backward-rounded-like-forward
 //! exercise: 05-backward
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 05-backward: treats the loss as sum(y): grad_out replaced by ones.
 //! From the independent SwiGLU acceptance batch (05-backward/wrong-10-grad-out-ignored.rs).
-//! mistake: unnamed
+//! mistake: backward-grad-out-ignored
 //! exercise: 05-backward
 
 use ndarray::ArrayD;

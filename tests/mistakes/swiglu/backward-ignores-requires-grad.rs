@@ -1,6 +1,6 @@
 //! A wrong file for 05-backward: weight gradients added into grad by hand, ignoring requires_grad (a frozen weight would still get a gradient).
 //! From the independent SwiGLU acceptance batch (05-backward/wrong-18-ignores-requires-grad.rs).
-//! mistake: unnamed
+//! mistake: backward-frozen-grad
 //! exercise: 05-backward
 
 use ndarray::ArrayD;

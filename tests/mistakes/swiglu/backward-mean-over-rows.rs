@@ -1,6 +1,6 @@
 //! A wrong file for 05-backward: weight gradients divided by the number of rows (mean reduction instead of sum).
 //! From the independent SwiGLU acceptance batch (05-backward/wrong-12-mean-over-rows.rs).
-//! mistake: unnamed
+//! mistake: backward-mean-over-rows
 //! exercise: 05-backward
 
 use ndarray::ArrayD;

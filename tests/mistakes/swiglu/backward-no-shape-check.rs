@@ -1,6 +1,6 @@
 //! A wrong file for 05-backward: no check that grad_out has x's shape: a grad_out of the same length but another shape is silently reshaped.
 //! From the independent SwiGLU acceptance batch (05-backward/wrong-11-no-shape-check.rs).
-//! mistake: unnamed
+//! mistake: backward-grad-out-shape-unchecked
 //! exercise: 05-backward
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 05-backward: silu_grad: silu_grad computed in f32 (x widened to f32, result widened to f64) (backward uses silu_grad, otherwise correct).
 //! From the independent SwiGLU acceptance batch (05-backward/wrong-16-silu-grad-f32.rs).
-//! mistake: unnamed
+//! mistake: backward-in-f32
 //! exercise: 05-backward
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 05-backward: silu_grad: silu'(x) = s*(1 - x*(1 - s)): sign slip in the second term (backward uses silu_grad, otherwise correct).
 //! From the independent SwiGLU acceptance batch (05-backward/wrong-13-silu-grad-sign-slip.rs).
-//! mistake: unnamed
+//! mistake: backward-silu-grad-sign-slip
 //! exercise: 05-backward
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 05-backward: weights rounded to T (as the forward sees them) before widening to f64, instead of f64::from the FP32 master.
 //! From the independent SwiGLU acceptance batch (05-backward/wrong-15-weights-rounded-to-T.rs).
-//! mistake: unnamed
+//! mistake: backward-rounded-like-forward
 //! exercise: 05-backward
 
 use ndarray::ArrayD;

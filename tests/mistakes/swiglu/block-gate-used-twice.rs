@@ -1,6 +1,6 @@
 //! A wrong file for 04-forward: copy-paste slip: the 'up' branch also calls the gate projection.
 //! From the independent SwiGLU acceptance batch (04-forward/wrong-08-gate-used-twice.rs).
-//! mistake: unnamed
+//! mistake: block-gate-used-twice
 //! exercise: 04-forward
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 04-forward: GELU (tanh approximation) instead of SiLU on the gate.
 //! From the independent SwiGLU acceptance batch (04-forward/wrong-07-gelu.rs).
-//! mistake: silu-is-gelu
+//! mistake: block-gelu-gate
 //! exercise: 04-forward
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 04-forward: ReLU instead of SiLU on the gate.
 //! From the independent SwiGLU acceptance batch (04-forward/wrong-05-relu.rs).
-//! mistake: silu-is-relu
+//! mistake: block-relu-gate
 //! exercise: 04-forward
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 04-forward: adds the residual x inside the MLP: y = x + down(p).
 //! From the independent SwiGLU acceptance batch (04-forward/wrong-06-residual-inside.rs).
-//! mistake: unnamed
+//! mistake: block-residual-inside
 //! exercise: 04-forward
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 04-forward: original GLU: sigmoid(g)*u instead of silu(g)*u.
 //! From the independent SwiGLU acceptance batch (04-forward/wrong-10-sigmoid-glu.rs).
-//! mistake: silu-is-sigmoid
+//! mistake: block-sigmoid-gate
 //! exercise: 04-forward
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 04-forward: SiLU applied after the product: silu(g*u).
 //! From the independent SwiGLU acceptance batch (04-forward/wrong-02-silu-on-product.rs).
-//! mistake: unnamed
+//! mistake: block-silu-on-product
 //! exercise: 04-forward
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 04-forward: SiLU output kept in FP32 (not rounded to T) before the product; product rounded once.
 //! From the independent SwiGLU acceptance batch (04-forward/wrong-09-silu-unrounded.rs).
-//! mistake: unnamed
+//! mistake: block-rounding-skipped
 //! exercise: 04-forward
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 03-hidden-size: treats multiple_of = 0 as 'no rounding' instead of an error.
 //! From the independent SwiGLU acceptance batch (03-hidden-size/wrong-09-multiple-of-zero-means-one.rs).
-//! mistake: unnamed
+//! mistake: hidden-zero-size-unchecked
 //! exercise: 03-hidden-size
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 03-hidden-size: never rejects the multiplier: NaN/neg/0/inf are used as is (saturating casts).
 //! From the independent SwiGLU acceptance batch (03-hidden-size/wrong-05-no-multiplier-validation.rs).
-//! mistake: unnamed
+//! mistake: hidden-bad-multiplier-accepted
 //! exercise: 03-hidden-size
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 03-hidden-size: a bad multiplier reported as ZeroSize instead of BadMultiplier.
 //! From the independent SwiGLU acceptance batch (03-hidden-size/wrong-11-wrong-error-kind.rs).
-//! mistake: unnamed
+//! mistake: hidden-bad-multiplier-accepted
 //! exercise: 03-hidden-size
 
 use ndarray::ArrayD;

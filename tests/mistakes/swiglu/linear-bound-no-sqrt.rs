@@ -1,6 +1,6 @@
 //! A wrong file for 02-linear: Linear::new: bound 1/in instead of 1/sqrt(in) (the other function correct).
 //! From the independent SwiGLU acceptance batch (02-linear/wrong-02-bound-no-sqrt.rs).
-//! mistake: unnamed
+//! mistake: linear-init-bound
 //! exercise: 02-linear
 
 use ndarray::ArrayD;

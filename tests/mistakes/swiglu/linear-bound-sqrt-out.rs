@@ -1,6 +1,6 @@
 //! A wrong file for 02-linear: Linear::new: bound from out_features instead of in_features (the other function correct).
 //! From the independent SwiGLU acceptance batch (02-linear/wrong-01-bound-sqrt-out.rs).
-//! mistake: unnamed
+//! mistake: linear-init-bound
 //! exercise: 02-linear
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 02-linear: Linear::forward: flattens the leading axes to [n, in] and returns [n, out]: the leading shape is lost for 1-D and 3-D inputs (the other function correct).
 //! From the independent SwiGLU acceptance batch (02-linear/wrong-13-flattens-leading-axes.rs).
-//! mistake: unnamed
+//! mistake: linear-leading-axes-lost
 //! exercise: 02-linear
 
 use ndarray::ArrayD;

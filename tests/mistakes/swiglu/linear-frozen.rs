@@ -1,6 +1,6 @@
 //! A wrong file for 02-linear: Linear::new: weight created frozen (requires_grad = false) (the other function correct).
 //! From the independent SwiGLU acceptance batch (02-linear/wrong-04-frozen.rs).
-//! mistake: unnamed
+//! mistake: linear-init-not-trainable
 //! exercise: 02-linear
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 02-linear: Linear::new: grad initialised to Some(zeros) instead of None (the other function correct).
 //! From the independent SwiGLU acceptance batch (02-linear/wrong-06-grad-zeros.rs).
-//! mistake: unnamed
+//! mistake: linear-init-not-trainable
 //! exercise: 02-linear
 
 use ndarray::ArrayD;

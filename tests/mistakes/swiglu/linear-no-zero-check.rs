@@ -1,6 +1,6 @@
 //! A wrong file for 02-linear: Linear::new: no zero-size check: in_features = 0 gives Ok with an empty weight (the other function correct).
 //! From the independent SwiGLU acceptance batch (02-linear/wrong-07-no-zero-check.rs).
-//! mistake: unnamed
+//! mistake: linear-size-unchecked
 //! exercise: 02-linear
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 02-linear: Linear::new: Gaussian init N(0, 1/in) by Box-Muller instead of U(-1/sqrt(in), 1/sqrt(in)) (the other function correct).
 //! From the independent SwiGLU acceptance batch (02-linear/wrong-03-normal-init.rs).
-//! mistake: unnamed
+//! mistake: linear-init-normal
 //! exercise: 02-linear
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 02-linear: Linear::new: seed ignored: always Rng::new(0), so gate and up get the same weight (the other function correct).
 //! From the independent SwiGLU acceptance batch (02-linear/wrong-05-seed-ignored.rs).
-//! mistake: unnamed
+//! mistake: linear-seed-ignored
 //! exercise: 02-linear
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 02-linear: Linear::new: a zero size reported as Err(NoAxis) instead of Err(ZeroSize { .. }) (the other function correct).
 //! From the independent SwiGLU acceptance batch (02-linear/wrong-14-zero-size-wrong-variant.rs).
-//! mistake: unnamed
+//! mistake: linear-size-unchecked
 //! exercise: 02-linear
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 01-silu: every operation done in T's own arithmetic (each op rounds to T).
 //! From the independent SwiGLU acceptance batch (01-silu/wrong-03-arith-in-T.rs).
-//! mistake: unnamed
+//! mistake: silu-arith-in-t
 //! exercise: 01-silu
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 01-silu: σ(x) written as 1 − 1/(1+eˣ): catastrophic cancellation for negative x (gives −0 from x ≈ −17 on).
 //! From the independent SwiGLU acceptance batch (01-silu/wrong-07-cancellation.rs).
-//! mistake: unnamed
+//! mistake: silu-sigmoid-cancels
 //! exercise: 01-silu
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 01-silu: sanitises NaN to 0: NaN inputs and silu(−inf) come out 0 instead of NaN.
 //! From the independent SwiGLU acceptance batch (01-silu/wrong-08-nan-to-zero.rs).
-//! mistake: unnamed
+//! mistake: silu-special-values
 //! exercise: 01-silu
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 01-silu: special-cases −inf to the mathematical limit −0 (PyTorch gives NaN); everything else right.
 //! From the independent SwiGLU acceptance batch (01-silu/wrong-12-neg-inf-limit.rs).
-//! mistake: unnamed
+//! mistake: silu-special-values
 //! exercise: 01-silu
 
 use ndarray::ArrayD;

@@ -1,6 +1,6 @@
 //! A wrong file for 01-silu: e^(+x) instead of e^(−x): computes x·σ(−x).
 //! From the independent SwiGLU acceptance batch (01-silu/wrong-10-sign-slip.rs).
-//! mistake: unnamed
+//! mistake: silu-sign-slip
 //! exercise: 01-silu
 
 use ndarray::ArrayD;

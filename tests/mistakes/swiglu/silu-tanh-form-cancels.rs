@@ -1,6 +1,6 @@
 //! A wrong file for 01-silu: σ(x) = (1 + tanh(x/2))/2, all in f32, rounded once. Filed as right by the batch, but 1 + tanh(x/2) cancels in FP32 as 1 − 1/(1+eˣ) does: relative error 6% at x = −16, 0 returned below x ≈ −18 (PyTorch gives −4.1e-8 at −20).
 //! From the independent SwiGLU acceptance batch (01-silu/right-01-tanh-form.rs).
-//! mistake: unnamed
+//! mistake: silu-sigmoid-cancels
 //! exercise: 01-silu
 
 use ndarray::ArrayD;

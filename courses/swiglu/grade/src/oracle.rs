@@ -93,22 +93,56 @@ pub fn backward<T: Float>(
         a.mapv(|v| v.to_f64()).into_shape_with_order((rows, dim)).expect("[.., dim]").into_dimensionality::<Ix2>()
     };
     let (x2, dy2) = (flat(x).expect("two axes"), flat(dy).expect("two axes"));
-    let [wg, wu, wd] = weights.clone().map(|w| w.mapv(f64::from));
+    let in_t = slip == Slip::WeightsInT;
+    let [wg, wu, wd] = weights.clone().map(|w| w.mapv(|v| if in_t { T::from_f32(v).to_f64() } else { f64::from(v) }));
     let g = x2.dot(&wg.t());
     let u = x2.dot(&wu.t());
     let a = g.mapv(silu);
-    let dp = dy2.dot(&wd);
-    let dd = dy2.t().dot(&(&a * &u));
+    let (dx, grads) = backward_through(&x2, dy2, [&wg, &wu, &wd], [g, u, a], slope, slip);
+    (dx.into_shape_with_order(x.shape()).expect("dx has x's shape"), grads)
+}
+
+/// The gradients of [`backward`] from rows `x2` and `dy2` (`[n, dim]`), the weights as the
+/// backward uses them, and the forward's `[g, u, a]` as it recomputed them: dx as rows, and the
+/// three weights' gradients.
+pub fn backward_through(
+    x2: &Array2<f64>,
+    mut dy2: Array2<f64>,
+    [wg, wu, wd]: [&Array2<f64>; 3],
+    [g, u, a]: [Array2<f64>; 3],
+    slope: fn(f64) -> f64,
+    slip: Slip,
+) -> (Array2<f64>, [Array2<f64>; 3]) {
+    if slip == Slip::GradOutOnes {
+        dy2.fill(1.0);
+    }
+    let dp = dy2.dot(wd);
+    let dd = match slip {
+        Slip::DownWithoutUp => dy2.t().dot(&a),
+        // [hidden, dim] read in memory order as [dim, hidden].
+        Slip::DownReshaped => {
+            let pt = (&a * &u).t().dot(&dy2);
+            let shape = (pt.ncols(), pt.nrows());
+            Array2::from_shape_vec(shape, pt.iter().copied().collect()).expect("as many elements")
+        }
+        _ => dy2.t().dot(&(&a * &u)),
+    };
     // Each branch's gradient is dp times the OTHER branch's value (and silu′ for gate's).
     let (du, mut dg) = match slip {
         Slip::OwnMultiplicands => (&dp * &u, &dp * &a),
         _ => (&dp * &a, &dp * &u),
     };
     Zip::from(&mut dg).and(&g).for_each(|d, &g| *d *= slope(g));
-    let dx = if slip == Slip::DxWithoutUp { dg.dot(&wg) } else { dg.dot(&wg) + du.dot(&wu) };
-    let dgate = dg.t().dot(&x2);
-    let dup = du.t().dot(&x2);
-    (dx.into_shape_with_order(x.shape()).expect("dx has x's shape"), [dgate, dup, dd])
+    let dx = match slip {
+        Slip::DxWithoutUp => dg.dot(wg),
+        Slip::DxWithoutGate => du.dot(wu),
+        _ => dg.dot(wg) + du.dot(wu),
+    };
+    let mut grads = [dg.t().dot(x2), du.t().dot(x2), dd];
+    if slip == Slip::MeanOverRows {
+        grads.iter_mut().for_each(|g| *g /= x2.nrows().max(1) as f64);
+    }
+    (dx, grads)
 }
 
 /// A slip in the backward's chain rule, as a mistake makes it.
@@ -118,8 +152,20 @@ pub enum Slip {
     None,
     /// dx through gate alone: `dg·W_gate`, without up's `du·W_up`.
     DxWithoutUp,
+    /// dx through up alone: `du·W_up`, without gate's `dg·W_gate`.
+    DxWithoutGate,
     /// Each branch multiplied by its own value: `du = dp ⊙ u`, `dg = dp ⊙ silu(g) ⊙ silu′(g)`.
     OwnMultiplicands,
+    /// grad_out taken as ones (the loss as `sum(y)`).
+    GradOutOnes,
+    /// The weights' gradients divided by the number of rows (a mean, not a sum).
+    MeanOverRows,
+    /// Down's gradient `grad_outᵀ·a`, without up.
+    DownWithoutUp,
+    /// Down's gradient `(a ⊙ u)ᵀ·grad_out` (`[hidden, dim]`) reshaped to `[dim, hidden]`.
+    DownReshaped,
+    /// The weights rounded to `T` first, as forward holds them.
+    WeightsInT,
 }
 
 #[cfg(test)]

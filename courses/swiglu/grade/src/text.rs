@@ -95,3 +95,8 @@ pub fn grad_lost(frozen: &str, lost: &str) -> Bi {
         ),
     )
 }
+
+/// A call panicked, with the panic's message.
+pub fn panicked(what: &str, message: &str) -> Bi {
+    Bi::new(format!("`{what}` panic 了：{message}"), format!("`{what}` panicked: {message}"))
+}

@@ -2,6 +2,11 @@
 //! enough that only an analytic gradient passes (central differences miss by ~1e-11 and more).
 
 use ndarray::{Array2, ArrayD, IxDyn};
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+
+use tutor_grade::evidence::{scoped, Sighting};
+use tutor_grade::fault::Fault;
+use tutor_grade::outcome::run_guarded;
 use tutor_grade::report::Contract;
 use tutor_grade::{candidate, Case, Failure, Observation, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
@@ -11,7 +16,7 @@ use tutor_subject::wire::Dtype;
 use super::block::{holding, seeded_weights};
 use super::{close, compare, err, learner, ok, tolerance, wide, Candidate};
 use crate::fixtures::{self, Stored};
-use crate::mistakes::{CHAIN_RULE_SLIPS, WRONG_SLOPES};
+use crate::mistakes::{through_given_forward, CHAIN_RULE_SLIPS, WRONG_SLOPES};
 use crate::oracle::{self, Slip};
 use crate::subject::FeedForward;
 use crate::text;
@@ -25,8 +30,8 @@ const ANALYTIC: (f64, f64) = (1e-14, 1e-12);
 pub fn cases() -> Vec<Case> {
     tutor_grade::cases![BACKWARD;
         "silu-grad-f64",
-            "silu_grad 与 f64 参考一致，相对误差 1e-12（只有解析导数能做到），在 ±710 以外的尾部也没有 NaN",
-            "silu_grad matches an f64 reference to 1e-12 relative (only an analytic derivative does), with no NaN in the tails beyond ±710"
+            "silu_grad 与 f64 参考一致，相对误差 1e-12（只有解析导数能做到；负尾部 −30.5…−300 只按相对误差），在 ±710 以外的尾部也没有 NaN",
+            "silu_grad matches an f64 reference to 1e-12 relative (only an analytic derivative does; the negative tail, −30.5…−300, relatively alone), with no NaN in the tails beyond ±710"
             => silu_grad;
         "backward-f64",
             "f64 输入：dx 与 f64 参考一致到 1e-12，三个权重的梯度与参考一致到 f32 精度",
@@ -40,8 +45,8 @@ pub fn cases() -> Vec<Case> {
             "dx 与三个权重梯度与 PyTorch 的 autograd 一致（f32、f16、bf16 输入）",
             "dx and the three weights' gradients match PyTorch's autograd (f32, f16, bf16 inputs)" => against_pytorch;
         "backward-accumulates",
-            "两次 backward 之后梯度是两次之和；冻结的权重没有梯度，其余照常；grad_out 形状不对时返回 Err",
-            "after two backward calls the gradients hold their sum; a frozen weight gets no gradient, the others still do; Err for a grad_out of the wrong shape"
+            "两次 backward 之后梯度是两次之和；冻结的权重没有梯度，其余照常；grad_out 形状不对时返回 Err（元素个数相同也一样）",
+            "after two backward calls the gradients hold their sum; a frozen weight gets no gradient, the others still do; Err for a grad_out of the wrong shape (of x's element count too)"
             => accumulates;
     ]
 }
@@ -55,10 +60,52 @@ fn silu_grad(run: &Run) -> Outcome {
     let x = ArrayD::from_shape_vec(IxDyn(&[values.len()]), values).expect("one axis");
     let expected = x.mapv(oracle::silu_grad);
     let actual = learner(run).silu_grad(&x);
-    let wrong = move || {
-        WRONG_SLOPES.iter().map(|&(mistake, variant, slope)| candidate(mistake, variant, x.mapv(slope))).collect()
-    };
-    compare(run, "silu_grad(x)", "float64", &actual, &expected, ANALYTIC, wrong)
+    // f32's exponential overflows past |x| ≈ 88.7: only the values short of it tell f32 apart.
+    let short_of_overflow: Vec<bool> = x.iter().map(|v| v.abs() <= 80.0).collect();
+    observe_f32(run, "silu_grad", &actual, &expected, &short_of_overflow);
+    compare(run, "silu_grad(x)", "float64", &actual, &expected, ANALYTIC, slopes(x))?;
+    negative_tail(run)
+}
+
+/// Records whether `actual` is what an f32 computation gives, on the elements `kept`: every
+/// value an f32 (widened), and each within f32's reach of `expected` (1e-4 relative, f32's
+/// smallest normal absolute), where the f64 reference is not all f32 values. `scope` keeps
+/// silu_grad's finding apart from backward's (a backward may compute its own silu′).
+fn observe_f32(run: &Run, scope: &'static str, actual: &ArrayD<f64>, expected: &ArrayD<f64>, kept: &[bool]) {
+    let (case, seen, right, kept) = (run.case(), actual.clone(), expected.clone(), kept.to_vec());
+    run.observe(move || {
+        let same_shape = seen.shape() == right.shape() && seen.len() == kept.len();
+        let pairs = || seen.iter().zip(right.iter()).zip(&kept).filter(|(_, &k)| k).map(|(pair, _)| pair);
+        let is_f32 = |v: f64| v.is_nan() || f64::from(v as f32) == v;
+        let near = |a: f64, e: f64| (a - e).abs() <= 1e-4 * e.abs() + f64::from(f32::MIN_POSITIVE);
+        let matches = same_shape && pairs().all(|(&a, &e)| is_f32(a) && near(a, e));
+        let wrong = same_shape && !pairs().all(|(_, &e)| is_f32(e));
+        let learner_wrong = !tutor_grade::probe::all_close(&seen, &right, ANALYTIC.0, ANALYTIC.1);
+        let variant = scoped(scope, "f32-values");
+        vec![Observation {
+            case,
+            learner_wrong,
+            sightings: vec![Sighting { mistake: "backward-in-f32", variant, matches, wrong }],
+        }]
+    });
+}
+
+/// Where silu′ is tiny (x from −31 to −300, |silu′| from 1e-12 down to 1e-128), relatively, as
+/// the case's title says: an absolute floor would let a result flushed to 0 pass, or σ through
+/// a form that cancels there (`(1 + tanh(x/2))/2` is off by 5e-4 at −30.5). Not below −300,
+/// where `e^(−2x)` overflows and forms right everywhere else lose the tail too.
+fn negative_tail(run: &Run) -> Outcome {
+    let values = vec![-30.5, -31.0, -33.5, -37.0, -40.0, -45.0, -60.0, -100.0, -250.0, -300.0];
+    let x = ArrayD::from_shape_vec(IxDyn(&[values.len()]), values).expect("one axis");
+    let expected = x.mapv(oracle::silu_grad);
+    let actual = learner(run).silu_grad(&x);
+    observe_f32(run, "silu_grad", &actual, &expected, &vec![true; x.len()]);
+    compare(run, "silu_grad(x)", "float64", &actual, &expected, (0.0, ANALYTIC.1), slopes(x))
+}
+
+/// The wrong forms of silu′ on `x`.
+fn slopes(x: ArrayD<f64>) -> impl FnOnce() -> Vec<Candidate> {
+    move || WRONG_SLOPES.iter().map(|&(mistake, variant, slope)| candidate(mistake, variant, x.mapv(slope))).collect()
 }
 
 /// Dx and the three weights' gradients.
@@ -75,13 +122,42 @@ fn backward<T: Dtype>(
     let mut block = holding(run, weights)?;
     let mut dx = ArrayD::zeros(IxDyn(&[]));
     for _ in 0..calls {
-        dx = wide(&ok("FeedForward::backward(x, grad_out)", block.backward(x, dy))?);
+        let result = products_fit(|| block.backward(x, dy))?;
+        // accumulate_grad refusing a gradient: a ShapeMismatch whose expected shape is a weight's.
+        let refused = match &result {
+            Err(MlpError::ShapeMismatch { expected, found }) => {
+                expected != found && weights.iter().any(|w| w.shape() == expected.as_slice())
+            }
+            _ => false,
+        };
+        let answer = ok("FeedForward::backward(x, grad_out)", result);
+        dx = wide(&answer.map_err(|f| f.with_mistake(refused.then_some("backward-weight-grad-shape")))?);
     }
     let grads = [block.gate_weight(), block.up_weight(), block.down_weight()].map(|p| match p.grad {
         Some(g) => g.mapv(f64::from).into_dyn(),
         None => ArrayD::zeros(IxDyn(&[0])),
     });
     Ok((dx, grads))
+}
+
+/// Runs `call`, naming a panic of ndarray's `dot` on shapes that do not fit (a transpose missing
+/// or one too many); any other panic goes on unwinding, to be reported as it is.
+fn products_fit<V>(call: impl FnOnce() -> V) -> Result<V, Failure> {
+    let payload = match catch_unwind(AssertUnwindSafe(call)) {
+        Ok(value) => return Ok(value),
+        Err(payload) => payload,
+    };
+    let message = match payload.downcast_ref::<Fault>() {
+        Some(Fault::Panicked { message, .. }) => Some(message.clone()),
+        Some(_) => None,
+        None => payload.downcast_ref::<String>().cloned().or(payload.downcast_ref::<&str>().map(|s| s.to_string())),
+    };
+    if !message.is_some_and(|m| m.contains("not compatible for matrix multiplication")) {
+        resume_unwind(payload);
+    }
+    let (_, failure) = run_guarded(|| resume_unwind(payload));
+    let failure = failure.unwrap_or_else(|| Failure::new(text::panicked("FeedForward::backward(x, grad_out)", "")));
+    Err(failure.with_mistake(Some("backward-product-shapes")))
 }
 
 /// One weight frozen at a time (`requires_grad = false`): its `grad` stays None, and dx and the
@@ -100,7 +176,9 @@ fn frozen(
         close("FeedForward::backward(x, grad_out)", "float32", &dx, all.0, tolerance::<f32>())?;
         for (j, param) in [block.gate_weight(), block.up_weight(), block.down_weight()].into_iter().enumerate() {
             match param.grad {
-                Some(_) if i == j => return Err(Failure::new(text::frozen_got_grad(name))),
+                Some(_) if i == j => {
+                    return Err(Failure::new(text::frozen_got_grad(name)).with_mistake(Some("backward-frozen-grad")))
+                }
                 Some(g) => close(NAMES[j], "float32", &g.mapv(f64::from).into_dyn(), &all.1[j], tolerance::<f32>())?,
                 None if i != j => return Err(Failure::new(text::grad_lost(name, NAMES[j]))),
                 None => {}
@@ -128,17 +206,27 @@ fn check<T: Dtype>(
     dx_tolerance: (f64, f64),
 ) -> Outcome {
     let actual = backward(run, weights, x, dy, 1)?;
+    if dx_tolerance == ANALYTIC {
+        // dx of an f64 input, graded tightly: an f32 computation shows in its values (the
+        // weights' gradients are f32 anyway).
+        observe_f32(run, "backward", &actual.0, &expected.0, &vec![true; actual.0.len()]);
+    }
     let grad_tolerance = tolerance::<f32>();
     let (case, seen, right) = (run.case(), actual.clone(), expected.clone());
     let (x, dy, weights) = (x.clone(), dy.clone(), weights.clone());
     run.observe(move || {
-        let slopes = WRONG_SLOPES.iter().map(|&(mistake, variant, slope)| (mistake, variant, slope, Slip::None));
-        let wrong: Vec<_> = slopes
+        // Scoped: backward may use a silu′ of its own, whatever its silu_grad answers.
+        let slopes = WRONG_SLOPES
+            .iter()
+            .map(|&(mistake, variant, slope)| (mistake, scoped("backward", variant), slope, Slip::None));
+        let mut wrong: Vec<_> = slopes
             .chain(CHAIN_RULE_SLIPS)
             .map(|(mistake, variant, slope, slip)| {
                 (mistake, variant, as_returned::<T>(oracle::backward(&x, &dy, &weights, slope, slip)))
             })
             .collect();
+        let given = as_returned::<T>(through_given_forward(&x, &dy, &weights));
+        wrong.push(("backward-rounded-like-forward", "given-forward", given));
         let on_dx = wrong.iter().map(|(m, v, (dx, _))| candidate(m, v, dx.clone())).collect();
         let (atol, rtol) = dx_tolerance;
         let mut observed = vec![Observation::by_tolerance(case, &seen.0, &right.0, on_dx, atol, rtol)];
@@ -211,11 +299,21 @@ fn accumulates(run: &Run) -> Outcome {
         compare(run, name, "float32", &twice[i], &doubled, tolerance::<f32>(), wrong)?;
     }
     frozen(run, &weights, (&x, &dy), (&once_dx, &once))?;
-    let mut block = holding(run, &weights)?;
-    let wrong: ArrayD<f32> = rng.normal_array(&[5, 5]);
-    err(
-        "FeedForward::backward(x, <grad_out of shape [5, 5]>)",
-        block.backward(&x, &wrong),
-        MlpError::ShapeMismatch { expected: vec![], found: vec![] },
-    )
+    // A grad_out of x's element count in another shape ([3, 2, 6] for x of [2, 3, 6]), which a
+    // check of the count alone lets through, then one of another count.
+    let x3: ArrayD<f32> = rng.normal_array(&[2, 3, 6]);
+    let shapes =
+        [(&x3, rng.normal_array::<f32>(&[3, 2, 6]), "[3, 2, 6]"), (&x, rng.normal_array::<f32>(&[5, 5]), "[5, 5]")];
+    for (x, wrong, shape) in shapes {
+        let mut block = holding(run, &weights)?;
+        let result = block.backward(x, &wrong);
+        let accepted = result.is_ok();
+        err(
+            &format!("FeedForward::backward(<x of shape {:?}>, <grad_out of shape {shape}>)", x.shape()),
+            result,
+            MlpError::ShapeMismatch { expected: vec![], found: vec![] },
+        )
+        .map_err(|f| f.with_mistake(accepted.then_some("backward-grad-out-shape-unchecked")))?;
+    }
+    Ok(())
 }

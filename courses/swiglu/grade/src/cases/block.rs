@@ -2,14 +2,14 @@
 
 use ndarray::{Array2, ArrayD};
 use tutor_grade::report::Contract;
-use tutor_grade::{candidate, Case, Failure, Outcome, Run};
+use tutor_grade::{Case, Failure, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
 use tutor_kit::{Float, MlpError};
 use tutor_subject::wire::Dtype;
 
-use super::{compare, err, learner, ok, pytorch_init, same_bits, tolerance, wide, Candidate};
+use super::{compare, err, learner, ok, pytorch_init, same_bits, tolerance, wide};
 use crate::fixtures::{self, Stored};
-use crate::mistakes::{gelu_erf, gelu_tanh};
+use crate::mistakes::block_candidates;
 use crate::oracle;
 use crate::subject;
 use crate::text;
@@ -52,29 +52,6 @@ pub fn seeded_weights(run: &Run, salt: u64, dim: usize, hidden: usize) -> [Array
     [(hidden, dim), (hidden, dim), (dim, hidden)].map(|(rows, cols)| pytorch_init(&mut rng, rows, cols))
 }
 
-/// The block's mistaken versions, rounded to `T`.
-fn candidates<T: Float>(x: &ArrayD<T>, weights: &[Array2<f32>; 3]) -> Vec<Candidate> {
-    let [gate, up, down] = weights.clone();
-    let on = |weights: &[Array2<f32>; 3], per_op, weights_in_t| {
-        oracle::round::<T>(&oracle::block(x, weights, per_op, weights_in_t))
-    };
-    let with = |activation: fn(f64) -> f64| oracle::round::<T>(&oracle::block_with(x, weights, true, true, activation));
-    vec![
-        candidate("block-gate-up-swapped", "silu-on-up", on(&[up, gate, down], true, true)),
-        candidate("block-rounds-once", "fused-fp32-weights", on(weights, false, false)),
-        candidate("block-rounds-once", "fused-weights-in-t", on(weights, false, true)),
-        candidate("linear-weight-not-rounded", "per-op-fp32-weights", on(weights, true, false)),
-        // 01's activation mistakes, written into the block itself (variants of their own: the
-        // learner's silu may be right).
-        candidate("silu-is-relu", "block-max", with(|g| g.max(0.0))),
-        candidate("silu-is-sigmoid", "block-sigmoid", with(oracle::sigmoid)),
-        candidate("block-no-activation", "bilinear", with(|g| g)),
-        candidate("silu-is-gelu", "block-erf", with(gelu_erf)),
-        candidate("silu-is-gelu", "block-tanh", with(gelu_tanh)),
-        candidate("silu-sigmoid-rounded", "block-sigmoid-in-t", with(|g| g * T::from_f64(oracle::sigmoid(g)).to_f64())),
-    ]
-}
-
 /// `assert_close`'s tolerance for `T`, with the absolute part raised to the relative part of the
 /// output's root mean square: four ops rounded to `T` in turn, where an FP32 sum in another order
 /// now and then rounds an intermediate to its neighbour, move a small output (one that the
@@ -98,7 +75,9 @@ fn against_pytorch(run: &Run) -> Outcome {
         let torch = wide(&fixtures::array::<T>(&format!("block.{}.y", T::STORED_AS)));
         let actual = forward(run, &weights, &x)?;
         let tolerance = block_tolerance::<T>(&torch);
-        compare(run, "FeedForward::forward(x)", T::NAME, &actual, &torch, tolerance, move || candidates(&x, &weights))
+        compare(run, "FeedForward::forward(x)", T::NAME, &actual, &torch, tolerance, move || {
+            block_candidates(&x, &weights)
+        })
     }
     one::<f32>(run)?;
     one::<f16>(run)?;
@@ -118,7 +97,7 @@ fn per_op(run: &Run) -> Outcome {
         let expected = oracle::round::<T>(&oracle::block(&x, &weights, true, true));
         let actual = forward(run, &weights, &x)?;
         let tolerance = block_tolerance::<T>(&expected);
-        let wrong = move || candidates(&x, &weights);
+        let wrong = move || block_candidates(&x, &weights);
         // Bits are observed even when the tolerance fails: they tell roundings apart where it cannot.
         let failed = |equal, total| Failure::new(text::not_rounded_per_op(T::NAME, equal, total, PER_OP_SHARE));
         let bits = same_bits(run, &actual, &expected, PER_OP_SHARE, wrong.clone(), failed);
@@ -139,16 +118,18 @@ fn shapes(run: &Run) -> Outcome {
         let held = weights.clone();
         let tolerance = tolerance::<f32>();
         compare(run, "FeedForward::forward(x)", "float32", &actual, &expected, tolerance, move || {
-            candidates(&x, &held)
+            block_candidates(&x, &held)
         })?;
     }
     let block = holding(run, &weights)?;
+    let unchecked = |f: Failure| f.with_mistake(Some("block-input-unchecked"));
     let scalar: ArrayD<f32> = rng.normal_array(&[]);
-    err("FeedForward::forward(<0-d x>)", block.forward(&scalar), MlpError::NoAxis)?;
+    err("FeedForward::forward(<0-d x>)", block.forward(&scalar), MlpError::NoAxis).map_err(unchecked)?;
     let wrong: ArrayD<f32> = rng.normal_array(&[2, 5]);
     err(
         "FeedForward::forward(<x of shape [2, 5]> with dim = 6)",
         block.forward(&wrong),
         MlpError::FeatureMismatch { expected: 0, found: 0 },
     )
+    .map_err(unchecked)
 }

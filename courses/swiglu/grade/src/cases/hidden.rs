@@ -1,6 +1,7 @@
 //! Contract of 03-hidden-size: Meta's FFN width rule.
 
 use tutor_grade::evidence::Sighting;
+use tutor_grade::probe::{probe, Called};
 use tutor_grade::report::Contract;
 use tutor_grade::{Case, Failure, Observation, Outcome, Run};
 
@@ -30,8 +31,8 @@ pub fn cases() -> Vec<Case> {
             "hidden_size reproduces Meta's configurations (4096 → 11008, 5120 → 13824, 8192 → 22016, and 28672 and 14336 with multiplier 1.3)"
             => meta;
         "hidden-rule",
-            "hidden_size 在随机的 dim、multiple_of、multiplier 上遵循同一规则；尺寸为 0 或 multiplier 非法时返回 Err",
-            "hidden_size follows the rule on random dim, multiple_of and multiplier; Err for a zero size or a bad multiplier"
+            "hidden_size 在边界（取整前为 0、f32 与 f64 的 multiplier、4·dim 不是 3 的倍数）和随机的 dim、multiple_of、multiplier 上遵循同一规则；尺寸为 0 或 multiplier 非法时返回 Err",
+            "hidden_size follows the rule at its edges (0 before rounding, the multiplier in f32 vs f64, 4·dim not a multiple of 3) and on random dim, multiple_of and multiplier; Err for a zero size or a bad multiplier"
             => rule;
     ]
 }
@@ -46,8 +47,11 @@ fn check(run: &Run, configs: &[Config]) -> Outcome {
     let mut first_wrong = None;
     for &(dim, multiple_of, multiplier) in configs {
         let what = format!("hidden_size({dim}, {multiple_of}, {multiplier:?})");
-        let found = ok(&what, learner(run).hidden_size(dim, multiple_of, multiplier))?;
         let expected = oracle::hidden_size(dim, multiple_of, multiplier);
+        // An Err where the answer is 0: the width 0 taken for a zero size.
+        let zero = (expected == 0).then_some("hidden-zero-width");
+        let found =
+            ok(&what, learner(run).hidden_size(dim, multiple_of, multiplier)).map_err(|f| f.with_mistake(zero))?;
         let sightings = hidden_candidates(dim, multiple_of, multiplier)
             .into_iter()
             .map(|(mistake, variant, value)| Sighting {
@@ -71,12 +75,14 @@ fn meta(run: &Run) -> Outcome {
 }
 
 fn rule(run: &Run) -> Outcome {
+    underflow(run)?;
     let mut rng = run.rng(31);
     let multiples = [1, 8, 32, 64, 100, 256, 1000, 4096];
     // 1.3 · 10922 = 14198.6: int() gives 14198, round() 14199. With multiple_of 1, each of the
     // others shows one slip alone: round() at 4002 (13874), the multiplier before the 2/3 at 4014
     // (13914), 2/3 rounded to nearest (13867) or taken of dim first (13863) at 4000.
     let mut configs: Vec<Config> = [4096, 4002, 4014, 4000].map(|dim| (dim, 1, Some(1.3))).to_vec();
+    configs.extend(BOUNDARIES);
     configs.extend((0..40).map(|i| {
         let dim = 1 + (rng.uniform() * 6000.0) as usize;
         let multiple_of = multiples[(rng.uniform() * multiples.len() as f64) as usize % multiples.len()];
@@ -84,14 +90,42 @@ fn rule(run: &Run) -> Outcome {
         (dim, multiple_of, multiplier)
     }));
     check(run, &configs)?;
-    err("hidden_size(0, 256, None)", learner(run).hidden_size(0, 256, None), zero_size())?;
-    err("hidden_size(4096, 0, None)", learner(run).hidden_size(4096, 0, None), zero_size())?;
+    let zero = |f: Failure| f.with_mistake(Some("hidden-zero-size-unchecked"));
+    err("hidden_size(0, 256, None)", learner(run).hidden_size(0, 256, None), zero_size()).map_err(zero)?;
+    err("hidden_size(4096, 0, None)", learner(run).hidden_size(4096, 0, None), zero_size()).map_err(zero)?;
     for bad in [0.0, -1.3, f64::NAN, f64::INFINITY] {
         err(
             &format!("hidden_size(4096, 256, Some({bad:?}))"),
             learner(run).hidden_size(4096, 256, Some(bad)),
             MlpError::BadMultiplier(bad),
-        )?;
+        )
+        .map_err(|f| f.with_mistake(Some("hidden-bad-multiplier-accepted")))?;
     }
     Ok(())
+}
+
+/// Widths at the rule's edges, the same on every seed: 0 before the last step (dim 1, multiplier
+/// 0.3: int(0.3·2) = 0, and 0 is a multiple of everything); 1.3·90 = 117 exactly in f64 but
+/// 116.99999 in f32 (dim 34); 4·dim not a multiple of 3 (dims 2, 5, 4001: 4·dim/3·2 loses one).
+const BOUNDARIES: [Config; 7] = [
+    (1, 1, Some(0.3)),
+    (1, 8, Some(0.3)),
+    (34, 1, Some(1.3)),
+    (34, 2, Some(1.3)),
+    (2, 1, None),
+    (5, 1, None),
+    (4001, 1, None),
+];
+
+/// A round-up that underflows where the width before it is 0 (`(h − 1)/m + 1`): the call panics
+/// with Rust's "attempt to subtract with overflow". Asked before the other widths.
+fn underflow(run: &Run) -> Outcome {
+    let called = probe(|| learner(run).hidden_size(1, 8, Some(0.3)));
+    match called {
+        Called::Panic(message) if message.contains("subtract with overflow") => {
+            Err(Failure::new(text::panicked("hidden_size(1, 8, Some(0.3))", &message))
+                .with_mistake(Some("hidden-round-up-underflow")))
+        }
+        _ => Ok(()),
+    }
 }

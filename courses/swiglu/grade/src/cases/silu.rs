@@ -7,11 +7,12 @@ use tutor_grade::{Case, Failure, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
 use tutor_subject::wire::Dtype;
 
-use super::{compare, learner, same_bits, tolerance, wide, ROUNDED_ONCE};
+use super::{compare, learner, same_bits, tolerance, wide, Candidate, ROUNDED_ONCE};
 use crate::fixtures::{self, Stored};
-use crate::mistakes::silu_candidates;
+use crate::mistakes::{silu_candidates, special_values};
 use crate::oracle;
 use crate::text;
+use tutor_kit::Float;
 
 /// SiLU, 01-silu.
 pub const SILU: Contract = Contract { id: "silu", zh: "SiLU 契约", en: "SiLU contract" };
@@ -41,7 +42,7 @@ fn against_pytorch(run: &Run) -> Outcome {
         let expected = wide(&fixtures::array::<T>(&format!("silu.{}.y", T::STORED_AS)));
         let actual = wide(&learner(run).silu(&x));
         let input = wide(&x);
-        compare(run, "silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), move || silu_candidates(&x))
+        compare(run, "silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), wrong(x, &expected, &actual))
             .map_err(traced(Input::Elementwise("x", &input)))
     }
     one::<f32>(run)?;
@@ -71,7 +72,7 @@ fn whole_range(run: &Run) -> Outcome {
         let expected = oracle::round::<T>(&wide(&finite).mapv(oracle::silu));
         let actual = wide(&learner(run).silu(&finite));
         let input = wide(&finite);
-        compare(run, "silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), move || silu_candidates(&finite))
+        compare(run, "silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), wrong(finite, &expected, &actual))
             .map_err(traced(Input::Elementwise("x", &input)))
     }
     one::<f32>(run, 38)?;
@@ -90,7 +91,7 @@ fn negative_tail<T: Dtype>(run: &Run) -> Outcome {
     let expected = oracle::round::<T>(&wide(&x).mapv(oracle::silu));
     let actual = wide(&learner(run).silu(&x));
     let input = wide(&x);
-    compare(run, "silu(x)", T::NAME, &actual, &expected, (0.0, tolerance::<T>().1), move || silu_candidates(&x))
+    compare(run, "silu(x)", T::NAME, &actual, &expected, (0.0, tolerance::<T>().1), wrong(x, &expected, &actual))
         .map_err(traced(Input::Elementwise("x", &input)))
 }
 
@@ -100,7 +101,7 @@ fn rounds_once(run: &Run) -> Outcome {
         let expected = oracle::round::<T>(&wide(&x).mapv(oracle::silu));
         let actual = wide(&learner(run).silu(&x));
         let input = wide(&x);
-        let wrong = move || silu_candidates(&x);
+        let wrong = wrong(x, &expected, &actual);
         let failed = |equal, total| Failure::new(text::not_rounded_once("x·σ(x)", T::NAME, equal, total, ROUNDED_ONCE));
         let bits = same_bits(run, &actual, &expected, ROUNDED_ONCE, wrong.clone(), failed);
         // A silu that is wrong for another reason fails as such: rounding is not its problem.
@@ -118,7 +119,22 @@ fn shapes(run: &Run) -> Outcome {
         let x: ArrayD<f32> = rng.normal_array(shape);
         let expected = wide(&x).mapv(oracle::silu);
         let actual = wide(&learner(run).silu(&x));
-        compare(run, "silu(x)", "float32", &actual, &expected, tolerance::<f32>(), move || silu_candidates(&x))?;
+        compare(run, "silu(x)", "float32", &actual, &expected, tolerance::<f32>(), wrong(x, &expected, &actual))?;
     }
     Ok(())
+}
+
+/// SiLU's mistakes on `x`, given the right answer and the learner's (which the special values'
+/// candidate reads).
+fn wrong<T: Float>(
+    x: ArrayD<T>,
+    expected: &ArrayD<f64>,
+    actual: &ArrayD<f64>,
+) -> impl FnOnce() -> Vec<Candidate> + Clone + 'static {
+    let (expected, actual) = (expected.clone(), actual.clone());
+    move || {
+        let mut candidates = silu_candidates(&x);
+        candidates.push(special_values(&x, &expected, &actual));
+        candidates
+    }
 }
