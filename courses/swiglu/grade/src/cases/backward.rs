@@ -14,7 +14,7 @@ use tutor_kit::{Float, MlpError};
 use tutor_subject::wire::Dtype;
 
 use super::block::{holding, seeded_weights};
-use super::{close, compare, err, learner, ok, tolerance, wide, Candidate};
+use super::{close, err, learner, ok, tolerance, wide, Candidate};
 use crate::fixtures::{self, Stored};
 use crate::mistakes::{through_given_forward, CHAIN_RULE_SLIPS, WRONG_SLOPES};
 use crate::oracle::{self, Slip};
@@ -63,7 +63,7 @@ fn silu_grad(run: &Run) -> Outcome {
     // f32's exponential overflows past |x| ≈ 88.7: only the values short of it tell f32 apart.
     let short_of_overflow: Vec<bool> = x.iter().map(|v| v.abs() <= 80.0).collect();
     observe_f32(run, "silu_grad", &actual, &expected, &short_of_overflow);
-    compare(run, "silu_grad(x)", "float64", &actual, &expected, ANALYTIC, slopes(x))?;
+    run.compare("silu_grad(x)", "float64", &actual, &expected, ANALYTIC, slopes(x))?;
     negative_tail(run)
 }
 
@@ -100,7 +100,7 @@ fn negative_tail(run: &Run) -> Outcome {
     let expected = x.mapv(oracle::silu_grad);
     let actual = learner(run).silu_grad(&x);
     observe_f32(run, "silu_grad", &actual, &expected, &vec![true; x.len()]);
-    compare(run, "silu_grad(x)", "float64", &actual, &expected, (0.0, ANALYTIC.1), slopes(x))
+    run.compare("silu_grad(x)", "float64", &actual, &expected, (0.0, ANALYTIC.1), slopes(x))
 }
 
 /// The wrong forms of silu′ on `x`.
@@ -296,7 +296,7 @@ fn accumulates(run: &Run) -> Outcome {
     for (i, name) in NAMES.iter().enumerate() {
         let (doubled, overwritten) = (&once[i] * 2.0, once[i].clone());
         let wrong = move || vec![candidate("backward-grads-overwritten", "last-call-only", overwritten)];
-        compare(run, name, "float32", &twice[i], &doubled, tolerance::<f32>(), wrong)?;
+        run.compare(name, "float32", &twice[i], &doubled, tolerance::<f32>(), wrong)?;
     }
     frozen(run, &weights, (&x, &dy), (&once_dx, &once))?;
     // A grad_out of x's element count in another shape ([3, 2, 6] for x of [2, 3, 6]), which a

@@ -7,7 +7,7 @@ use tutor_kit::half::{bf16, f16};
 use tutor_kit::{Float, MlpError};
 use tutor_subject::wire::Dtype;
 
-use super::{compare, err, learner, ok, pytorch_init, same_bits, tolerance, wide};
+use super::{err, learner, ok, pytorch_init, same_bits, tolerance, wide};
 use crate::fixtures::{self, Stored};
 use crate::mistakes::block_candidates;
 use crate::oracle;
@@ -75,7 +75,7 @@ fn against_pytorch(run: &Run) -> Outcome {
         let torch = wide(&fixtures::array::<T>(&format!("block.{}.y", T::STORED_AS)));
         let actual = forward(run, &weights, &x)?;
         let tolerance = block_tolerance::<T>(&torch);
-        compare(run, "FeedForward::forward(x)", T::NAME, &actual, &torch, tolerance, move || {
+        run.compare("FeedForward::forward(x)", T::NAME, &actual, &torch, tolerance, move || {
             block_candidates(&x, &weights)
         })
     }
@@ -101,7 +101,7 @@ fn per_op(run: &Run) -> Outcome {
         // Bits are observed even when the tolerance fails: they tell roundings apart where it cannot.
         let failed = |equal, total| Failure::new(text::not_rounded_per_op(T::NAME, equal, total, PER_OP_SHARE));
         let bits = same_bits(run, &actual, &expected, PER_OP_SHARE, wrong.clone(), failed);
-        compare(run, "FeedForward::forward(x)", T::NAME, &actual, &expected, tolerance, wrong)?;
+        run.compare("FeedForward::forward(x)", T::NAME, &actual, &expected, tolerance, wrong)?;
         bits
     }
     one::<bf16>(run)?;
@@ -117,7 +117,7 @@ fn shapes(run: &Run) -> Outcome {
         let actual = forward(run, &weights, &x)?;
         let held = weights.clone();
         let tolerance = tolerance::<f32>();
-        compare(run, "FeedForward::forward(x)", "float32", &actual, &expected, tolerance, move || {
+        run.compare("FeedForward::forward(x)", "float32", &actual, &expected, tolerance, move || {
             block_candidates(&x, &held)
         })?;
     }

@@ -8,7 +8,7 @@ use tutor_kit::half::{bf16, f16};
 use tutor_kit::MlpError;
 use tutor_subject::wire::Dtype;
 
-use super::{compare, err, learner, ok, pytorch_init, same_bits, tolerance, wide, zero_size, ROUNDED_ONCE};
+use super::{err, learner, ok, pytorch_init, same_bits, tolerance, wide, zero_size, ROUNDED_ONCE};
 use crate::fixtures::{self, Stored};
 use crate::mistakes::linear_candidates;
 use crate::oracle;
@@ -229,7 +229,7 @@ fn check<T: Dtype>(
     // [rows, out] for x of another rank: the leading axes flattened and never put back.
     let rows = x_rows(expected.shape());
     let flattened = expected.ndim() != 2 && actual.shape() == [rows, weight_rows];
-    compare(run, "Linear::forward(x)", T::NAME, &actual, &expected, tolerance::<T>(), candidates).map_err(|f| {
+    run.compare("Linear::forward(x)", T::NAME, &actual, &expected, tolerance::<T>(), candidates).map_err(|f| {
         if flattened {
             f.with_mistake(Some("linear-leading-axes-lost"))
         } else {

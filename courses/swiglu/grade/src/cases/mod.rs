@@ -53,22 +53,6 @@ pub const ROUNDED_ONCE: f64 = 0.99;
 /// A mistaken answer's output on the input at hand, as f64 (see `tutor_grade::evidence`).
 pub type Candidate = tutor_grade::Candidate<f64>;
 
-/// Compares `actual` with `expected` under (atol, rtol), and records what the comparison says
-/// about the known mistakes: `candidates` (worked out only if some case fails) are held against
-/// the learner's output, and a mistake is named only when every comparison of the run agrees.
-pub fn compare<'c>(
-    run: &Run<'c>,
-    what: &str,
-    dtype: &str,
-    actual: &ArrayD<f64>,
-    expected: &ArrayD<f64>,
-    (atol, rtol): (f64, f64),
-    candidates: impl FnOnce() -> Vec<Candidate> + 'c,
-) -> Outcome {
-    run.observe_close(actual, expected, (atol, rtol), candidates);
-    close(what, dtype, actual, expected, (atol, rtol))
-}
-
 /// `assert_close`, its failure naming the dtype compared (a long output's numbers show no table,
 /// where the dtype would otherwise be read).
 pub fn close(

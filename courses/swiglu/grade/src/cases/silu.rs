@@ -7,7 +7,7 @@ use tutor_grade::{Case, Failure, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
 use tutor_subject::wire::Dtype;
 
-use super::{compare, learner, same_bits, tolerance, wide, Candidate, ROUNDED_ONCE};
+use super::{learner, same_bits, tolerance, wide, Candidate, ROUNDED_ONCE};
 use crate::fixtures::{self, Stored};
 use crate::mistakes::{silu_candidates, special_values};
 use crate::oracle;
@@ -42,7 +42,7 @@ fn against_pytorch(run: &Run) -> Outcome {
         let expected = wide(&fixtures::array::<T>(&format!("silu.{}.y", T::STORED_AS)));
         let actual = wide(&learner(run).silu(&x));
         let input = wide(&x);
-        compare(run, "silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), wrong(x, &expected, &actual))
+        run.compare("silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), wrong(x, &expected, &actual))
             .map_err(traced(Input::Elementwise("x", &input)))
     }
     one::<f32>(run)?;
@@ -72,7 +72,7 @@ fn whole_range(run: &Run) -> Outcome {
         let expected = oracle::round::<T>(&wide(&finite).mapv(oracle::silu));
         let actual = wide(&learner(run).silu(&finite));
         let input = wide(&finite);
-        compare(run, "silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), wrong(finite, &expected, &actual))
+        run.compare("silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), wrong(finite, &expected, &actual))
             .map_err(traced(Input::Elementwise("x", &input)))
     }
     one::<f32>(run, 38)?;
@@ -91,7 +91,7 @@ fn negative_tail<T: Dtype>(run: &Run) -> Outcome {
     let expected = oracle::round::<T>(&wide(&x).mapv(oracle::silu));
     let actual = wide(&learner(run).silu(&x));
     let input = wide(&x);
-    compare(run, "silu(x)", T::NAME, &actual, &expected, (0.0, tolerance::<T>().1), wrong(x, &expected, &actual))
+    run.compare("silu(x)", T::NAME, &actual, &expected, (0.0, tolerance::<T>().1), wrong(x, &expected, &actual))
         .map_err(traced(Input::Elementwise("x", &input)))
 }
 
@@ -105,7 +105,7 @@ fn rounds_once(run: &Run) -> Outcome {
         let failed = |equal, total| Failure::new(text::not_rounded_once("x·σ(x)", T::NAME, equal, total, ROUNDED_ONCE));
         let bits = same_bits(run, &actual, &expected, ROUNDED_ONCE, wrong.clone(), failed);
         // A silu that is wrong for another reason fails as such: rounding is not its problem.
-        compare(run, "silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), wrong)
+        run.compare("silu(x)", T::NAME, &actual, &expected, tolerance::<T>(), wrong)
             .map_err(traced(Input::Elementwise("x", &input)))?;
         bits
     }
@@ -119,7 +119,7 @@ fn shapes(run: &Run) -> Outcome {
         let x: ArrayD<f32> = rng.normal_array(shape);
         let expected = wide(&x).mapv(oracle::silu);
         let actual = wide(&learner(run).silu(&x));
-        compare(run, "silu(x)", "float32", &actual, &expected, tolerance::<f32>(), wrong(x, &expected, &actual))?;
+        run.compare("silu(x)", "float32", &actual, &expected, tolerance::<f32>(), wrong(x, &expected, &actual))?;
     }
     Ok(())
 }
