@@ -1,5 +1,5 @@
 //! The mistakes the attention chapter can name, and the outputs each would give: the oracle with
-//! one knob turned. The comparisons record them (`cases::compare`), and `tutor_grade::evidence`
+//! one knob turned. The comparisons record them (`Run::compare`), and `tutor_grade::evidence`
 //! names one only when every comparison that computed it agrees with the learner's output.
 
 use ndarray::{Array2, ArrayD};

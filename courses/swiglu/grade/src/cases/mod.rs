@@ -50,8 +50,7 @@ pub fn pytorch_init(rng: &mut Rng, rows: usize, cols: usize) -> Array2<f32> {
 /// one rounding more (σ, or the weight left unrounded) moves a large share of them.
 pub const ROUNDED_ONCE: f64 = 0.99;
 
-/// A mistaken answer's output on the input at hand, as f64 (see `tutor_grade::evidence`).
-pub type Candidate = tutor_grade::Candidate<f64>;
+pub use crate::mistakes::Candidate;
 
 /// `assert_close`, its failure naming the dtype compared (a long output's numbers show no table,
 /// where the dtype would otherwise be read).

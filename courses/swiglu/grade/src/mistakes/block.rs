@@ -6,7 +6,7 @@ use tutor_grade::candidate;
 use tutor_kit::Float;
 
 use super::{gelu_erf, gelu_tanh};
-use crate::cases::Candidate;
+use super::Candidate;
 use crate::oracle::{self, project, round};
 
 /// The block's mistaken versions on `x`, rounded to `T`.

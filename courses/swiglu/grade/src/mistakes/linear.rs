@@ -4,7 +4,7 @@ use ndarray::{Array2, ArrayD, Axis};
 use tutor_grade::candidate;
 use tutor_kit::Float;
 
-use crate::cases::Candidate;
+use super::Candidate;
 use crate::oracle;
 
 /// Linear's mistaken versions, rounded to `T`: products or sums in `T`; the FP32 weight unrounded;

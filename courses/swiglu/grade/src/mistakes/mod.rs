@@ -1,5 +1,5 @@
 //! The mistakes the SwiGLU chapter can name, and the outputs each would give. The comparisons
-//! record them (`cases::compare`), and `tutor_grade::evidence` names one only when every
+//! record them (`Run::compare`), and `tutor_grade::evidence` names one only when every
 //! comparison that computed it agrees with the learner's output and some failure it alone explains.
 
 mod backward;
@@ -15,6 +15,9 @@ pub use catalogue::ALL;
 pub use hidden::*;
 pub use linear::*;
 pub use silu::*;
+
+/// A mistaken answer's output on the input at hand, as f64 (see `tutor_grade::evidence`).
+pub type Candidate = tutor_grade::Candidate<f64>;
 
 /// The ways of writing a mistake that differ from the right answer in where it rounds alone: the
 /// only ones held to the learner's output bit for bit (another is computed as near as a tolerance

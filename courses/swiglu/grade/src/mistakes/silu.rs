@@ -4,7 +4,7 @@ use ndarray::ArrayD;
 use tutor_grade::candidate;
 use tutor_kit::Float;
 
-use crate::cases::Candidate;
+use super::Candidate;
 
 /// SiLU's mistaken versions on `x`, rounded to `T` as the learner's would be.
 pub fn silu_candidates<T: Float>(x: &ArrayD<T>) -> Vec<Candidate> {
