@@ -1,6 +1,7 @@
 //! Contract of 04-forward: the block `down(silu(gate(x)) ⊙ up(x))`, every op rounded to `T`.
 
 use ndarray::{Array2, ArrayD};
+use tutor_grade::origin::{traced, Input};
 use tutor_grade::report::Contract;
 use tutor_grade::{Case, Failure, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
@@ -75,9 +76,11 @@ fn against_pytorch(run: &Run) -> Outcome {
         let torch = wide(&fixtures::array::<T>(&format!("block.{}.y", T::STORED_AS)));
         let actual = forward(run, &weights, &x)?;
         let tolerance = block_tolerance::<T>(&torch);
+        let input = wide(&x);
         run.compare("FeedForward::forward(x)", T::NAME, &actual, &torch, tolerance, move || {
             block_candidates(&x, &weights)
         })
+        .map_err(traced(Input::Rows("x", &input)))
     }
     one::<f32>(run)?;
     one::<f16>(run)?;
@@ -97,11 +100,13 @@ fn per_op(run: &Run) -> Outcome {
         let expected = oracle::round::<T>(&oracle::block(&x, &weights, true, true));
         let actual = forward(run, &weights, &x)?;
         let tolerance = block_tolerance::<T>(&expected);
+        let input = wide(&x);
         let wrong = move || block_candidates(&x, &weights);
         // Bits are observed even when the tolerance fails: they tell roundings apart where it cannot.
         let failed = |equal, total| Failure::new(text::not_rounded_per_op(T::NAME, equal, total, PER_OP_SHARE));
         let bits = same_bits(run, &actual, &expected, PER_OP_SHARE, wrong.clone(), failed);
-        run.compare("FeedForward::forward(x)", T::NAME, &actual, &expected, tolerance, wrong)?;
+        run.compare("FeedForward::forward(x)", T::NAME, &actual, &expected, tolerance, wrong)
+            .map_err(traced(Input::Rows("x", &input)))?;
         bits
     }
     one::<bf16>(run)?;

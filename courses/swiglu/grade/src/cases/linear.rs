@@ -2,6 +2,7 @@
 //! `y = x·Wᵀ` in FP32 for any leading shape.
 
 use ndarray::{Array2, ArrayD};
+use tutor_grade::origin::{traced, Input};
 use tutor_grade::report::Contract;
 use tutor_grade::{Case, Failure, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
@@ -217,6 +218,7 @@ fn check<T: Dtype>(
 ) -> Outcome {
     let linear = holding(run, weight)?;
     let weight_rows = weight.nrows();
+    let input = wide(x);
     let actual = wide(&ok("Linear::forward(x)", linear.forward(x))?);
     let expected = oracle::round::<T>(expected);
     let (x, weight, right, seen) = (x.clone(), weight.clone(), expected.clone(), actual.clone());
@@ -229,13 +231,9 @@ fn check<T: Dtype>(
     // [rows, out] for x of another rank: the leading axes flattened and never put back.
     let rows = x_rows(expected.shape());
     let flattened = expected.ndim() != 2 && actual.shape() == [rows, weight_rows];
-    run.compare("Linear::forward(x)", T::NAME, &actual, &expected, tolerance::<T>(), candidates).map_err(|f| {
-        if flattened {
-            f.with_mistake(Some("linear-leading-axes-lost"))
-        } else {
-            f
-        }
-    })?;
+    run.compare("Linear::forward(x)", T::NAME, &actual, &expected, tolerance::<T>(), candidates)
+        .map_err(|f| if flattened { f.with_mistake(Some("linear-leading-axes-lost")) } else { f })
+        .map_err(traced(Input::Rows("x", &input)))?;
     bits
 }
 

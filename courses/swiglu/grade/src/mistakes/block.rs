@@ -5,8 +5,8 @@ use ndarray::{Array2, ArrayD, Zip};
 use tutor_grade::candidate;
 use tutor_kit::Float;
 
-use super::{gelu_erf, gelu_tanh};
 use super::Candidate;
+use super::{gelu_erf, gelu_tanh};
 use crate::oracle::{self, project, round};
 
 /// The block's mistaken versions on `x`, rounded to `T`.
