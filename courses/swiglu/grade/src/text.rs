@@ -86,6 +86,14 @@ pub fn frozen_got_grad(name: &str) -> Bi {
     )
 }
 
+/// A weight's gradient after a backward on an empty batch is not zeros of its shape.
+pub fn empty_batch_grad(name: &str) -> Bi {
+    Bi::new(
+        format!("空批次（0 行）的 backward 之后 `{name}` 不是与权重同形状的全零：空批次照样累加，梯度是零，不是 None"),
+        format!("after a backward on an empty batch (0 rows) `{name}` is not zeros of the weight's shape: an empty batch accumulates all the same, its gradient is zeros, not None"),
+    )
+}
+
 /// With one weight frozen, another, trainable one got no gradient.
 pub fn grad_lost(frozen: &str, lost: &str) -> Bi {
     Bi::new(

@@ -45,8 +45,8 @@ pub fn cases() -> Vec<Case> {
             "dx 与三个权重梯度与 PyTorch 的 autograd 一致（f32、f16、bf16 输入）",
             "dx and the three weights' gradients match PyTorch's autograd (f32, f16, bf16 inputs)" => against_pytorch;
         "backward-accumulates",
-            "两次 backward 之后梯度是两次之和；冻结的权重没有梯度，其余照常；grad_out 形状不对时返回 Err（元素个数相同也一样）",
-            "after two backward calls the gradients hold their sum; a frozen weight gets no gradient, the others still do; Err for a grad_out of the wrong shape (of x's element count too)"
+            "两次 backward 之后梯度是两次之和；冻结的权重没有梯度，其余照常；grad_out 形状不对时返回 Err（元素个数相同也一样）；空批次的梯度是全零",
+            "after two backward calls the gradients hold their sum; a frozen weight gets no gradient, the others still do; Err for a grad_out of the wrong shape (of x's element count too); an empty batch's gradients are zeros"
             => accumulates;
     ]
 }
@@ -314,6 +314,27 @@ fn accumulates(run: &Run) -> Outcome {
             MlpError::ShapeMismatch { expected: vec![], found: vec![] },
         )
         .map_err(|f| f.with_mistake(accepted.then_some("backward-grad-out-shape-unchecked")))?;
+    }
+    empty_batch(run, &weights)
+}
+
+/// An empty batch (0 rows) accumulates all the same: each trainable weight's grad becomes zeros
+/// of its shape, not None (as PyTorch's autograd gives).
+fn empty_batch(run: &Run, weights: &[Array2<f32>; 3]) -> Outcome {
+    let (x, dy) = (ArrayD::<f32>::zeros(IxDyn(&[0, 6])), ArrayD::<f32>::zeros(IxDyn(&[0, 6])));
+    let mut block = holding(run, weights)?;
+    let what = "FeedForward::backward(<x of shape [0, 6]>, <grad_out of shape [0, 6]>)";
+    let dx = ok(what, block.backward(&x, &dy))?;
+    if dx.shape() != [0, 6] {
+        return Err(Failure::new(tutor_grade::text::wrong_shape(&tutor_grade::text::code(what), &[0, 6], dx.shape())));
+    }
+    for (param, (name, weight)) in
+        [block.gate_weight(), block.up_weight(), block.down_weight()].into_iter().zip(NAMES.iter().zip(weights))
+    {
+        match param.grad {
+            Some(g) if g.shape() == weight.shape() && g.iter().all(|&v| v == 0.0) => {}
+            _ => return Err(Failure::new(text::empty_batch_grad(name))),
+        }
     }
     Ok(())
 }
