@@ -52,7 +52,7 @@ def check(tutor, course, exercise, seed):
     try:
         report = json.loads(done.stdout)
         entry = report["exercises"][0]
-        names = [m["id"] for m in entry.get("mistakes", [])]
+        names = ["%s (%s)" % (m["id"], m["title"]["en"]) for m in entry.get("mistakes", [])]
         return entry["status"], entry.get("passed"), entry.get("total"), names
     except (ValueError, KeyError, IndexError):
         return "tool-error(rc=%d)" % done.returncode, None, None, []
