@@ -1,0 +1,63 @@
+//! Exercise 03 · scale by the weight, restore the input dtype
+//! 练习 03 · 乘以权重并恢复输入 dtype
+//!
+//! Your exercise: only TODO 3 is yours; the other methods are given so that this file can be
+//! graded on its own. Lesson: `tutor lesson 03-forward` · check: `tutor check 03-forward` · hint: `tutor hint 03-forward`.
+//! 你的练习：只有 TODO 3 需要你完成；其余方法已提供，保证本文件可以单独评分。
+//! 课程：`tutor lesson 03-forward` · 检查：`tutor check 03-forward` · 提示：`tutor hint 03-forward`。
+
+use ndarray::ArrayD;
+use tutor_kit::{reference, Float, NormError, Param};
+
+/// RMSNorm: `y = x / sqrt(mean(x²) + eps) ⊙ weight`, statistics along the last axis only.
+/// RMSNorm：只沿最后一维统计，`y = x / sqrt(mean(x²) + eps) ⊙ weight`。
+pub struct RMSNorm {
+    /// Added inside the square root, so that, for eps > 0, a zero vector stays finite.
+    /// 加在平方根内部：eps > 0 时，零向量的结果有限。
+    pub eps: f32,
+    /// The per-feature scale γ, shape [D], FP32 master copy.
+    /// 逐特征缩放参数 γ，形状 [D]，FP32 主副本。
+    pub weight: Param,
+}
+
+impl RMSNorm {
+    /// Builds the layer for hidden vectors of `hidden_size` features.
+    /// 为 `hidden_size` 维的隐藏向量创建本层。
+    pub fn new(hidden_size: usize, eps: f32) -> Result<Self, NormError> {
+        reference::check_config(hidden_size, eps)?;
+        // Exercise 01 writes the weight; here the kit provides it.
+        // weight 由练习 01 编写；这里由 kit 提供。
+        Ok(RMSNorm { eps, weight: reference::scale_parameter(hidden_size) })
+    }
+
+    /// `x / sqrt(mean(x²) + eps)` along the last axis, computed in FP32, same shape as `x`.
+    /// 沿最后一维计算 `x / sqrt(mean(x²) + eps)`，在 FP32 中进行，形状与 `x` 相同。
+    pub fn norm<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<f32>, NormError> {
+        reference::check_input(x, self.weight.len())?;
+        // Exercise 02 writes the statistics; here the kit provides them.
+        // RMS 统计由练习 02 编写；这里由 kit 提供。
+        reference::rms_normalize(x, self.eps)
+    }
+
+    /// `norm(x) ⊙ weight`, rounded once to `T`.
+    /// `norm(x) ⊙ weight`，只舍入一次回到 `T`。
+    pub fn forward<T: Float>(&self, x: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        reference::check_input(x, self.weight.len())?;
+        // TODO 3: view the tokens as a [rows, D] matrix, scale the columns, round once
+        let normalized = self.norm(x)?;
+        let d = self.weight.len();
+        let rows = normalized.len() / d;
+        let matrix = normalized.into_shape_with_order((rows, d)).expect("rows × D elements");
+        let scaled = &matrix * &self.weight.value;
+        let output: ArrayD<T> = scaled.mapv(T::from_f32).into_dyn();
+        Ok(output)
+    }
+
+    /// Gradient of `sum(forward(x) ⊙ grad_out)`: returns dx, accumulates dweight into `weight.grad`.
+    /// `sum(forward(x) ⊙ grad_out)` 的梯度：返回 dx，并把 dweight 累加到 `weight.grad`。
+    pub fn backward<T: Float>(&mut self, x: &ArrayD<T>, grad_out: &ArrayD<T>) -> Result<ArrayD<T>, NormError> {
+        // Exercise 04 writes the gradients; here the kit provides them (checked against your forward).
+        // 梯度由练习 04 编写；这里由 kit 提供（会与你的 forward 做梯度核对）。
+        reference::backward(x, grad_out, self.eps, &mut self.weight)
+    }
+}
