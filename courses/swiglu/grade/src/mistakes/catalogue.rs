@@ -268,8 +268,8 @@ pub const ALL: &[Mistake] = &[
         id: "linear-input-unchecked",
         exercise: "02-linear",
         hint: 2,
-        zh: "forward 接受了应当拒绝的输入：零维 x 应返回 Err(NoAxis)，最后一维不是 in_features 应返回 Err(FeatureMismatch)（reference::check_features）",
-        en: "forward accepts an input it must refuse: a 0-d x is Err(NoAxis), a last axis other than in_features Err(FeatureMismatch) (reference::check_features)",
+        zh: "forward 没有按契约拒绝输入（接受了，或返回了别的错误）：零维 x 应返回 Err(NoAxis)，最后一维不是 in_features 应返回 Err(FeatureMismatch)（reference::check_features）",
+        en: "forward does not refuse an input as the contract says (accepts it, or returns another error): a 0-d x is Err(NoAxis), a last axis other than in_features Err(FeatureMismatch) (reference::check_features)",
     },
     Mistake {
         id: "linear-leading-axes-lost",
