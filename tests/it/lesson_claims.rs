@@ -724,7 +724,9 @@ fn rounded_twice<T: Float>(seed: u64, ulps: fn(T, T) -> u32) -> Vec<(f64, u32)> 
     let right = reference::forward(&x, 1e-6, &weight).expect("valid");
     mistakes::wrong_forwards(&x, 1e-6, &weight)
         .into_iter()
-        .filter(|c| c.mistake == "double-rounding")
+        // forward's three ways of rounding twice (norm's own, a normalisation rounded to T, is not
+        // forward's output)
+        .filter(|c| c.mistake == "double-rounding" && !c.variant.contains("norm-rounded-to-t"))
         .map(|c| {
             let wrong: Vec<u32> =
                 c.output.iter().zip(right.iter()).map(|(&a, &b)| ulps(a, b)).filter(|&d| d > 0).collect();
