@@ -186,6 +186,13 @@ pub trait Course: Sync {
         None
     }
 
+    /// The handle methods, `Type.method` as the protocol declares them, that keep state between
+    /// calls on purpose (a KV cache): [`crate::state::state_kept`] never probes them (none by
+    /// default).
+    fn stateful(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Pairs `(cause, consequence)` of mistakes: when both are named, only the cause is (none by
     /// default).
     fn implied(&self) -> &'static [(&'static str, &'static str)] {

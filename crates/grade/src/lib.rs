@@ -25,6 +25,7 @@ pub mod rounding;
 pub mod row_scale;
 pub mod run;
 pub mod shown;
+pub mod state;
 pub mod text;
 
 pub use client::{Handle, InProcess};

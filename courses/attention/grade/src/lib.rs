@@ -27,4 +27,9 @@ tutor_grade::course! {
         ("Axis", "use ndarray::Axis;"),
         ("Ix4", "use ndarray::Ix4;"),
     ];
+
+    fn stateful(&self) -> &'static [&'static str] {
+        // Its KV cache is kept between calls by design: the state-kept diagnosis never probes it.
+        &["Attention.forward_cached"]
+    }
 }

@@ -11,13 +11,14 @@
 //! cannot run (the code panics on everything, the time is up) names nothing.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-use ndarray::{ArrayD, Axis};
+use ndarray::ArrayD;
 use tutor_grade::probe::{all_close, probe, Called, RowWise};
+use tutor_grade::state::{self, Method};
+use tutor_grade::Rng;
 use tutor_kit::{reference, NormError};
 
-use tutor_grade::Run;
+use tutor_grade::{Course, Run};
 
 use crate::subject::RMSNorm;
 use crate::Build;
@@ -31,59 +32,20 @@ fn call(run: &Run, apply: Apply, x: &ArrayD<f32>) -> Called<ArrayD<f64>> {
     probe(|| apply(&mut run.new_layer(*x.shape().last().unwrap_or(&1), 1e-6)?, x))
 }
 
-/// Whether the answer depends on what was asked before, asked with up to three row counts no
-/// case uses (a count a case used may already be in a cache). Each time a process asks, it takes
-/// the next counts: a program graded several times in one process (tutor's own tests, which grade
-/// a file with four seeds while other files take counts too) has its first counts cached, and a
-/// count it has seen is no evidence either way, so there are many.
-fn kept_between_calls(run: &Run, apply: Apply, right: &Right) -> bool {
-    const UNUSED_ROW_COUNTS: [usize; 36] = [
-        13, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 101, 103, 107, 109, 113, 127, 131, 137, 139, 149,
-        151, 157, 163, 167, 173, 179, 181, 191, 193, 197, 199,
-    ];
-    static ASKED: AtomicUsize = AtomicUsize::new(0);
-    (0..3).any(|_| {
-        let next = ASKED.fetch_add(1, Ordering::Relaxed) % UNUSED_ROW_COUNTS.len();
-        kept_for(run, apply, right, UNUSED_ROW_COUNTS[next])
-    })
-}
-
-/// One layer is asked for `first`, then for `second` of the same shape; a fresh layer for
-/// `second` with more rows after it, and another for `first` again. A right answer is a function
-/// of its input: code whose first answer and whose longer answer are right, but whose answer to
-/// `second` after `first` is not (a result, statistics or a buffer kept for the shape or the row
-/// count), or that answers the same input twice differently, keeps something between calls. A
-/// layer whose weight a call changed (an optimiser step in backward) is the cases' finding, not
-/// this one.
-fn kept_for(run: &Run, apply: Apply, right: &Right, rows: usize) -> bool {
-    let mut rng = run.rng(12 + rows as u64);
-    let first: ArrayD<f32> = rng.normal_array(&[1, rows, 4]);
-    let second: ArrayD<f32> = rng.normal_array(&[1, rows, 4]);
-    let extra: ArrayD<f32> = rng.normal_array(&[1, 6, 4]);
-    let Ok(longer) = ndarray::concatenate(Axis(1), &[second.view(), extra.view()]) else {
-        return false;
+/// Whether `function` of a layer answers depending on what was asked before, as the core diagnosis ([`tutor_grade::state`]) probes it: fresh layers
+/// of hidden size 4 from the learner's `new` (default weight), inputs `[1, rows, 4]`. A layer whose
+/// weight a call changed (an optimiser step in backward) is the cases' finding, not this one.
+fn kept_between_calls(run: &Run, name: &'static str, apply: Apply, right: &Right) -> bool {
+    let method = Method {
+        name,
+        fresh: &|| run.new_layer(4, 1e-6),
+        call: &|layer: &mut RMSNorm, x: &ArrayD<f32>| apply(layer, x),
+        right,
+        input: &|rng: &mut Rng, rows| rng.normal_array(&[1, rows, 4]),
+        intact: &|layer: &RMSNorm| layer.weight().value.iter().all(|&w| w == 1.0),
     };
-    let answers = probe(|| {
-        let mut layer = run.new_layer(4, 1e-6)?;
-        let a = apply(&mut layer, &first)?;
-        let b = apply(&mut layer, &second)?;
-        let weight_kept = layer.weight().value.iter().all(|&w| w == 1.0);
-        let c = apply(&mut run.new_layer(4, 1e-6)?, &longer)?;
-        let again = apply(&mut run.new_layer(4, 1e-6)?, &first)?;
-        Ok::<_, NormError>((a, b, c, again, weight_kept))
-    });
-    let Called::Value((a, b, c, again, true)) = answers else {
-        return false;
-    };
-    let close = |y: &ArrayD<f64>, x: &ArrayD<f32>| all_close(y, &right(x), 1e-6, 1e-3);
-    // The first answer right: a constant output (zeros, say) is not a result kept.
-    if !close(&a, &first) || right(&first) == right(&second) {
-        return false;
-    }
-    let head = (c.ndim() == 3 && c.shape()[1] > rows).then(|| c.slice_axis(Axis(1), (..rows).into()).to_owned());
-    let same_bits = a.shape() == again.shape() && a.iter().zip(again.iter()).all(|(p, q)| p.to_bits() == q.to_bits());
-    let stale = head.is_some_and(|head| close(&head, &second)) && !close(&b, &second);
-    stale || !same_bits
+    // Through the course's declared stateful methods (none: every RMSNorm method is a function).
+    state::state_kept(&[&method], crate::COURSE.stateful(), &|salt| run.rng(salt)).is_some()
 }
 
 fn right(x: &ArrayD<f32>) -> ArrayD<f64> {
@@ -133,15 +95,18 @@ const FUNCTIONS: [Apply; 3] = [
     |layer, x| Ok(layer.backward(x, &upstream(x.shape()))?.mapv(f64::from)),
 ];
 
+/// The names of [`FUNCTIONS`], as the protocol declares them.
+const NAMES: [&str; 3] = ["RMSNorm.norm", "RMSNorm.forward", "RMSNorm.backward"];
+
 /// `state-kept-between-calls` when `norm`, `forward` or backward's dx answers depending on what
 /// was asked before, or forward applies the weight of an earlier layer. Such code breaks every
 /// comparison and property by accident, so this is asked first, before any evidence is read.
 pub fn state_kept(run: &Run) -> Option<&'static str> {
     let rights: [&Right; 3] = [&right, &right, &right_dx];
-    let kept = FUNCTIONS.into_iter().zip(rights).any(|(function, right)| {
-        catch_unwind(AssertUnwindSafe(|| kept_between_calls(run, function, right))).unwrap_or(false)
+    let kept = NAMES.into_iter().zip(FUNCTIONS).zip(rights).any(|((name, function), right)| {
+        catch_unwind(AssertUnwindSafe(|| kept_between_calls(run, name, function, right))).unwrap_or(false)
     }) || catch_unwind(AssertUnwindSafe(|| super::weight_kept::weight_kept(run))).unwrap_or(false);
-    kept.then_some("state-kept-between-calls")
+    kept.then_some(state::MISTAKE)
 }
 
 /// The first of `properties` the learner's map `rows` breaks.

@@ -132,6 +132,13 @@ pub const ALL: &[Mistake] = &[
         en: "gate's output without SiLU: gate(x) ⊙ up(x) is a bilinear layer, not SwiGLU",
     },
     Mistake {
+        id: "state-kept-between-calls",
+        exercise: "04-forward",
+        hint: 3,
+        zh: "结果取决于之前的调用：同形的另一个输入在前一次调用之后得到错误的结果（单独计算同样的行却是对的），或同一输入两次得到不同的结果：调用之间保存了结果或缓冲区；forward 应只是输入与权重的函数",
+        en: "the answer depends on earlier calls: another input of the same shape, asked after a first one, comes out wrong (the same rows alone come out right), or one input asked twice gets two answers: a result or a buffer kept between calls; forward must be a function of its input and the weights alone",
+    },
+    Mistake {
         id: "block-rounds-once",
         exercise: "04-forward",
         hint: 3,

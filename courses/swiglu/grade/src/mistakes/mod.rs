@@ -8,6 +8,7 @@ mod catalogue;
 mod hidden;
 mod linear;
 mod silu;
+mod state;
 
 pub use backward::*;
 pub use block::block_candidates;
@@ -15,6 +16,7 @@ pub use catalogue::ALL;
 pub use hidden::*;
 pub use linear::*;
 pub use silu::*;
+pub use state::state_kept;
 
 /// A mistaken answer's output on the input at hand, as f64 (see `tutor_grade::evidence`).
 pub type Candidate = tutor_grade::Candidate<f64>;
