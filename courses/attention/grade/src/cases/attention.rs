@@ -3,6 +3,7 @@
 
 use ndarray::ArrayD;
 use tutor_grade::fixtures::Stored;
+use tutor_grade::origin::{traced, Input};
 use tutor_grade::report::Contract;
 use tutor_grade::{Case, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
@@ -35,9 +36,12 @@ fn check<T: Dtype>(run: &Run, [q, k, v]: [&ArrayD<T>; 3], expected: &ArrayD<f64>
     let what = "attention(q, k, v)";
     let actual = wide(&ok(what, learner(run).attention(q, k, v))?);
     let (q, k, v) = (wide(q), wide(k), wide(v));
+    let queries = q.clone();
+    // Each output row is its query's: a NaN there shows that query's row of q.
     run.compare(what, T::NAME, &actual, expected, tolerance::<T>(), move || {
         mistakes::attention::<T>(&q, &k, &v, t_max::<T>())
     })
+    .map_err(traced(Input::Rows("q", &queries)))
 }
 
 fn against_pytorch(run: &Run) -> Outcome {

@@ -3,6 +3,7 @@
 
 use ndarray::{Array2, ArrayD};
 use tutor_grade::fixtures::Stored;
+use tutor_grade::origin::{traced, Input};
 use tutor_grade::report::Contract;
 use tutor_grade::{Case, Failure, Outcome, Run};
 use tutor_kit::half::{bf16, f16};
@@ -94,8 +95,11 @@ fn check<T: Dtype>(
     let module = holding(run, w, heads, theta, (x.shape()[0], x.shape()[1]))?;
     let actual = wide(&ok("forward(x)", module.forward(x))?);
     let (w, x) = (w.clone(), wide(x));
+    let input = x.clone();
     let wrong = move || mistakes::module::<T>(&layer(&w, heads, theta), &x);
+    // Each output row is its token's: a NaN there shows that token's row of x.
     run.compare("forward(x)", T::NAME, &actual, expected, tolerance::<T>(), wrong)
+        .map_err(traced(Input::Rows("x", &input)))
 }
 
 fn against_pytorch(run: &Run) -> Outcome {
