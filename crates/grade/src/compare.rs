@@ -21,6 +21,24 @@ pub fn torch_tolerance<T: tutor_subject::Float>() -> (f64, f64) {
 /// Tensors up to this many elements are carried whole, to be shown side by side.
 const SHOWN_WHOLE: usize = 64;
 
+/// [`assert_close`] of `what` (a code span, `dtype` its element type), its failure saying which
+/// output of which dtype differs (a long output shows no table, where the dtype would otherwise be
+/// read).
+pub fn close(
+    what: &str,
+    dtype: &str,
+    actual: &ArrayD<f64>,
+    expected: &ArrayD<f64>,
+    (atol, rtol): (f64, f64),
+) -> Result<(), Failure> {
+    assert_close(&text::code(what), dtype, actual, expected, atol, rtol).map_err(|mut failure| {
+        if failure.mismatch.is_some() {
+            failure.message = text::output_differs(what, dtype);
+        }
+        failure
+    })
+}
+
 /// Compares `actual` with `expected`; on a difference returns a failure with the full mismatch
 /// statistics (count, greatest absolute and relative difference and where, the tolerance).
 pub fn assert_close(

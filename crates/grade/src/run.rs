@@ -91,12 +91,7 @@ impl<'c> Run<'c> {
         candidates: impl FnOnce() -> Vec<evidence::Candidate<V>> + 'c,
     ) -> crate::Outcome {
         self.observe_close(actual, expected, (atol, rtol), candidates);
-        crate::assert_close(&crate::text::code(what), dtype, actual, expected, atol, rtol).map_err(|mut failure| {
-            if failure.mismatch.is_some() {
-                failure.message = crate::text::output_differs(what, dtype);
-            }
-            failure
-        })
+        crate::compare::close(what, dtype, actual, expected, (atol, rtol))
     }
 
     /// Works out every observation recorded. One that panics (tutor's bug, never the learner's:

@@ -3,11 +3,6 @@
 
 pub use tutor_grade::text::{code, Bi};
 
-/// A comparison of `what`, computed in `dtype`, failed.
-pub fn differs(what: &str, dtype: &str) -> Bi {
-    Bi::new(format!("`{what}`（{dtype}）与参考结果不一致"), format!("`{what}` ({dtype}) differs from the reference"))
-}
-
 /// A fresh module given a filled cache did not decode on from it.
 pub fn cache_not_read() -> Bi {
     Bi::new(

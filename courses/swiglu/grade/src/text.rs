@@ -24,11 +24,6 @@ pub fn wrong_error(what: &str, expected: &str, found: &str) -> Bi {
     )
 }
 
-/// A comparison of `what`, computed in `dtype`, failed.
-pub fn differs(what: &str, dtype: &str) -> Bi {
-    Bi::new(format!("`{what}`（{dtype}）与参考结果不一致"), format!("`{what}` ({dtype}) differs from the reference"))
-}
-
 /// A number differs from the one required.
 pub fn wrong_number(what: &str, expected: impl std::fmt::Display, found: impl std::fmt::Display) -> Bi {
     Bi::new(format!("`{what}` 应为 {expected}，得到 {found}"), format!("`{what}` should be {expected}, got {found}"))

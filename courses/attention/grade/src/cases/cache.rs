@@ -61,7 +61,7 @@ fn decode<'c, T: Dtype>(
     }
     let views: Vec<_> = outputs.iter().map(|o| o.view()).collect();
     let actual = concatenate(Axis(1), &views)
-        .map_err(|_| Failure::new(text::differs("forward_cached(x, start_pos)", T::NAME)))?;
+        .map_err(|_| Failure::new(tutor_grade::text::output_differs("forward_cached(x, start_pos)", T::NAME)))?;
     let (w, max) = (w.clone(), (x.shape()[0], max_seq));
     let wrong = move || mistakes::cached::<T>(&layer(&w, (4, 2), theta), &calls, max);
     run.compare("forward_cached(x, start_pos)", T::NAME, &actual, expected, tolerance::<T>(), wrong)?;

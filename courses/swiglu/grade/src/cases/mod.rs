@@ -10,7 +10,7 @@ mod silu;
 pub use block::PER_OP_SHARE;
 
 use ndarray::{Array2, ArrayD};
-use tutor_grade::{assert_close, grading, Case, Failure, Observation, Outcome, Rng, Run};
+use tutor_grade::{grading, Case, Failure, Observation, Outcome, Rng, Run};
 use tutor_kit::{Float, MlpError};
 
 use crate::mistakes::ROUNDINGS;
@@ -52,22 +52,8 @@ pub const ROUNDED_ONCE: f64 = 0.99;
 
 pub use crate::mistakes::Candidate;
 
-/// `assert_close`, its failure naming the dtype compared (a long output's numbers show no table,
-/// where the dtype would otherwise be read).
-pub fn close(
-    what: &str,
-    dtype: &str,
-    actual: &ArrayD<f64>,
-    expected: &ArrayD<f64>,
-    (atol, rtol): (f64, f64),
-) -> Outcome {
-    assert_close(&text::code(what), dtype, actual, expected, atol, rtol).map_err(|mut failure| {
-        if failure.mismatch.is_some() {
-            failure.message = text::differs(what, dtype);
-        }
-        failure
-    })
-}
+/// `assert_close`, its failure naming the dtype compared.
+pub use tutor_grade::compare::close;
 
 /// Requires at least `share` of `actual` to equal `expected` bit for bit (values of one dtype,
 /// widened), recording the same of each rounding mistake among `candidates`; `failed` words the
