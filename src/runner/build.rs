@@ -152,6 +152,7 @@ pub fn build(
             let cargo_build = |on_event: &mut dyn FnMut(BuildEvent)| {
                 cargo::build(
                     &layout.manifest,
+                    &layout.program_libraries,
                     bin,
                     learner_copy,
                     shown_as,
@@ -235,7 +236,7 @@ mod tests {
         let path = dir.join("ex.json");
         let manifest = dir.join("Cargo.toml");
         let layout =
-            Layout { root: dir.clone(), manifest, built_before: true, fingerprint: 7, kit_library: String::new() };
+            Layout { root: dir.clone(), manifest, built_before: true, fingerprint: 7, libraries: Vec::new(), library_packages: Vec::new(), program_libraries: Vec::new() };
         let tutor = BTreeMap::from([("CARGO_HOME".to_string(), "/c".to_string())]);
         let environment = key(&tutor, None);
         save(&path, &Record { harness: 7, color: false, environment, command: None, last: None });

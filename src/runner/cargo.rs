@@ -18,14 +18,13 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use super::cargo_run::{cargo_command, run_cargo, Stage};
 pub use super::diagnostic::Diagnostic;
 use super::diagnostic::{compiler_death, Failure, Messages};
 use super::process::Cancel;
 use super::replay::Invocation;
-use crate::fsutil::regular;
 
 /// Address space cargo and rustc may use together: plenty for this harness (rustc reserves far
 /// more than it touches), and a bound on a compile-time allocation gone wild.
@@ -108,19 +107,11 @@ fn parse_version(text: &str) -> Option<(u32, u32, u32)> {
     Some((parts.next()?.ok()?, parts.next()?.ok()?, parts.next().and_then(Result::ok).unwrap_or(0)))
 }
 
-/// Builds the kit of the course the harness is written for (its [`super::harness::KIT_CORE`] dependency) and the
-/// kit's dependencies, so that later checks only compile the learner's file.
-pub fn build_library(manifest: &Path, on_event: &mut dyn FnMut(BuildEvent)) -> Result<()> {
-    let text = regular::read_text(manifest, regular::Links::Follow)
-        .with_context(|| format!("reading {}", manifest.display()))?;
-    let parsed: toml::Table = toml::from_str(&text).with_context(|| format!("reading {}", manifest.display()))?;
-    let kit = parsed
-        .get("dependencies")
-        .and_then(|d| d.get(super::harness::KIT_CORE))
-        .and_then(|k| k.get("package"))
-        .and_then(|p| p.as_str())
-        .unwrap_or("tutor_kit");
-    let args = ["--package", kit];
+/// Builds the libraries of the harness at `manifest` (`packages`: the course's kit and its
+/// exercises' given libraries, see [`super::harness::Layout::library_packages`]) and their
+/// dependencies, so that later checks only compile the learner's file.
+pub fn build_library(manifest: &Path, packages: &[String], on_event: &mut dyn FnMut(BuildEvent)) -> Result<()> {
+    let args: Vec<&str> = packages.iter().flat_map(|p| ["--package", p.as_str()]).collect();
     let run = run_cargo(manifest, &args, Stage::Dependencies, false, DEPENDENCY_BUDGET, None, on_event, &mut |_| {})?;
     if run.success {
         Ok(())
@@ -129,17 +120,19 @@ pub fn build_library(manifest: &Path, on_event: &mut dyn FnMut(BuildEvent)) -> R
     }
 }
 
-/// Builds binary `bin` of the harness at `manifest`. Messages about `learner_copy` are shown
+/// Builds binary `bin` of the harness at `manifest` (the one binary of the package of the same
+/// name). Messages about `learner_copy` are shown
 /// with `shown_as` (the learner's path inside the workspace) in its place. Also returns the
 /// rustc command cargo ran for `bin`, when it compiled it, for rebuilding it without cargo.
 ///
 /// The build is confined as the learner's ([`Stage::Learner`]): it may not write beneath
 /// `CARGO_HOME`. If it fails before the kit is ready (crates to download or to unpack again
-/// after cargo's cache cleaning), the dependencies are built on their own, with the rights that
-/// needs, and the learner's build is tried once more.
+/// after cargo's cache cleaning), the libraries (`libraries`, as [`build_library`] takes them)
+/// are built on their own, with the rights that needs, and the learner's build is tried once more.
 #[allow(clippy::too_many_arguments)]
 pub fn build(
     manifest: &Path,
+    libraries: &[String],
     bin: &str,
     learner_copy: &Path,
     shown_as: &str,
@@ -152,7 +145,7 @@ pub fn build(
     match build_once(&place, color, timeout, cancel, on_event)? {
         Attempt::Built(built, invocation) => Ok((built, invocation)),
         Attempt::DependenciesFailed(_) => {
-            build_library(manifest, on_event)?;
+            build_library(manifest, libraries, on_event)?;
             match build_once(&place, color, timeout, cancel, on_event)? {
                 Attempt::Built(built, invocation) => Ok((built, invocation)),
                 Attempt::DependenciesFailed(stderr) => Err(CargoError::Failed(stderr).into()),
@@ -189,7 +182,7 @@ fn build_once(
     let mut messages = Messages::new(&learner_copy.to_string_lossy(), shown_as);
     let mut executable = None;
     let run =
-        run_cargo(manifest, &["--bin", bin], Stage::Learner, color, timeout, Some(cancel), on_event, &mut |message| {
+        run_cargo(manifest, &["--package", bin, "--bin", bin], Stage::Learner, color, timeout, Some(cancel), on_event, &mut |message| {
             match message["reason"].as_str() {
                 Some("compiler-artifact") if message["target"]["name"].as_str() == Some(bin) => {
                     executable = message["executable"].as_str().map(PathBuf::from);
@@ -212,7 +205,7 @@ fn build_once(
         let executable = as_rustc_wrote_it(&executable, &crate_name);
         return built(Built::Ok { executable, warnings: messages.into_warnings() });
     }
-    if !run.kit_built {
+    if !run.libraries_built {
         // The learner's file is compiled only once the kit is: whatever failed was before it.
         return Ok(Attempt::DependenciesFailed(run.stderr.trim().to_string()));
     }

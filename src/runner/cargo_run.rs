@@ -68,7 +68,7 @@ pub(super) struct CargoRun {
     /// The learner's build limit ran out (the kit was built; the learner's file was compiling).
     pub(super) learner_timed_out: bool,
     /// The kit's artifact was reported, so whatever failed after it is the learner's file.
-    pub(super) kit_built: bool,
+    pub(super) libraries_built: bool,
     /// The first binary crate's rustc command, as `-vv` printed it, in a learner's build.
     pub(super) binary: Option<BinaryCommand>,
     /// The environment of the rustc that compiled the graded program, if it was seen.
@@ -172,7 +172,7 @@ pub(super) fn run_cargo(
 
     let started = Instant::now();
     let mut deadline = Some(started + DEPENDENCY_BUDGET);
-    let mut kit_built = false;
+    let mut libraries_built = false;
     let mut compiled = 0;
     let mut stderr_text = String::new();
     let mut binary = None;
@@ -230,14 +230,14 @@ pub(super) fn run_cargo(
                         let name = message["target"]["name"].as_str().unwrap_or("?");
                         on_event(BuildEvent::Compiled { name, count: compiled });
                     }
-                    // A course's kit (`courses/<course>/kit` in the harness): the last piece before
-                    // the learner's own file.
+                    // The exercise's given library (`given/<course>-<exercise>` in the harness, built
+                    // on the kit): the last piece before the learner's own file.
                     let manifest_path = message["manifest_path"].as_str().unwrap_or_default().replace('\\', "/");
-                    if manifest_path.contains("/courses/") && manifest_path.ends_with("/kit/Cargo.toml") {
-                        kit_built = true;
+                    if manifest_path.contains("/given/") && manifest_path.ends_with("/Cargo.toml") {
+                        libraries_built = true;
                     }
                 }
-                if deadline.is_none() || (kit_built && deadline.is_some_and(|d| d > Instant::now() + timeout)) {
+                if deadline.is_none() || (libraries_built && deadline.is_some_and(|d| d > Instant::now() + timeout)) {
                     deadline = Some(Instant::now() + timeout);
                 }
                 on_message(&message);
@@ -247,12 +247,12 @@ pub(super) fn run_cargo(
     if timed_out {
         group.kill();
         let rustc_environment = watcher.and_then(Watcher::finish);
-        if kit_built {
+        if libraries_built {
             return Ok(CargoRun {
                 success: false,
                 stderr: stderr_text,
                 learner_timed_out: true,
-                kit_built,
+                libraries_built,
                 binary,
                 rustc_environment,
             });
@@ -266,7 +266,7 @@ pub(super) fn run_cargo(
     let ending = group.wait_until(Instant::now() + Duration::from_secs(10)).context("waiting for cargo")?;
     let success = ending == super::process::Ending::Exited(0);
     let rustc_environment = watcher.and_then(Watcher::finish);
-    Ok(CargoRun { success, stderr: stderr_text, learner_timed_out: false, kit_built, binary, rustc_environment })
+    Ok(CargoRun { success, stderr: stderr_text, learner_timed_out: false, libraries_built, binary, rustc_environment })
 }
 
 /// A line only `-vv` prints: `Some(Some(command))` for a command cargo runs, `Some(None)` for

@@ -1,9 +1,10 @@
 //! Writes the private grading crate under `.tutor/harness`: the core subject crate
 //! (`crates/subject/`) and every course's kit (`courses/<course>/kit/`) at their repository paths,
 //! so that their manifests travel verbatim; a copy of each learner file taken by content
-//! (`exercises/<course>/`); one small binary per exercise of the course being checked (`bins/`),
-//! over that course's kit under the name its exercises use, `tutor_kit`; and a lock file pinning
-//! the dependencies.
+//! (`exercises/<course>/`); for each exercise of the course being checked, a package of its own
+//! (`programs/<bin>/`) whose one binary (`bins/<bin>.rs`) is its graded program, over its given
+//! library (`given/<course>-<exercise>/`, see `super::given`) under the name its file uses,
+//! `tutor_kit`; a workspace over them; and a lock file pinning the dependencies.
 //!
 //! Every file is rewritten from the binary's own copies only when its text differs, so that a
 //! changed exercise always rebuilds and an unchanged one never does, whatever its timestamps say.
@@ -17,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use super::pieces;
+use super::given;
 use crate::course::embedded::{self, EmbeddedFile, HARNESS_LOCK, SUBJECT_FILES};
 use crate::course::{Catalogue, Exercise};
 use crate::fsutil::OnFile;
@@ -33,9 +34,15 @@ pub struct Layout {
     /// A hash of every file written here but the learner files' copies: equal fingerprints,
     /// equal harnesses.
     pub fingerprint: u64,
-    /// The file name of the shared library the checked course's kit is built as
-    /// ([`as_shared_library`]), which its graded programs load.
-    pub kit_library: String,
+    /// The file names of the shared libraries tutor builds that the checked exercise's graded
+    /// program loads: its course's kit ([`as_shared_library`]) and its given library.
+    pub libraries: Vec<String>,
+    /// The packages `tutor init` builds ahead of any check: every course's kit and every
+    /// exercise's given library.
+    pub library_packages: Vec<String>,
+    /// The libraries the checked exercise's graded program is built on: its course's kit and its
+    /// given library.
+    pub program_libraries: Vec<String>,
 }
 
 impl Layout {
@@ -49,12 +56,10 @@ impl Layout {
         self.root.join(bin_path(exercise))
     }
 
-    /// Every file an exercise's graded program may be compiled from: its own source, the copy of
-    /// the learner's file and its given pieces.
+    /// Every file an exercise's graded program may be compiled from: its own source and the copy
+    /// of the learner's file (its given pieces are its given library's).
     pub fn program_sources(&self, exercise: &Exercise) -> Vec<PathBuf> {
-        let mut files = vec![self.bin_source(exercise), self.learner_copy(exercise)];
-        files.extend(given_files(exercise).iter().map(|p| self.root.join(p)));
-        files
+        vec![self.bin_source(exercise), self.learner_copy(exercise)]
     }
 }
 
@@ -71,6 +76,11 @@ pub fn bin_name(exercise: &Exercise) -> String {
 
 fn bin_path(exercise: &Exercise) -> String {
     format!("bins/{}.rs", bin_name(exercise))
+}
+
+/// The folder of the package of `exercise`'s graded program.
+fn program_dir(exercise: &Exercise) -> String {
+    format!("programs/{}", bin_name(exercise))
 }
 
 fn copy_path(exercise: &Exercise) -> String {
@@ -152,51 +162,78 @@ fn lock_dependencies(manifest: &toml::Table, with_paths: bool) -> Vec<String> {
         .collect()
 }
 
-/// The harness's manifest: one binary per exercise of `course`, over its kit, with no build script.
-fn manifest(catalogue: &Catalogue, course: &str, kit: &Kit) -> String {
-    let kit_package = kit.package();
+/// The harness's manifest: a workspace of one package per exercise of every course (its graded
+/// program, see [`program_manifest`]), whose given libraries, the courses' kits and the core
+/// subject crate join it as their path dependencies; and the profile every crate is built with.
+/// Every course's programs at once, so that checking one course never rewrites another's (which
+/// would rebuild its given libraries).
+fn manifest(catalogue: &Catalogue) -> String {
     let mut text = String::from(
         "# Written by tutor before every check; edits here are overwritten.\n\
-         [package]\nname = \"tutor-harness\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\
-         build = false\nautobins = false\nautoexamples = false\nautotests = false\nautobenches = false\n\n",
+         # Its own workspace, so that an enclosing Cargo workspace never claims it.\n\
+         [workspace]\nresolver = \"2\"\nmembers = [\n",
     );
-    for exercise in catalogue.exercises_of(course) {
-        let name = bin_name(exercise);
-        text.push_str(&format!("[[bin]]\nname = \"{name}\"\npath = \"{}\"\n\n", bin_path(exercise)));
+    for exercise in &catalogue.exercises {
+        text.push_str(&format!("    \"{}\",\n", program_dir(exercise)));
     }
-    text.push_str(&format!(
-        "[dependencies]\n{KIT_CORE} = {{ path = \"{}\", package = \"{kit_package}\", default-features = false }}\n{}\n",
-        kit.dir,
-        kit.registry_dependency_lines()
-    ));
-    text.push_str(&format!(
-        "\
+    text.push_str(
+        "]\n\n\
          # No debug info. Incremental compilation pays off for the binaries, which are rebuilt at every\n\
-         # check, and not for the kits, which are built once (measured: 0.7 s off the first check).\n\
-         [profile.dev]\ndebug = 0\n\n[profile.dev.package.{kit_package}]\nincremental = false\n\
-         # The kit and tutor_subject optimised: they move every array between tutor and the\n\
-         # learner's code, element by element, and hold the given methods. Measured on rmsnorm\n\
-         # 04, interleaved: tutor_subject alone took an unchanged check from 42 to 31 ms; with the\n\
-         # kit too, it is 23 ms against 26 for the release before issue 21's cases (the warm\n\
-         # re-check at parity), for about 4 s more of `tutor init`.\n\
+         # check, and not for the libraries, which are built once (measured: 0.7 s off the first check).\n\
+         [profile.dev]\ndebug = 0\n\n\
+         # The libraries optimised: tutor_subject and the kits move every array between tutor and the\n\
+         # learner's code, element by element; the kits and the given libraries hold the given\n\
+         # methods. Measured on rmsnorm 04, interleaved: tutor_subject alone took an unchanged check\n\
+         # from 42 to 31 ms; with the kit too, 23 ms against 26 before issue 21's cases. Opt-level 1\n\
+         # still shares generic instances with the programs (see `given`).\n\
          # One codegen unit each: with more, an optimised crate goes through ThinLTO across its\n\
          # units, which took most of tutor_subject's build (8 of 12 s; see bench/HISTORY.md).\n\
-         opt-level = 1\ncodegen-units = 1\n\n\
-         [profile.dev.package.tutor_subject]\nincremental = false\nopt-level = 1\ncodegen-units = 1\n\n\
-         # Four codegen units for the graded binaries instead of incremental builds' 256: fewer\n\
-         # objects to write, persist and link (measured on rmsnorm 04: a re-check's rustc 100 -> 84\n\
-         # ms, a first build 258 -> 214 ms; 8 and 16 units fall between; see bench/speed.sh).\n\
-         [profile.dev.package.tutor-harness]\ncodegen-units = 4\n\n\
-         # Its own workspace, so that an enclosing Cargo workspace never claims it.\n\
-         [workspace]\n",
-    ));
+         [profile.dev.package.tutor_subject]\nincremental = false\nopt-level = 1\ncodegen-units = 1\n\n",
+    );
+    for course in &catalogue.courses {
+        text.push_str(&optimised_library(Kit::of(&course.id).package()));
+    }
+    // The graded programs in four codegen units instead of incremental builds' 256: fewer
+    // objects to write, persist and link (measured on rmsnorm 04: a re-check's rustc 100 -> 84
+    // ms, a first build 258 -> 214 ms; 8 and 16 units fall between; see bench/speed.sh).
+    for exercise in &catalogue.exercises {
+        text.push_str(&optimised_library(&given::package(exercise)));
+        text.push_str(&format!("[profile.dev.package.{}]\ncodegen-units = 4\n\n", bin_name(exercise)));
+    }
     text
 }
 
+/// The profile of a library built once: optimised, in one codegen unit, not incremental.
+fn optimised_library(package: &str) -> String {
+    format!("[profile.dev.package.{package}]\nincremental = false\nopt-level = 1\ncodegen-units = 1\n\n")
+}
+
+/// The package of `exercise`'s graded program: its one binary, over its given library (as
+/// `tutor_given`) and the kit's registry dependencies, which exercise files `use` directly.
+fn program_manifest(exercise: &Exercise, kit: &Kit) -> String {
+    let name = bin_name(exercise);
+    format!(
+        "# Written by tutor: the graded program of {id}. Edits here are overwritten.\n\
+         [package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\
+         build = false\nautobins = false\nautoexamples = false\nautotests = false\nautobenches = false\n\n\
+         [[bin]]\nname = \"{name}\"\npath = \"../../{bin}\"\n\n\
+         [dependencies]\n{GIVEN} = {{ path = \"../../{given_dir}\", package = \"{given}\" }}\n{registry}\n",
+        id = exercise.id,
+        bin = bin_path(exercise),
+        given_dir = given::dir(exercise),
+        given = given::package(exercise),
+        registry = kit.registry_dependency_lines(),
+    )
+}
+
+/// The name a graded program depends on its given library by.
+const GIVEN: &str = "tutor_given";
+
 /// The harness's lock file: the registry packages as measured (`HARNESS_LOCK`), and the path
-/// packages (the harness, the course's kit, the core subject crate) from what their manifests
-/// say, in the order and form cargo writes, so that `cargo build --locked` accepts it unchanged.
-fn lock_file(kit: &Kit) -> String {
+/// packages (each exercise's program and given library, each course's kit, the core subject
+/// crate) from what their manifests say, in the order and form cargo writes, so that
+/// `cargo build --locked` accepts it unchanged.
+fn lock_file(catalogue: &Catalogue) -> String {
     let mut blocks: Vec<(String, String)> = HARNESS_LOCK
         .split("\n[[package]]\n")
         .skip(1)
@@ -204,16 +241,28 @@ fn lock_file(kit: &Kit) -> String {
         .map(|block| (block_name(block), format!("[[package]]\n{}", block.trim_end())))
         .collect();
     let (_, subject) = manifest_of(SUBJECT_FILES, "crates/subject").unwrap_or_default();
-    // The harness depends on the kit and on the kit's registry dependencies (see `manifest`).
-    let mut harness = kit.dependencies(false);
-    harness.push(kit.package().to_string());
-    let kit_version = package_field(&kit.manifest, "version").unwrap_or("0.0.0");
     let subject_version = package_field(&subject, "version").unwrap_or("0.0.0");
-    let path_packages = [
-        ("tutor-harness", "0.0.0", harness),
-        (kit.package(), kit_version, kit.dependencies(true)),
-        (package_field(&subject, "name").unwrap_or_default(), subject_version, lock_dependencies(&subject, true)),
-    ];
+    let mut path_packages = vec![(
+        package_field(&subject, "name").unwrap_or_default().to_string(),
+        subject_version,
+        lock_dependencies(&subject, true),
+    )];
+    let kits: Vec<Kit> = catalogue.courses.iter().map(|course| Kit::of(&course.id)).collect();
+    for kit in &kits {
+        let version = package_field(&kit.manifest, "version").unwrap_or("0.0.0");
+        path_packages.push((kit.package().to_string(), version, kit.dependencies(true)));
+    }
+    // A program depends on its given library and on the kit's registry dependencies (see
+    // `program_manifest`); a given library on the kit and the same.
+    for exercise in &catalogue.exercises {
+        let kit = Kit::of(&exercise.course);
+        let mut program = kit.dependencies(false);
+        program.push(given::package(exercise));
+        let mut library = kit.dependencies(false);
+        library.push(kit.package().to_string());
+        path_packages.push((bin_name(exercise), "0.0.0", program));
+        path_packages.push((given::package(exercise), "0.0.0", library));
+    }
     for (name, version, mut dependencies) in path_packages {
         dependencies.sort();
         let mut block = format!("[[package]]\nname = \"{name}\"\nversion = \"{version}\"");
@@ -224,7 +273,7 @@ fn lock_file(kit: &Kit) -> String {
             }
             block.push(']');
         }
-        blocks.push((name.to_string(), block));
+        blocks.push((name, block));
     }
     blocks.sort();
     let header = HARNESS_LOCK.split("\n[[package]]\n").next().unwrap_or_default().trim_end();
@@ -269,25 +318,18 @@ fn as_shared_library(manifest: &str) -> String {
 /// tutor_kit`), the kit's core re-exported, with its own `reference` module ([`pieces`]).
 pub const KIT_CORE: &str = "tutor_kit_core";
 
-/// The graded program of one exercise: the kit's core and the exercise's given pieces under the
-/// name its file uses, `tutor_kit`; the learner's file as a module; a `main` answering tutor's
-/// requests. A course whose kit is one `reference` module gets it whole, as before pieces.
-fn bin_source(exercise: &Exercise, copy: &Path, root: &Path) -> String {
+/// The graded program of one exercise: its given library (the kit's core and the exercise's
+/// given pieces) under the name its file uses, `tutor_kit`; the learner's file as a module; a
+/// `main` answering tutor's requests.
+fn bin_source(exercise: &Exercise, copy: &Path) -> String {
     // `{:?}` writes a Rust string literal with every special character escaped. The path is
     // absolute so that rustc's messages name the copy exactly, and tutor can show the learner's
     // own path in its place.
     let path = format!("{:?}", copy.to_string_lossy());
-    let reference = match (&exercise.given, embedded::registered(&exercise.course)) {
-        (Some(given), Some(course)) => {
-            let pieces = pieces::of_kit(&exercise.course, course.kit);
-            pieces::reference_module(&pieces, given, exercise.todo, &exercise.local, root)
-        }
-        _ => String::new(),
-    };
     format!(
         "// Written by tutor: the graded program of {id}. Edits here are overwritten.\n\
          extern crate self as tutor_kit;\n\n\
-         #[allow(unused_imports)]\npub use {KIT_CORE}::*;\n\n{reference}\n\
+         #[allow(unused_imports)]\npub use {GIVEN}::*;\n\n\
          #[path = {path}]\nmod exercise;\n\n\
          fn main() -> std::process::ExitCode {{\n    tutor_kit::graded_main!(exercise, {todo})\n}}\n",
         id = exercise.id,
@@ -295,25 +337,14 @@ fn bin_source(exercise: &Exercise, copy: &Path, root: &Path) -> String {
     )
 }
 
-/// The kit files compiled into `exercise`'s graded program besides its own source and the
-/// learner's copy: its given pieces, relative to the harness.
-pub fn given_files(exercise: &Exercise) -> Vec<String> {
-    let (Some(given), Some(course)) = (&exercise.given, embedded::registered(&exercise.course)) else {
-        return Vec::new();
-    };
-    let pieces = pieces::of_kit(&exercise.course, course.kit);
-    pieces.into_iter().filter(|p| pieces::is_given(p, given, exercise.todo)).map(|p| p.path).collect()
-}
-
 /// Writes (or refreshes) the harness under `private_dir/harness`, with `learner_text` as the
 /// copy of `exercise`'s file, and removes whatever else is there.
 pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, learner_text: &str) -> Result<Layout> {
     let root = private_dir.join("harness");
     let kit = Kit::of(&exercise.course);
-    let manifest = manifest(catalogue, &exercise.course, &kit);
     let mut files: Vec<(String, String)> = vec![
-        ("Cargo.lock".into(), lock_file(&kit)),
-        ("Cargo.toml".into(), manifest),
+        ("Cargo.lock".into(), lock_file(catalogue)),
+        ("Cargo.toml".into(), manifest(catalogue)),
         (copy_path(exercise), learner_text.to_string()),
     ];
     // Every course's kit, so that the editor project resolves every course's exercises.
@@ -330,8 +361,14 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
             files.push((file.path.to_string(), contents));
         }
     }
-    for other in catalogue.exercises_of(&exercise.course) {
-        files.push((bin_path(other), bin_source(other, &root.join(copy_path(other)), &root)));
+    for other in &catalogue.exercises {
+        let kit = Kit::of(&other.course);
+        files.push((bin_path(other), bin_source(other, &root.join(copy_path(other)))));
+        files.push((format!("{}/Cargo.toml", program_dir(other)), program_manifest(other, &kit)));
+        let given_dir = given::dir(other);
+        let given_manifest = given::manifest(other, &kit.dir, kit.package(), &kit.registry_dependency_lines());
+        files.push((format!("{given_dir}/Cargo.toml"), given_manifest));
+        files.push((format!("{given_dir}/lib.rs"), given::source(other, &root)));
     }
     // Copies of the other exercises' files stay (they are tutor's, from earlier checks).
     let keep: BTreeSet<String> =
@@ -353,7 +390,14 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
         manifest: root.join("Cargo.toml"),
         built_before: is_built(private_dir),
         fingerprint,
-        kit_library: kit.library_file(),
+        libraries: vec![kit.library_file(), given::library_file(exercise)],
+        library_packages: catalogue
+            .courses
+            .iter()
+            .map(|course| Kit::of(&course.id).package().to_string())
+            .chain(catalogue.exercises.iter().map(given::package))
+            .collect(),
+        program_libraries: vec![kit.package().to_string(), given::package(exercise)],
         root,
     })
 }
@@ -403,145 +447,4 @@ pub fn is_built(private_dir: &Path) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("tutor-harness-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
-    #[test]
-    fn the_manifest_names_the_courses_kit_and_runs_no_build_script() {
-        let catalogue = Catalogue::embedded().unwrap();
-        for course in &catalogue.courses {
-            let kit_of_course = Kit::of(&course.id);
-            let text = manifest(&catalogue, &course.id, &kit_of_course);
-            let harness: toml::Table = toml::from_str(&text).unwrap();
-            assert_eq!(harness["package"]["build"].as_bool(), Some(false), "no build script may ever run");
-            let kit = &harness["dependencies"][KIT_CORE];
-            assert_eq!(kit["default-features"].as_bool(), Some(false), "no reference module in the shared kit");
-            assert_eq!(kit["path"].as_str(), Some(format!("courses/{}/kit", course.id).as_str()));
-            assert_eq!(kit["package"].as_str(), Some(kit_of_course.package()));
-            let bins = harness["bin"].as_array().unwrap();
-            assert_eq!(bins.len(), catalogue.exercises_of(&course.id).count());
-            // Every optimised package in one codegen unit: no ThinLTO pass across units.
-            let packages = harness["profile"]["dev"]["package"].as_table().unwrap();
-            let optimised: Vec<_> = packages.iter().filter(|(_, p)| p.get("opt-level").is_some()).collect();
-            assert_eq!(optimised.len(), 2, "the kit and tutor_subject: {packages:?}");
-            for (name, package) in optimised {
-                assert_eq!(package["codegen-units"].as_integer(), Some(1), "{name}");
-            }
-            let lock = lock_file(&kit_of_course);
-            assert!(lock.contains(&format!("name = \"{}\"", kit_of_course.package())), "{lock}");
-            assert!(lock.contains("name = \"tutor_subject\"") && lock.contains("name = \"ndarray\""), "{lock}");
-        }
-    }
-
-    #[test]
-    fn every_kit_is_written_as_a_shared_library_and_otherwise_as_its_course_wrote_it() {
-        let private = scratch("shared");
-        let catalogue = Catalogue::embedded().unwrap();
-        write(&private, &catalogue, &catalogue.exercises[1], "// learner text\n").unwrap();
-        for course in embedded::courses() {
-            let kit = Kit::of(course.id);
-            let written = fs::read_to_string(private.join("harness").join(&kit.dir).join("Cargo.toml")).unwrap();
-            let mut written: toml::Table = toml::from_str(&written).unwrap();
-            let lib = written.get_mut("lib").and_then(|l| l.as_table_mut()).expect("a [lib] section");
-            assert_eq!(lib.remove("crate-type"), Some(toml::Value::Array(vec!["dylib".into()])));
-            let mut original = kit.manifest.clone();
-            if original.get("lib").is_none() {
-                original.insert("lib".into(), toml::Value::Table(toml::Table::new()));
-            }
-            assert_eq!(written, original, "{}", course.id);
-        }
-        let named = |manifest: &str| Kit { dir: String::new(), text: "", manifest: toml::from_str(manifest).unwrap() };
-        assert_eq!(named("[package]\nname = \"my-course_kit\"\n").library_file(), "libmy_course_kit.so");
-        assert_eq!(named("[package]\nname = \"k\"\n[lib]\nname = \"own\"\n").library_file(), "libown.so");
-        assert_eq!(as_shared_library("not [toml"), "not [toml", "cargo reports what does not parse");
-        let bare: toml::Table = toml::from_str(&as_shared_library("[package]\nname = \"k\"\n")).unwrap();
-        assert_eq!(bare["lib"]["crate-type"][0].as_str(), Some("dylib"));
-        fs::remove_dir_all(&private).unwrap();
-    }
-
-    #[test]
-    fn the_path_attribute_escapes_awkward_folder_names() {
-        let catalogue = Catalogue::embedded().unwrap();
-        let source =
-            bin_source(&catalogue.exercises[0], Path::new("/tmp/a \"quoted\" dir\\x/01-weight.rs"), Path::new("/h"));
-        assert!(source.contains(r#"#[path = "/tmp/a \"quoted\" dir\\x/01-weight.rs"]"#), "{source}");
-        assert!(source.contains("tutor_kit::graded_main!(exercise, 1)"), "{source}");
-    }
-
-    #[test]
-    fn strays_are_removed_and_tutors_files_kept() {
-        let private = scratch("strays");
-        let catalogue = Catalogue::embedded().unwrap();
-        let exercise = &catalogue.exercises[1];
-        let layout = write(&private, &catalogue, exercise, "// learner text\n").unwrap();
-        fs::write(layout.root.join("build.rs"), "fn main() {}").unwrap();
-        fs::create_dir_all(layout.root.join(".cargo")).unwrap();
-        fs::write(layout.root.join(".cargo/config.toml"), "[build]\n").unwrap();
-        fs::write(layout.root.join("courses/rmsnorm/kit/src/extra.rs"), "").unwrap();
-        fs::create_dir_all(layout.root.join("target/debug")).unwrap();
-        fs::write(layout.root.join("target/debug/keep-me"), "").unwrap();
-        let layout = write(&private, &catalogue, exercise, "// learner text, changed\n").unwrap();
-        assert!(!layout.root.join("build.rs").exists());
-        assert!(!layout.root.join(".cargo").exists());
-        assert!(!layout.root.join("courses/rmsnorm/kit/src/extra.rs").exists());
-        assert!(layout.root.join("target/debug/keep-me").exists(), "cargo's output is left alone");
-        assert!(layout.root.join("courses/rmsnorm/kit/src/lib.rs").exists());
-        assert!(layout.root.join("crates/subject/src/lib.rs").exists());
-        assert_eq!(fs::read_to_string(layout.learner_copy(exercise)).unwrap(), "// learner text, changed\n");
-        fs::remove_dir_all(&private).unwrap();
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_linked_harness_is_refused_and_linked_strays_are_unlinked_not_followed() {
-        let private = scratch("linked");
-        let outside = scratch("linked-outside");
-        fs::write(outside.join("keep-me.txt"), "not tutor's").unwrap();
-        let catalogue = Catalogue::embedded().unwrap();
-        let exercise = &catalogue.exercises[1];
-        std::os::unix::fs::symlink(&outside, private.join("harness")).unwrap();
-        let error = write(&private, &catalogue, exercise, "// text\n").err().expect("refused");
-        assert!(error.downcast_ref::<crate::fsutil::LinkedFolder>().is_some(), "{error:#}");
-        assert!(outside.join("keep-me.txt").exists());
-        fs::remove_file(private.join("harness")).unwrap();
-        let layout = write(&private, &catalogue, exercise, "// text\n").unwrap();
-        // Links planted inside: to a folder, in place of a kept folder, and in place of a kept file.
-        std::os::unix::fs::symlink(&outside, layout.root.join("elsewhere")).unwrap();
-        fs::remove_dir_all(layout.root.join("bins")).unwrap();
-        std::os::unix::fs::symlink(&outside, layout.root.join("bins")).unwrap();
-        fs::remove_file(layout.root.join("Cargo.toml")).unwrap();
-        std::os::unix::fs::symlink(outside.join("keep-me.txt"), layout.root.join("Cargo.toml")).unwrap();
-        write(&private, &catalogue, exercise, "// text\n").unwrap();
-        assert_eq!(fs::read_to_string(outside.join("keep-me.txt")).unwrap(), "not tutor's");
-        assert_eq!(fs::read_dir(&outside).unwrap().count(), 1, "nothing written or removed outside");
-        assert!(!layout.root.join("elsewhere").exists());
-        assert!(
-            layout.root.join("bins").is_dir() && !fs::symlink_metadata(layout.root.join("bins")).unwrap().is_symlink()
-        );
-        assert!(fs::read_to_string(&layout.manifest).unwrap().contains("tutor-harness"));
-        fs::remove_dir_all(&private).unwrap();
-        fs::remove_dir_all(&outside).unwrap();
-    }
-
-    #[test]
-    fn an_unchanged_copy_keeps_its_timestamp_and_a_changed_one_is_rewritten() {
-        let private = scratch("content");
-        let catalogue = Catalogue::embedded().unwrap();
-        let exercise = &catalogue.exercises[1];
-        let layout = write(&private, &catalogue, exercise, "a").unwrap();
-        let before = fs::metadata(layout.learner_copy(exercise)).unwrap().modified().unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        write(&private, &catalogue, exercise, "a").unwrap();
-        assert_eq!(fs::metadata(layout.learner_copy(exercise)).unwrap().modified().unwrap(), before);
-        write(&private, &catalogue, exercise, "b").unwrap();
-        assert!(fs::metadata(layout.learner_copy(exercise)).unwrap().modified().unwrap() > before);
-        fs::remove_dir_all(&private).unwrap();
-    }
-}
+mod tests;

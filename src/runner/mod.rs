@@ -10,6 +10,7 @@ mod cargo_run;
 pub mod confine;
 pub mod dep_info;
 pub mod diagnostic;
+mod given;
 pub mod harness;
 pub mod learner_file;
 pub mod pieces;
@@ -207,7 +208,7 @@ pub fn check(
     on_event(CheckEvent::Running);
     let seed = options.seed.unwrap_or_else(fresh_seed);
     let subject =
-        subject::RemoteSubject::new(&executable, &layout.kit_library, options.timeout, options.cancel.clone());
+        subject::RemoteSubject::new(&executable, &layout.libraries, options.timeout, options.cancel.clone());
     let report = exercise.registered().grading.grade_exercise(&subject, seed, exercise.todo);
     note_timing(subject.waited(), build_took);
     let (output, timed_out, start_error) = subject.finish();
@@ -243,16 +244,14 @@ fn fresh_seed() -> u64 {
     hasher.finish() % 1_000_000
 }
 
-/// Writes the harness and builds every course's kit once, so that the first check is warm.
+/// Writes the harness and builds every course's kit and every exercise's given library once (one
+/// cargo run, which builds them side by side), so that the first check is warm.
 pub fn prepare(workspace: &Workspace, catalogue: &Catalogue, on_event: &mut dyn FnMut(CheckEvent)) -> Result<()> {
     let _lock = lock_checks(workspace, &mut || on_event(CheckEvent::Waiting))?;
     cargo::check_toolchain()?;
-    for course in &catalogue.courses {
-        let exercise = catalogue.exercises_of(&course.id).next().context("a course lists no exercise")?;
-        let layout = harness::write(&workspace.private_dir(), catalogue, exercise, exercise.stub())?;
-        cargo::build_library(&layout.manifest, &mut |e| on_event(CheckEvent::Build(e)))?;
-    }
-    Ok(())
+    let exercise = catalogue.exercises.first().context("the catalogue lists no exercise")?;
+    let layout = harness::write(&workspace.private_dir(), catalogue, exercise, exercise.stub())?;
+    cargo::build_library(&layout.manifest, &layout.library_packages, &mut |e| on_event(CheckEvent::Build(e)))
 }
 
 /// Writes the harness with every course's kit, without building it: what the editor project

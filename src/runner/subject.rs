@@ -51,8 +51,9 @@ const PROTOCOL_FD: i32 = 3;
 /// A graded program started on demand, restarted after a crash, bounded by one deadline.
 pub struct RemoteSubject {
     executable: PathBuf,
-    /// The file name of the kit's shared library, which tutor links it with.
-    kit_library: String,
+    /// The file names of the shared libraries tutor builds and links it with (the kit's, its
+    /// given library).
+    libraries: Vec<String>,
     work_dir: PathBuf,
     limit: Duration,
     deadline: Instant,
@@ -93,16 +94,16 @@ struct Running {
 }
 
 impl RemoteSubject {
-    /// A subject for the program at `executable`, linked with the kit's shared library
-    /// `kit_library` (its file name), with `limit` for the whole run from now on; once `cancel`
-    /// is cancelled, its program is killed and no case starts another.
-    pub fn new(executable: &Path, kit_library: &str, limit: Duration, cancel: Cancel) -> RemoteSubject {
+    /// A subject for the program at `executable`, linked with tutor's shared `libraries` (their
+    /// file names), with `limit` for the whole run from now on; once `cancel` is cancelled, its
+    /// program is killed and no case starts another.
+    pub fn new(executable: &Path, libraries: &[String], limit: Duration, cancel: Cancel) -> RemoteSubject {
         // The file-system root holds nothing of the course (and the program may not read the
         // course anyway); unlike a fresh folder, nothing is left behind if tutor is interrupted.
         let work_dir = PathBuf::from("/");
         RemoteSubject {
             executable: executable.to_path_buf(),
-            kit_library: kit_library.to_string(),
+            libraries: libraries.to_vec(),
             work_dir,
             limit,
             deadline: Instant::now() + limit,
@@ -269,7 +270,7 @@ impl RemoteSubject {
                 // code or signal be the one reported.
                 let ending = self.end_program(state, Duration::from_millis(500));
                 let printed = &state.output.stderr[printed_before..];
-                let why = (!answered).then(|| loader_failure(ending, printed, &self.kit_library)).flatten();
+                let why = (!answered).then(|| loader_failure(ending, printed, &self.libraries)).flatten();
                 if let Some(why) = why {
                     state.start_error = Some(why.clone());
                     Fault::Unreadable(format!("tutor could not start the graded program: {why}")).raise();
@@ -355,11 +356,11 @@ fn stop(mut running: Running) -> Captured {
 }
 
 /// What the dynamic loader said, when a program that had not yet answered ended because a shared
-/// library tutor links it with (the kit's, `kit_library`, or the standard library) would not
+/// library tutor links it with (one of `libraries`, or the standard library) would not
 /// load (the loader exits with 127 and says so): tutor's problem, and the check ends as such
 /// (exit 2). A library the learner's file asked for (`#[link]`) is the learner's: the program
 /// ended, as any other. Code that imitates the loader on purpose gets the same, never a pass.
-fn loader_failure(ending: Ending, stderr: &str, kit_library: &str) -> Option<String> {
+fn loader_failure(ending: Ending, stderr: &str, libraries: &[String]) -> Option<String> {
     const LOADER_SAYS: &str = "error while loading shared libraries: ";
     if ending != Ending::Exited(127) {
         return None;
@@ -367,7 +368,7 @@ fn loader_failure(ending: Ending, stderr: &str, kit_library: &str) -> Option<Str
     let said = stderr.lines().find_map(|line| Some(&line[line.find(LOADER_SAYS)?..]))?.trim();
     let library = said[LOADER_SAYS.len()..].split(':').next()?.trim();
     let name = library.rsplit('/').next().unwrap_or(library);
-    (name == kit_library || name.starts_with("libstd-")).then(|| said.to_string())
+    (libraries.iter().any(|l| l == name) || name.starts_with("libstd-")).then(|| said.to_string())
 }
 
 fn fault_ending(ending: Ending) -> FaultEnding {
@@ -455,7 +456,7 @@ mod tests {
         assert!(yes.exists(), "this test runs /usr/bin/yes");
         let (sender, receiver) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let subject = RemoteSubject::new(yes, "libkit.so", Duration::from_millis(500), Cancel::default());
+            let subject = RemoteSubject::new(yes, &["libkit.so".to_string()], Duration::from_millis(500), Cancel::default());
             let raised = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| subject.call(None, &vec![0; size])));
             let fault = raised.err().and_then(|payload| payload.downcast::<Fault>().ok()).map(|fault| *fault);
             let _ = sender.send(fault);
@@ -480,7 +481,7 @@ mod tests {
     fn a_call_over_its_own_limit_ends_that_call_and_not_the_run() {
         let yes = Path::new("/usr/bin/yes");
         assert!(yes.exists(), "this test runs /usr/bin/yes");
-        let subject = RemoteSubject::new(yes, "libkit.so", Duration::from_secs(60), Cancel::default());
+        let subject = RemoteSubject::new(yes, &["libkit.so".to_string()], Duration::from_secs(60), Cancel::default());
         subject.limit_calls(Some(Duration::from_millis(200)));
         let raised = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| subject.call(None, &[0; 16])));
         let fault = raised.err().and_then(|payload| payload.downcast::<Fault>().ok()).map(|fault| *fault);
@@ -493,7 +494,7 @@ mod tests {
 
     #[test]
     fn only_a_library_tutor_links_that_will_not_load_is_tutors_problem() {
-        let kit = "librmsnorm_kit.so";
+        let kit = &["librmsnorm_kit.so".to_string(), "libgiven_rmsnorm_02_norm.so".to_string()][..];
         let said = |library: &str| {
             format!("/h/deps/ex-1: error while loading shared libraries: {library}: cannot open shared object file\n")
         };
@@ -503,6 +504,7 @@ mod tests {
             Some("error while loading shared libraries: /h/deps/librmsnorm_kit.so: cannot open shared object file")
         );
         assert!(loader_failure(Ending::Exited(127), &said("libstd-d1237ef7159db0a2.so"), kit).is_some());
+        assert!(loader_failure(Ending::Exited(127), &said("libgiven_rmsnorm_02_norm.so"), kit).is_some());
         // One the learner's file asked for, an exit other than the loader's, or no such line.
         assert_eq!(loader_failure(Ending::Exited(127), &said("libLLVM.so.22.1"), kit), None);
         assert_eq!(loader_failure(Ending::Exited(1), &said("librmsnorm_kit.so"), kit), None);
