@@ -21,6 +21,14 @@ pub fn silu_grad(x: f64) -> f64 {
     s * (1.0 + x * (1.0 - s))
 }
 
+/// The size of the terms silu′ is computed from, `σ(x)·(1 + |x|·(1 − σ(x)))`: a computation in a
+/// narrower type misses silu′ by some of its ulps of this, which near silu′'s zero (x ≈ −1.28,
+/// where `x·(1 − σ(x))` cancels the 1) is far more than its ulps of silu′ itself.
+pub fn silu_grad_terms(x: f64) -> f64 {
+    let s = sigmoid(x);
+    s * (1.0 + x.abs() * (1.0 - s))
+}
+
 /// Meta's hidden-size rule, as Python computes it (`int()` of float divisions).
 pub fn hidden_size(dim: usize, multiple_of: usize, multiplier: Option<f64>) -> usize {
     let mut hidden = (2.0 * (4 * dim) as f64 / 3.0) as usize;
@@ -143,6 +151,27 @@ pub fn backward_through(
         grads.iter_mut().for_each(|g| *g /= x2.nrows().max(1) as f64);
     }
     (dx, grads)
+}
+
+/// The size of the terms each element of [`backward`]'s dx is computed from (`T` = f64, the FP32
+/// master weights): its chain rule on absolute values, every sum the sum of its terms' sizes
+/// (`|x|·|W_gate|ᵀ` for g, …), silu(g) and silu′(g) widened by what an error of g's size moves
+/// them (by at most 1.1 and 0.5 times it). A computation in a narrower type misses dx by some of
+/// its ulps of this, however much dx's own sums cancel.
+pub fn dx_terms(x: &ArrayD<f64>, dy: &ArrayD<f64>, weights: &[Array2<f32>; 3]) -> ArrayD<f64> {
+    let dim = weights[0].ncols();
+    let rows = x.len() / dim.max(1);
+    let flat = |a: &ArrayD<f64>| a.mapv(f64::abs).into_shape_with_order((rows, dim)).expect("[.., dim]");
+    let (x2, dy2) = (flat(x), flat(dy));
+    let g = project(x, &weights[0].mapv(f64::from));
+    let g = g.into_shape_with_order((rows, weights[0].nrows())).expect("[rows, hidden]");
+    let [wg, wu, wd] = weights.clone().map(|w| w.mapv(|v| f64::from(v).abs()));
+    let (g_size, u_size) = (x2.dot(&wg.t()), x2.dot(&wu.t()));
+    let a_size = Zip::from(&g).and(&g_size).map_collect(|&g, &m| silu(g).abs() + 1.1 * m);
+    let slope_size = Zip::from(&g).and(&g_size).map_collect(|&g, &m| silu_grad_terms(g) + 0.5 * m);
+    // `backward_through` multiplies dg by slope(g): given the slope's sizes as g, it takes them.
+    let (dx, _) = backward_through(&x2, dy2, [&wg, &wu, &wd], [slope_size, u_size, a_size], |s| s, Slip::None);
+    dx.into_shape_with_order(x.shape()).expect("dx has x's shape")
 }
 
 /// A slip in the backward's chain rule, as a mistake makes it.

@@ -52,34 +52,46 @@ pub fn cases() -> Vec<Case> {
 }
 
 fn silu_grad(run: &Run) -> Outcome {
+    let x = silu_grad_inputs(run);
+    let expected = x.mapv(oracle::silu_grad);
+    let actual = learner(run).silu_grad(&x);
+    // f32's exponential overflows past |x| ≈ 88.7: only the values short of it tell f32 apart.
+    let short_of_overflow: Vec<bool> = x.iter().map(|v| v.abs() <= 80.0).collect();
+    let terms = x.clone();
+    let scale = move || terms.mapv(oracle::silu_grad_terms);
+    observe_f32(run, "silu_grad", &actual, (&expected, scale), &short_of_overflow);
+    run.compare("silu_grad(x)", "float64", &actual, &expected, ANALYTIC, slopes(x))?;
+    negative_tail(run)
+}
+
+/// The inputs of `silu-grad-f64`: 200 normal draws of standard deviation 4, and values in the
+/// tails and past where an exponential overflows.
+fn silu_grad_inputs(run: &Run) -> ArrayD<f64> {
     let mut rng = run.rng(51);
     let mut values: Vec<f64> = (0..200).map(|_| 4.0 * rng.normal()).collect();
     values.extend([0.0, 30.0, -30.0, 700.0, -700.0, 1e-300]);
     // Past where e^(−x) or eˣ overflows (709.78): a quotient of exponentials is inf/inf there.
     values.extend([-710.0, -745.0, -1e3, -1e5, -1e300, -f64::MAX, 710.0, 1e5, f64::MAX]);
-    let x = ArrayD::from_shape_vec(IxDyn(&[values.len()]), values).expect("one axis");
-    let expected = x.mapv(oracle::silu_grad);
-    let actual = learner(run).silu_grad(&x);
-    // f32's exponential overflows past |x| ≈ 88.7: only the values short of it tell f32 apart.
-    let short_of_overflow: Vec<bool> = x.iter().map(|v| v.abs() <= 80.0).collect();
-    observe_f32(run, "silu_grad", &actual, &expected, &short_of_overflow);
-    run.compare("silu_grad(x)", "float64", &actual, &expected, ANALYTIC, slopes(x))?;
-    negative_tail(run)
+    ArrayD::from_shape_vec(IxDyn(&[values.len()]), values).expect("one axis")
 }
 
-/// Records whether `actual` is what an f32 computation gives, on the elements `kept`: every
-/// value an f32 (widened), and each within f32's reach of `expected` (1e-4 relative, f32's
-/// smallest normal absolute), where the f64 reference is not all f32 values. `scope` keeps
-/// silu_grad's finding apart from backward's (a backward may compute its own silu′).
-fn observe_f32(run: &Run, scope: &'static str, actual: &ArrayD<f64>, expected: &ArrayD<f64>, kept: &[bool]) {
+/// Records whether `actual` is what an f32 computation gives, on the elements `kept`
+/// ([`computed_in_f32`] against `expected` and the size of its terms, worked out by `scale` only
+/// if some case fails), where the f64 reference is not all f32 values. `scope` keeps silu_grad's
+/// finding apart from backward's (a backward may compute its own silu′).
+fn observe_f32(
+    run: &Run,
+    scope: &'static str,
+    actual: &ArrayD<f64>,
+    (expected, scale): (&ArrayD<f64>, impl FnOnce() -> ArrayD<f64> + 'static),
+    kept: &[bool],
+) {
     let (case, seen, right, kept) = (run.case(), actual.clone(), expected.clone(), kept.to_vec());
     run.observe(move || {
-        let same_shape = seen.shape() == right.shape() && seen.len() == kept.len();
-        let pairs = || seen.iter().zip(right.iter()).zip(&kept).filter(|(_, &k)| k).map(|(pair, _)| pair);
+        let matches = computed_in_f32(&seen, &right, &scale(), &kept);
         let is_f32 = |v: f64| v.is_nan() || f64::from(v as f32) == v;
-        let near = |a: f64, e: f64| (a - e).abs() <= 1e-4 * e.abs() + f64::from(f32::MIN_POSITIVE);
-        let matches = same_shape && pairs().all(|(&a, &e)| is_f32(a) && near(a, e));
-        let wrong = same_shape && !pairs().all(|(_, &e)| is_f32(e));
+        let same_shape = seen.shape() == right.shape() && right.len() == kept.len();
+        let wrong = same_shape && !right.iter().zip(&kept).filter(|(_, &k)| k).all(|(&e, _)| is_f32(e));
         let learner_wrong = !tutor_grade::probe::all_close(&seen, &right, ANALYTIC.0, ANALYTIC.1);
         let variant = scoped(scope, "f32-values");
         vec![Observation {
@@ -88,6 +100,21 @@ fn observe_f32(run: &Run, scope: &'static str, actual: &ArrayD<f64>, expected: &
             sightings: vec![Sighting { mistake: "backward-in-f32", variant, matches, wrong }],
         }]
     });
+}
+
+/// Whether `actual` is what an f32 computation of `expected` gives, on the elements `kept`:
+/// every value an f32 (widened), each within f32's reach of `expected`: 1e-4 of `scale`, the
+/// size of the terms it is computed from (f32 misses each term by some ulps of that size, which
+/// a sum that nearly cancels keeps: a dx or a silu′ near 0 is off by far more than 1e-4 of
+/// itself), or f32's smallest normal (where f32 underflows).
+fn computed_in_f32(actual: &ArrayD<f64>, expected: &ArrayD<f64>, scale: &ArrayD<f64>, kept: &[bool]) -> bool {
+    let same_shape = actual.shape() == expected.shape() && scale.shape() == expected.shape();
+    let is_f32 = |v: f64| v.is_nan() || f64::from(v as f32) == v;
+    let near = |a: f64, e: f64, m: f64| (a - e).abs() <= 1e-4 * m + f64::from(f32::MIN_POSITIVE);
+    let elements = actual.iter().zip(expected).zip(scale).zip(kept);
+    same_shape
+        && kept.len() == expected.len()
+        && elements.filter(|(_, &k)| k).all(|(((&a, &e), &m), _)| is_f32(a) && near(a, e, m))
 }
 
 /// Where silu′ is tiny (x from −31 to −300, |silu′| from 1e-12 down to 1e-128), relatively, as
@@ -99,7 +126,9 @@ fn negative_tail(run: &Run) -> Outcome {
     let x = ArrayD::from_shape_vec(IxDyn(&[values.len()]), values).expect("one axis");
     let expected = x.mapv(oracle::silu_grad);
     let actual = learner(run).silu_grad(&x);
-    observe_f32(run, "silu_grad", &actual, &expected, &vec![true; x.len()]);
+    let terms = x.clone();
+    let scale = move || terms.mapv(oracle::silu_grad_terms);
+    observe_f32(run, "silu_grad", &actual, (&expected, scale), &vec![true; x.len()]);
     run.compare("silu_grad(x)", "float64", &actual, &expected, (0.0, ANALYTIC.1), slopes(x))
 }
 
@@ -209,7 +238,9 @@ fn check<T: Dtype>(
     if dx_tolerance == ANALYTIC {
         // dx of an f64 input, graded tightly: an f32 computation shows in its values (the
         // weights' gradients are f32 anyway).
-        observe_f32(run, "backward", &actual.0, &expected.0, &vec![true; actual.0.len()]);
+        let (x, dy, weights) = (x.mapv(|v| v.to_f64()), dy.mapv(|v| v.to_f64()), weights.clone());
+        let scale = move || oracle::dx_terms(&x, &dy, &weights);
+        observe_f32(run, "backward", &actual.0, (&expected.0, scale), &vec![true; actual.0.len()]);
     }
     let grad_tolerance = tolerance::<f32>();
     let (case, seen, right) = (run.case(), actual.clone(), expected.clone());
@@ -249,12 +280,18 @@ fn check<T: Dtype>(
 }
 
 fn against_oracle(run: &Run) -> Outcome {
+    let (weights, x, dy) = oracle_inputs(run);
+    let expected = as_returned::<f64>(oracle::backward(&x, &dy, &weights, oracle::silu_grad, Slip::None));
+    check(run, &weights, (&x, &dy), expected, ANALYTIC)
+}
+
+/// The inputs of `backward-f64`: the weights (dim 8, hidden 24), x and grad_out (`[3, 4, 8]`).
+fn oracle_inputs(run: &Run) -> ([Array2<f32>; 3], ArrayD<f64>, ArrayD<f64>) {
     let weights = seeded_weights(run, 52, 8, 24);
     let mut rng = run.rng(53);
     let x: ArrayD<f64> = rng.normal_array(&[3, 4, 8]);
     let dy: ArrayD<f64> = rng.normal_array(&[3, 4, 8]);
-    let expected = as_returned::<f64>(oracle::backward(&x, &dy, &weights, oracle::silu_grad, Slip::None));
-    check(run, &weights, (&x, &dy), expected, ANALYTIC)
+    (weights, x, dy)
 }
 
 /// Inputs thousands of times larger than usual, so that about a third of the gate's outputs lie
@@ -338,3 +375,6 @@ fn empty_batch(run: &Run, weights: &[Array2<f32>; 3]) -> Outcome {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;
