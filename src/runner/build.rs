@@ -235,8 +235,15 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("ex.json");
         let manifest = dir.join("Cargo.toml");
-        let layout =
-            Layout { root: dir.clone(), manifest, built_before: true, fingerprint: 7, libraries: Vec::new(), library_packages: Vec::new(), program_libraries: Vec::new() };
+        let layout = Layout {
+            root: dir.clone(),
+            manifest,
+            built_before: true,
+            fingerprint: 7,
+            libraries: Vec::new(),
+            library_packages: Vec::new(),
+            program_libraries: Vec::new(),
+        };
         let tutor = BTreeMap::from([("CARGO_HOME".to_string(), "/c".to_string())]);
         let environment = key(&tutor, None);
         save(&path, &Record { harness: 7, color: false, environment, command: None, last: None });

@@ -181,16 +181,22 @@ fn build_once(
     let Place { manifest, bin, learner_copy, shown_as } = *place;
     let mut messages = Messages::new(&learner_copy.to_string_lossy(), shown_as);
     let mut executable = None;
-    let run =
-        run_cargo(manifest, &["--package", bin, "--bin", bin], Stage::Learner, color, timeout, Some(cancel), on_event, &mut |message| {
-            match message["reason"].as_str() {
-                Some("compiler-artifact") if message["target"]["name"].as_str() == Some(bin) => {
-                    executable = message["executable"].as_str().map(PathBuf::from);
-                }
-                Some("compiler-message") => messages.take(&message["message"]),
-                _ => {}
+    let run = run_cargo(
+        manifest,
+        &["--package", bin, "--bin", bin],
+        Stage::Learner,
+        color,
+        timeout,
+        Some(cancel),
+        on_event,
+        &mut |message| match message["reason"].as_str() {
+            Some("compiler-artifact") if message["target"]["name"].as_str() == Some(bin) => {
+                executable = message["executable"].as_str().map(PathBuf::from);
             }
-        })?;
+            Some("compiler-message") => messages.take(&message["message"]),
+            _ => {}
+        },
+    )?;
     let crate_name = bin.replace('-', "_");
     let binary = run.binary.clone().filter(|b| b.crate_name() == Some(crate_name.as_str()));
     let invocation = binary.zip(run.rustc_environment.clone()).map(|(binary, environment)| binary.with(environment));

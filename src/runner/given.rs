@@ -13,8 +13,6 @@
 //! Each exercise's program is its own package in the harness's workspace, depending on its own
 //! given library alone (see `super::harness`).
 
-use std::path::Path;
-
 use super::pieces;
 use crate::course::{embedded, Exercise};
 
@@ -49,24 +47,42 @@ pub fn manifest(exercise: &Exercise, kit_dir: &str, kit_package: &str, kit_depen
     )
 }
 
-/// Its source: the kit's core re-exported, the exercise's `reference` module (pieces read from
-/// the kit's files in `harness`, by absolute path so that rustc's messages name them), and the
-/// generic functions' instances (see [`pieces::instances`]).
-pub fn source(exercise: &Exercise, harness: &Path) -> String {
-    let (module, instances) = match (&exercise.given, embedded::registered(&exercise.course)) {
+/// From `given/<course>-<exercise>/`, where the library's `reference.rs` is (a `#[path]` in it
+/// is resolved from its folder), to the harness.
+const TO_HARNESS: &str = "../../";
+
+/// Its `reference` module's file, `reference.rs` beside `lib.rs`: the pieces (by relative path:
+/// the same text in every course folder) and the stubs (see [`pieces::reference_module`]).
+pub fn reference_source(exercise: &Exercise) -> String {
+    match (&exercise.given, embedded::registered(&exercise.course)) {
         (Some(given), Some(course)) => {
             let pieces = pieces::of_kit(&exercise.course, course.kit);
-            (
-                pieces::reference_module(&pieces, given, exercise.todo, &exercise.local, harness),
-                pieces::instances(&pieces, given, exercise.todo),
-            )
+            pieces::reference_module(&pieces, given, exercise.todo, &exercise.local, TO_HARNESS)
         }
-        _ => (String::new(), Vec::new()),
+        _ => String::new(),
+    }
+}
+
+/// Its root file: the kit's core re-exported, the exercise's `reference` module (its own file,
+/// [`reference_source`]), and the generic functions' instances (see [`pieces::instances`]).
+pub fn source(exercise: &Exercise) -> String {
+    let instances = match (&exercise.given, embedded::registered(&exercise.course)) {
+        (Some(given), Some(course)) => {
+            pieces::instances(&pieces::of_kit(&exercise.course, course.kit), given, exercise.todo)
+        }
+        _ => Vec::new(),
+    };
+    let reference = match exercise.given {
+        Some(_) => {
+            "/// The kit's given pieces for this exercise; every other piece is absent from this program.\n\
+                    #[allow(dead_code, unused_imports, unused_variables, clippy::all)]\npub mod reference;\n"
+        }
+        None => "",
     };
     let mut text = format!(
         "// Written by tutor: the given pieces of {id}. Edits here are overwritten.\n\
          extern crate self as tutor_kit;\n\n\
-         #[allow(unused_imports)]\npub use {kit_core}::*;\n\n{module}\n\
+         #[allow(unused_imports)]\npub use {kit_core}::*;\n\n{reference}\n\
          /// The given generic functions for each element type, instantiated here once: rustc\n\
          /// shares a library's instances with the programs built on it.\n\
          #[doc(hidden)]\npub fn __instances() -> ::std::vec::Vec<*const ()> {{\n    ::std::vec![\n",

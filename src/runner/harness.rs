@@ -37,11 +37,13 @@ pub struct Layout {
     /// The file names of the shared libraries tutor builds that the checked exercise's graded
     /// program loads: its course's kit ([`as_shared_library`]) and its given library.
     pub libraries: Vec<String>,
-    /// The packages `tutor init` builds ahead of any check: every course's kit and every
-    /// exercise's given library.
+    /// The packages `tutor init` builds ahead of any check: every exercise's given library, and
+    /// with them every course's kit, as they depend on it. Never a kit by name: cargo would build
+    /// a package named on its command line with its default features, its `reference` module
+    /// among them, and every program's first check would build it again without.
     pub library_packages: Vec<String>,
-    /// The libraries the checked exercise's graded program is built on: its course's kit and its
-    /// given library.
+    /// The library the checked exercise's graded program is built on (and so its kit): its given
+    /// library.
     pub program_libraries: Vec<String>,
 }
 
@@ -368,7 +370,8 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
         let given_dir = given::dir(other);
         let given_manifest = given::manifest(other, &kit.dir, kit.package(), &kit.registry_dependency_lines());
         files.push((format!("{given_dir}/Cargo.toml"), given_manifest));
-        files.push((format!("{given_dir}/lib.rs"), given::source(other, &root)));
+        files.push((format!("{given_dir}/lib.rs"), given::source(other)));
+        files.push((format!("{given_dir}/reference.rs"), given::reference_source(other)));
     }
     // Copies of the other exercises' files stay (they are tutor's, from earlier checks).
     let keep: BTreeSet<String> =
@@ -391,13 +394,8 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
         built_before: is_built(private_dir),
         fingerprint,
         libraries: vec![kit.library_file(), given::library_file(exercise)],
-        library_packages: catalogue
-            .courses
-            .iter()
-            .map(|course| Kit::of(&course.id).package().to_string())
-            .chain(catalogue.exercises.iter().map(given::package))
-            .collect(),
-        program_libraries: vec![kit.package().to_string(), given::package(exercise)],
+        library_packages: catalogue.exercises.iter().map(given::package).collect(),
+        program_libraries: vec![given::package(exercise)],
         root,
     })
 }

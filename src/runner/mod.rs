@@ -207,8 +207,7 @@ pub fn check(
 
     on_event(CheckEvent::Running);
     let seed = options.seed.unwrap_or_else(fresh_seed);
-    let subject =
-        subject::RemoteSubject::new(&executable, &layout.libraries, options.timeout, options.cancel.clone());
+    let subject = subject::RemoteSubject::new(&executable, &layout.libraries, options.timeout, options.cancel.clone());
     let report = exercise.registered().grading.grade_exercise(&subject, seed, exercise.todo);
     note_timing(subject.waited(), build_took);
     let (output, timed_out, start_error) = subject.finish();

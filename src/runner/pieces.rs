@@ -8,8 +8,6 @@
 //! Each piece file's first line says which TODOs it answers or lets one compute:
 //! `//! Answers: TODO 2, TODO 3.` or `//! Answers: none.`
 
-use std::path::Path;
-
 use crate::course::embedded::EmbeddedFile;
 
 /// The panic message of an absent piece starts with this (the grader says what it means).
@@ -72,28 +70,23 @@ pub fn is_given(piece: &Piece, given: &[String], todo: u32) -> bool {
     !piece.answers.contains(&todo) && (piece.answers.is_empty() || given.contains(&piece.name))
 }
 
-/// The `reference` module of the graded program of exercise `exercise_id` (grading `todo`, given
-/// `given`), with the kit's pieces read from `harness` (paths are absolute, so that rustc's
-/// messages name them exactly).
-pub fn reference_module(pieces: &[Piece], given: &[String], todo: u32, exercise_id: &str, harness: &Path) -> String {
-    let mut text = String::from(
-        "/// The kit's given pieces for this exercise; every other piece is absent from this program.\n\
-         #[allow(dead_code, unused_imports, unused_variables, clippy::all)]\npub mod reference {\n",
-    );
+/// The `reference` module of exercise `exercise_id`'s given library (grading `todo`, given
+/// `given`), as the text of its own file: each given piece by its path in the harness below
+/// `to_harness` (relative, so that the library's source is the same in every course folder, and a
+/// course folder copied or moved keeps its built libraries), each absent one as a stub.
+pub fn reference_module(pieces: &[Piece], given: &[String], todo: u32, exercise_id: &str, to_harness: &str) -> String {
+    let mut text =
+        String::from("// The kit's given pieces for this exercise; every other piece is absent from this program.\n");
     for piece in pieces {
         if is_given(piece, given, todo) {
-            let path = format!("{:?}", harness.join(&piece.path).to_string_lossy());
-            text.push_str(&format!(
-                "    #[path = {path}]\n    mod {name};\n    pub use {name}::*;\n",
-                name = piece.name
-            ));
+            let path = format!("{:?}", format!("{to_harness}{}", piece.path));
+            text.push_str(&format!("#[path = {path}]\nmod {name};\npub use {name}::*;\n", name = piece.name));
         } else {
-            text.push_str(&format!("    mod {} {{\n", piece.name));
+            text.push_str(&format!("mod {} {{\n", piece.name));
             text.push_str(&stub(piece, exercise_id));
-            text.push_str(&format!("    }}\n    pub use {}::*;\n", piece.name));
+            text.push_str(&format!("}}\npub use {}::*;\n", piece.name));
         }
     }
-    text.push_str("}\n");
     text
 }
 
@@ -219,7 +212,7 @@ mod tests {
             for exercise in catalogue.exercises_of(course.id) {
                 let Some(given) = &exercise.given else { continue };
                 assert!(!pieces.is_empty(), "{}", exercise.id);
-                let module = reference_module(&pieces, given, exercise.todo, &exercise.local, Path::new("/h"));
+                let module = reference_module(&pieces, given, exercise.todo, &exercise.local, "../");
                 for piece in pieces.iter().filter(|p| p.answers.contains(&exercise.todo)) {
                     assert!(!module.contains(&format!("{}.rs\"", piece.path)), "{} holds {}", exercise.id, piece.name);
                     assert!(module.contains(&format!("reference::{} {}", piece.name, exercise.local)), "{module}");

@@ -82,13 +82,22 @@ impl Invocation {
         let mut libraries: Vec<PathBuf> = self
             .library_folders()
             .flat_map(|folder| files_in(Path::new(folder)))
-            .filter(|path| is_library(path))
+            .filter(|path| is_library(path) && !self.others_given_library(path))
             .collect();
         libraries.sort();
         // Where rustc's environment says rustup lives: set by rustup's proxy, or already tutor's.
         let rustup_home = self.environment.applied(tutor.clone()).remove("RUSTUP_HOME");
         let settings = rustup_home.map(|home| Path::new(&home).join("settings.toml")).filter(|p| p.is_file());
         std::iter::once(self.program.clone()).chain(libraries).chain(settings).collect()
+    }
+
+    /// Whether `path` is another exercise's given library (`super::given`): no crate this program
+    /// links depends on it and it cannot name it, so its rebuild (that exercise's first check)
+    /// leaves this command as good as it was.
+    fn others_given_library(&self, path: &Path) -> bool {
+        let given = path.file_name().is_some_and(|n| n.to_string_lossy().starts_with("libgiven_"));
+        let named = self.args.windows(2).any(|w| w[0] == "--extern" && w[1].ends_with(&*path.to_string_lossy()));
+        given && !named
     }
 
     /// The folders it finds its libraries in (`-L dependency=`).
@@ -278,12 +287,13 @@ mod tests {
             "CARGO=/t/bin/cargo CARGO_PKG_AUTHORS='' LD_LIBRARY_PATH='/h/target/debug/deps:/t/lib' {r}/bin/rustc \
              --crate-name ex_rmsnorm_02_norm --edition=2021 bins/ex-rmsnorm-02-norm.rs --error-format=json \
              --crate-type bin --check-cfg 'cfg(docsrs,test)' --check-cfg 'cfg(feature, values())' \
-             -C strip=debuginfo -L 'dependency={r}/a b' --extern 'ndarray={r}/a b/libndarray-35e4.rlib'"
+             -C strip=debuginfo -L 'dependency={r}/a b' --extern 'ndarray={r}/a b/libndarray-35e4.rlib' \
+             --extern 'tutor_given={r}/a b/libgiven_rmsnorm_02_norm.so'"
         )
     }
 
-    /// A made-up toolchain and dependency folder: `bin/rustc`, `a b/` with three libraries and
-    /// another file, and rustup's `settings.toml`.
+    /// A made-up toolchain and dependency folder: `bin/rustc`, `a b/` with three libraries, two
+    /// exercises' given libraries and another file, and rustup's `settings.toml`.
     fn scratch_toolchain(name: &str) -> PathBuf {
         let root = std::env::temp_dir().join(format!("tutor-replay-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
@@ -292,6 +302,8 @@ mod tests {
             "a b/libndarray-35e4.rlib",
             "a b/libhalf-1.rmeta",
             "a b/libkit.so",
+            "a b/libgiven_rmsnorm_02_norm.so",
+            "a b/libgiven_rmsnorm_01_weight.so",
             "a b/ex.d",
             "settings.toml",
         ] {
@@ -315,8 +327,16 @@ mod tests {
         assert_eq!(invocation.args[0], "--crate-name");
         assert!(invocation.args.contains(&"cfg(feature, values())".to_string()), "{:?}", invocation.args);
         assert!(!invocation.args.iter().any(|a| a.starts_with("CARGO")), "{:?}", invocation.args);
-        // The compiler, every library where it looks for them, rustup's default toolchain.
-        let inputs = ["bin/rustc", "a b/libhalf-1.rmeta", "a b/libkit.so", "a b/libndarray-35e4.rlib", "settings.toml"];
+        // The compiler, every library where it looks for them but another exercise's given
+        // library, rustup's default toolchain.
+        let inputs = [
+            "bin/rustc",
+            "a b/libgiven_rmsnorm_02_norm.so",
+            "a b/libhalf-1.rmeta",
+            "a b/libkit.so",
+            "a b/libndarray-35e4.rlib",
+            "settings.toml",
+        ];
         assert_eq!(invocation.inputs(&BTreeMap::new()), inputs.map(|p| root.join(p)));
         // rustup's home in tutor's own environment, which rustc's then holds unchanged.
         let invocation = Invocation { environment: Environment { set: Vec::new(), removed: Vec::new() }, ..invocation };

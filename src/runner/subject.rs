@@ -456,7 +456,8 @@ mod tests {
         assert!(yes.exists(), "this test runs /usr/bin/yes");
         let (sender, receiver) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let subject = RemoteSubject::new(yes, &["libkit.so".to_string()], Duration::from_millis(500), Cancel::default());
+            let subject =
+                RemoteSubject::new(yes, &["libkit.so".to_string()], Duration::from_millis(500), Cancel::default());
             let raised = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| subject.call(None, &vec![0; size])));
             let fault = raised.err().and_then(|payload| payload.downcast::<Fault>().ok()).map(|fault| *fault);
             let _ = sender.send(fault);

@@ -1,5 +1,6 @@
-//! A course folder whose harness the previous release wrote (every exercise's program over the
-//! whole kit, the kit's reference one file, the kit a dependency named `tutor_kit`) keeps working:
+//! A course folder whose harness an earlier release wrote (every exercise's program in one
+//! package over the whole kit, the kit's reference one file, the kit a dependency named
+//! `tutor_kit`) keeps working:
 //! the next check writes and builds the harness the new way without a word about it, and leaves
 //! the learner's files and progress as they were.
 
@@ -9,13 +10,22 @@ use std::path::Path;
 
 use common::Course;
 
-/// Turns the folder's harness into what the release before issue 28 wrote: its manifest's kit
-/// dependency and its programs' sources, and the kit's reference as one file.
+/// Turns the folder's harness into what the releases before wrote: one package of every
+/// exercise's program over the whole kit (a dependency named `tutor_kit`), no package per program
+/// and no given libraries, the programs' sources without `main`'s prelude, and the kit's
+/// reference as one file.
 fn make_harness_old(harness: &Path) {
-    let manifest = std::fs::read_to_string(harness.join("Cargo.toml")).unwrap();
-    let old = manifest.replace("tutor_kit_core = {", "tutor_kit = {").replace(", default-features = false", "");
-    assert_ne!(old, manifest, "the manifest names the kit as this release does");
-    std::fs::write(harness.join("Cargo.toml"), old).unwrap();
+    let mut manifest =
+        String::from("[package]\nname = \"tutor-harness\"\nversion = \"0.0.0\"\nedition = \"2021\"\nbuild = false\n\n");
+    for (id, _) in common::exercises() {
+        manifest.push_str(&format!("[[bin]]\nname = \"ex-rmsnorm-{id}\"\npath = \"bins/ex-rmsnorm-{id}.rs\"\n\n"));
+    }
+    manifest.push_str("[dependencies]\ntutor_kit = { path = \"courses/rmsnorm/kit\" }\n\n[workspace]\n");
+    std::fs::write(harness.join("Cargo.toml"), manifest).unwrap();
+    for folder in ["programs", "given"] {
+        assert!(harness.join(folder).is_dir(), "this release writes {folder}/");
+        std::fs::remove_dir_all(harness.join(folder)).unwrap();
+    }
     for entry in std::fs::read_dir(harness.join("bins")).unwrap() {
         let path = entry.unwrap().path();
         let source = std::fs::read_to_string(&path).unwrap();
@@ -60,9 +70,14 @@ fn a_harness_written_by_the_previous_release_is_rebuilt_silently_and_nothing_of_
         state.lines().filter(|l| l.starts_with("[exercises")).count(),
         after.lines().filter(|l| l.starts_with("[exercises")).count()
     );
-    // The harness is this release's: the stray file gone, the kit's core under its new name.
+    // The harness is this release's: the stray file gone, a workspace of programs, each over its
+    // given library, which holds the kit's core.
     assert!(!harness.join("courses/rmsnorm/kit/src/reference.rs").exists());
     let manifest = std::fs::read_to_string(harness.join("Cargo.toml")).unwrap();
-    assert!(manifest.contains("tutor_kit_core = {"), "{manifest}");
+    assert!(manifest.contains("[workspace]") && manifest.contains("programs/ex-rmsnorm-01-weight"), "{manifest}");
+    let program = std::fs::read_to_string(harness.join("programs/ex-rmsnorm-01-weight/Cargo.toml")).unwrap();
+    assert!(program.contains("tutor_given = {"), "{program}");
+    let library = std::fs::read_to_string(harness.join("given/rmsnorm-01-weight/Cargo.toml")).unwrap();
+    assert!(library.contains("tutor_kit_core = {"), "{library}");
     course.tutor(&["list"]).expect(0).shows(&common::done(1));
 }

@@ -215,6 +215,13 @@ fn anything_else_changed_sends_the_build_back_to_cargo() {
     let counted = Counted::passed_once("rebuild-stale");
     let course = &counted.course;
 
+    // Another exercise checked in between leaves the harness as it was (its given library was
+    // built with the others, by `tutor init`).
+    course.write_exercise("01-weight", &Course::solution("01-weight"));
+    course.tutor(&["check", "01"]).expect(0);
+    course.write_exercise("02-norm", &format!("{}\n// three\n", Course::solution("02-norm")));
+    assert_eq!(counted.check(&["check", "02"]).1, Way::RustcAlone);
+
     // A library the command links, rebuilt since (here: only its time changed): the kit, a
     // shared library (named without cargo's hash).
     let deps = course.root.join(".tutor/harness/target/debug/deps");
@@ -240,12 +247,6 @@ fn anything_else_changed_sends_the_build_back_to_cargo() {
     let (run, way) = counted.check(&["check", "02"]);
     run.expect(0);
     assert_eq!(way, Way::Cargo);
-
-    // Another exercise checked in between leaves the harness as it was.
-    course.write_exercise("01-weight", &Course::solution("01-weight"));
-    course.tutor(&["check", "01"]).expect(0);
-    course.write_exercise("02-norm", &format!("{}\n// three\n", Course::solution("02-norm")));
-    assert_eq!(counted.check(&["check", "02"]).1, Way::RustcAlone);
 
     // A record that cannot be read costs speed, never a verdict.
     std::fs::write(counted.record(), "{ not json").unwrap();
@@ -315,7 +316,7 @@ fn rustc_alone_sees_the_variables_cargos_rustc_sees() {
     let (alone, cargo_ran) = check("two", "first");
     assert!(!cargo_ran, "the same environment: rustc alone");
     assert_eq!(alone, by_cargo);
-    assert!(by_cargo.contains("Some(\"first\")") && by_cargo.contains("Some(\"tutor-harness\")"), "{by_cargo}");
+    assert!(by_cargo.contains("Some(\"first\")") && by_cargo.contains("Some(\"ex-rmsnorm-02-norm\")"), "{by_cargo}");
     assert!(!by_cargo.contains("/usr/bin/env") && !by_cargo.contains("debuginfo"), "{by_cargo}");
 
     // A variable the compile read, changed since: what rustc sees is the new value, never the

@@ -80,8 +80,7 @@ fn every_kit_is_written_as_a_shared_library_and_otherwise_as_its_course_wrote_it
 #[test]
 fn the_path_attribute_escapes_awkward_folder_names() {
     let catalogue = Catalogue::embedded().unwrap();
-    let source =
-        bin_source(&catalogue.exercises[0], Path::new("/tmp/a \"quoted\" dir\\x/01-weight.rs"));
+    let source = bin_source(&catalogue.exercises[0], Path::new("/tmp/a \"quoted\" dir\\x/01-weight.rs"));
     assert!(source.contains(r#"#[path = "/tmp/a \"quoted\" dir\\x/01-weight.rs"]"#), "{source}");
     assert!(source.contains("tutor_kit::graded_main!(exercise, 1)"), "{source}");
 }
@@ -133,9 +132,7 @@ fn a_linked_harness_is_refused_and_linked_strays_are_unlinked_not_followed() {
     assert_eq!(fs::read_to_string(outside.join("keep-me.txt")).unwrap(), "not tutor's");
     assert_eq!(fs::read_dir(&outside).unwrap().count(), 1, "nothing written or removed outside");
     assert!(!layout.root.join("elsewhere").exists());
-    assert!(
-        layout.root.join("bins").is_dir() && !fs::symlink_metadata(layout.root.join("bins")).unwrap().is_symlink()
-    );
+    assert!(layout.root.join("bins").is_dir() && !fs::symlink_metadata(layout.root.join("bins")).unwrap().is_symlink());
     assert!(fs::read_to_string(&layout.manifest).unwrap().contains("[workspace]"));
     fs::remove_dir_all(&private).unwrap();
     fs::remove_dir_all(&outside).unwrap();
@@ -153,5 +150,20 @@ fn an_unchanged_copy_keeps_its_timestamp_and_a_changed_one_is_rewritten() {
     assert_eq!(fs::metadata(layout.learner_copy(exercise)).unwrap().modified().unwrap(), before);
     write(&private, &catalogue, exercise, "b").unwrap();
     assert!(fs::metadata(layout.learner_copy(exercise)).unwrap().modified().unwrap() > before);
+    fs::remove_dir_all(&private).unwrap();
+}
+
+#[test]
+fn init_builds_every_given_library_and_names_no_kit_which_would_bring_its_answers() {
+    let private = scratch("libraries");
+    let catalogue = Catalogue::embedded().unwrap();
+    let exercise = &catalogue.exercises[1];
+    let layout = write(&private, &catalogue, exercise, "// text\n").unwrap();
+    let kits: Vec<String> = catalogue.courses.iter().map(|c| Kit::of(&c.id).package().to_string()).collect();
+    assert_eq!(layout.library_packages.len(), catalogue.exercises.len());
+    for package in layout.library_packages.iter().chain(&layout.program_libraries) {
+        assert!(!kits.contains(package), "{package}: cargo would build it with its default features");
+    }
+    assert_eq!(layout.program_libraries, [given::package(exercise)]);
     fs::remove_dir_all(&private).unwrap();
 }

@@ -17,16 +17,17 @@ pub fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// A harness `target/` folder with the dependencies built, made once (per test build, guarded by
+/// A harness folder with its libraries built, made once (per test build, guarded by
 /// a lock across the test binaries that run at the same time).
-fn warm_target() -> &'static Path {
+fn warm_harness() -> &'static Path {
     static WARM: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     WARM.get_or_init(|| {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("warm-course");
         std::fs::create_dir_all(&dir).unwrap();
         let lock = std::fs::File::create(dir.with_extension("lock")).unwrap();
         lock.lock().unwrap();
-        let target = dir.join(".tutor/harness/target");
+        let harness = dir.join(".tutor/harness");
+        let target = harness.join("target");
         // Built by this tutor binary, or built again: a harness an older tutor built holds a kit
         // built from older sources, which the first check here would rebuild under the test's feet.
         let binary = std::fs::metadata(env!("CARGO_BIN_EXE_tutor")).unwrap();
@@ -45,7 +46,7 @@ fn warm_target() -> &'static Path {
             assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
             std::fs::write(&stamp, built_by).unwrap();
         }
-        target
+        harness
     })
 }
 
@@ -94,13 +95,15 @@ pub struct Course {
 }
 
 impl Course {
-    /// A course folder whose grading harness already has its dependencies built (copied from one
-    /// built once for all tests: a cold build takes many seconds on a small machine).
+    /// A course folder whose grading harness already has its libraries built (copied from one
+    /// built once for all tests: a cold build takes many seconds on a small machine). The harness
+    /// is copied whole, its sources with their times, as `tutor init` left it: the kits' and
+    /// given libraries' sources are the same in every folder, so nothing of them is built again.
     pub fn new(name: &str) -> Course {
         let course = Course::cold(name);
-        let target = course.root.join(".tutor/harness");
-        std::fs::create_dir_all(&target).unwrap();
-        let copied = Command::new("cp").arg("-a").arg(warm_target()).arg(&target).status().expect("cp runs");
+        let private = course.root.join(".tutor");
+        std::fs::create_dir_all(&private).unwrap();
+        let copied = Command::new("cp").arg("-a").arg(warm_harness()).arg(&private).status().expect("cp runs");
         assert!(copied.success(), "copying the warm harness");
         course
     }
