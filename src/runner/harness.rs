@@ -112,11 +112,21 @@ pub struct Kit {
 }
 
 impl Kit {
-    /// The kit of `course`.
-    pub fn of(course: &str) -> Kit {
+    /// The kit of `course`, its manifest parsed once per process (a check writes the harness
+    /// from every course's kit, several times over).
+    pub fn of(course: &str) -> &'static Kit {
+        static KITS: std::sync::OnceLock<std::sync::Mutex<Vec<&'static Kit>>> = std::sync::OnceLock::new();
+        let kits = KITS.get_or_init(Default::default);
+        let mut kits = kits.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let dir = kit_dir(course);
+        if let Some(kit) = kits.iter().find(|k| k.dir == dir) {
+            return kit;
+        }
         let (text, manifest) = embedded::registered(course).and_then(|c| manifest_of(c.kit, &dir)).unwrap_or_default();
-        Kit { dir, text, manifest }
+        // Leaked once per course: the kits live as long as the process anyway.
+        let kit: &'static Kit = Box::leak(Box::new(Kit { dir, text, manifest }));
+        kits.push(kit);
+        kit
     }
 
     /// Its package name (its exercises know it as `tutor_kit`).
@@ -249,7 +259,7 @@ fn lock_file(catalogue: &Catalogue) -> String {
         subject_version,
         lock_dependencies(&subject, true),
     )];
-    let kits: Vec<Kit> = catalogue.courses.iter().map(|course| Kit::of(&course.id)).collect();
+    let kits: Vec<&Kit> = catalogue.courses.iter().map(|course| Kit::of(&course.id)).collect();
     for kit in &kits {
         let version = package_field(&kit.manifest, "version").unwrap_or("0.0.0");
         path_packages.push((kit.package().to_string(), version, kit.dependencies(true)));
