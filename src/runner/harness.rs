@@ -376,7 +376,7 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
     for other in &catalogue.exercises {
         let kit = Kit::of(&other.course);
         files.push((bin_path(other), bin_source(other, &root.join(copy_path(other)))));
-        files.push((format!("{}/Cargo.toml", program_dir(other)), program_manifest(other, &kit)));
+        files.push((format!("{}/Cargo.toml", program_dir(other)), program_manifest(other, kit)));
         let given_dir = given::dir(other);
         let given_manifest = given::manifest(other, &kit.dir, kit.package(), &kit.registry_dependency_lines());
         files.push((format!("{given_dir}/Cargo.toml"), given_manifest));
