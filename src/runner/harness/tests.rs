@@ -20,7 +20,7 @@ fn each_program_is_a_package_over_its_own_given_library_and_runs_no_build_script
     for exercise in &catalogue.exercises {
         let kit = Kit::of(&exercise.course);
         assert!(members.contains(&toml::Value::String(program_dir(exercise))), "{}", exercise.id);
-        let program: toml::Table = toml::from_str(&program_manifest(exercise, &kit)).unwrap();
+        let program: toml::Table = toml::from_str(&program_manifest(exercise, kit)).unwrap();
         assert_eq!(program["package"]["name"].as_str(), Some(bin_name(exercise).as_str()));
         assert_eq!(program["package"]["build"].as_bool(), Some(false), "no build script may ever run");
         assert_eq!(program["bin"][0]["path"].as_str(), Some(format!("../../{}", bin_path(exercise)).as_str()));
