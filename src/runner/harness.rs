@@ -343,9 +343,9 @@ fn bin_source(exercise: &Exercise, copy: &Path) -> String {
          extern crate self as tutor_kit;\n\n\
          #[allow(unused_imports)]\npub use {GIVEN}::*;\n\n\
          #[path = {path}]\nmod exercise;\n\n\
-         fn main() -> std::process::ExitCode {{\n    tutor_kit::graded_main!(exercise, {todo})\n}}\n",
+         fn main() -> std::process::ExitCode {{\n{main}}}\n",
         id = exercise.id,
-        todo = exercise.todo,
+        main = super::served::main_body(exercise),
     )
 }
 

@@ -17,6 +17,7 @@ pub mod pieces;
 pub mod process;
 pub mod replay;
 pub mod rustc_env;
+mod served;
 pub mod subject;
 mod until_deadline;
 

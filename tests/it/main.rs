@@ -53,6 +53,7 @@ mod privileged;
 mod rebuild;
 mod report_output;
 mod second_course;
+mod served;
 mod shared_libraries;
 mod texts;
 mod upgrade_in_place;

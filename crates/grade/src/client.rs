@@ -141,6 +141,7 @@ macro_rules! __client_calls {
         impl<'c> Subject<'c> {
             #[doc = concat!("`", stringify!($name), "` in the learner's code (call ", stringify!($n), ").")]
             pub fn $name $(<$g: $crate::tutor_subject::wire::Dtype>)? (&self, $($a: $t),*) $(-> $ret)? {
+                $crate::served::note($n, $crate::__element_tag!($($g)?));
                 let mut w = $crate::tutor_subject::wire::Writer::default();
                 w.u8($n);
                 $(w.u8(<$g as $crate::tutor_subject::wire::WireElement>::TAG);)?
@@ -195,6 +196,7 @@ macro_rules! __client_calls {
         impl<'c> $ty<'c> {
             #[doc = concat!("`", stringify!($method), "` on the learner's value (call ", stringify!($n), ").")]
             pub fn $method $(<$g: $crate::tutor_subject::wire::Dtype>)? (&mut self, $($a: $t),*) $(-> $ret)? {
+                $crate::served::note($n, $crate::__element_tag!($($g)?));
                 $crate::__client_method!(self $n [$($g)?] $($a)* => (concat!(stringify!($ty), "::", stringify!($method))))
             }
         }
@@ -207,6 +209,7 @@ macro_rules! __client_calls {
         impl<'c> $ty<'c> {
             #[doc = concat!("`", stringify!($method), "` on the learner's value (call ", stringify!($n), ").")]
             pub fn $method $(<$g: $crate::tutor_subject::wire::Dtype>)? (&self, $($a: $t),*) $(-> $ret)? {
+                $crate::served::note($n, $crate::__element_tag!($($g)?));
                 $crate::__client_method!(self $n [$($g)?] $($a)* => (concat!(stringify!($ty), "::", stringify!($method))))
             }
         }
@@ -288,5 +291,18 @@ macro_rules! __client_send {
 macro_rules! __client_describe {
     (($name:expr) $($a:ident)*) => {
         $crate::shown::describe($name, &[$((stringify!($a), &$a as &dyn $crate::shown::Shown)),*])
+    };
+}
+
+/// The element tag a call notes ([`crate::served::note`]): its type parameter's wire tag, or
+/// [`UNTYPED`](crate::served::UNTYPED) for a call that is not generic.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __element_tag {
+    () => {
+        $crate::served::UNTYPED
+    };
+    ($g:ident) => {
+        <$g as $crate::tutor_subject::wire::WireElement>::TAG
     };
 }

@@ -186,6 +186,14 @@ pub trait Course: Sync {
         None
     }
 
+    /// Which of the learner's functions and methods each exercise's graded program serves, and
+    /// in which element types: `(todo, [(tag, bits)])` as `tutor_subject::served` reads them,
+    /// recorded over every learner file of the tests (`tests/it/served.rs` prints a course's
+    /// table). An exercise it does not list serves every call (none listed by default).
+    fn served(&self) -> &'static [(u32, &'static [(u8, u8)])] {
+        &[]
+    }
+
     /// The handle methods, `Type.method` as the protocol declares them, that keep state between
     /// calls on purpose (a KV cache): [`crate::state::state_kept`] never probes them (none by
     /// default).

@@ -24,6 +24,7 @@ pub mod report;
 pub mod rounding;
 pub mod row_scale;
 pub mod run;
+pub mod served;
 pub mod shown;
 pub mod state;
 pub mod text;

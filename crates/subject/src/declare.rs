@@ -115,11 +115,11 @@ macro_rules! __serve_calls {
     ([$($ctx:tt)*] $handles:ident $r:ident $tag:ident;) => {};
     // A free function: `exercise::name(args)`.
     ([$exercise:ident] $handles:ident $r:ident $tag:ident;
-        $(#[grades($todo:literal)])? $n:literal => fn $name:ident $(<$g:ident>)? ($($a:ident : $t:ty),* $(,)?) $(-> $ret:ty)?;
+        $(#[grades($todo:literal)])? $n:literal => fn $name:ident $(<$g:ident $(in [$($element:ident)*])?>)? ($($a:ident : $t:ty),* $(,)?) $(-> $ret:ty)?;
         $($rest:tt)*
     ) => {
         if $tag == $n {
-            $crate::__with_dtype!([$($g)?] $r {
+            $crate::__with_dtype!([$($g $([$($element)*])?)?] $r {
                 return $crate::__answer!($r [$($todo)?] [$($a: $t),*] {
                     let out $(: $ret)? = $exercise::$name($($a),*);
                     out
@@ -161,13 +161,13 @@ macro_rules! __serve_calls {
     };
     // A method, `&self` or `&mut self`: `Type::method(handle, args)`.
     ([$exercise:ident] $handles:ident $r:ident $tag:ident;
-        $(#[grades($todo:literal)])? $n:literal => $ty:ident . $method:ident $(<$g:ident>)? (& $(mut)? self $(, $a:ident : $t:ty)* $(,)?) $(-> $ret:ty)?;
+        $(#[grades($todo:literal)])? $n:literal => $ty:ident . $method:ident $(<$g:ident $(in [$($element:ident)*])?>)? (& $(mut)? self $(, $a:ident : $t:ty)* $(,)?) $(-> $ret:ty)?;
         $($rest:tt)*
     ) => {
         if $tag == $n {
             let index = $crate::__try!($crate::answer::handle(&mut $r, $handles.$ty.len(), stringify!($ty)));
             let value = &mut $handles.$ty[index];
-            $crate::__with_dtype!([$($g)?] $r {
+            $crate::__with_dtype!([$($g $([$($element)*])?)?] $r {
                 return $crate::__answer!($r [$($todo)?] [$($a: $t),*] {
                     let out $(: $ret)? = $exercise::$ty::$method(value, $($a),*);
                     out
@@ -241,12 +241,28 @@ macro_rules! __answer {
 }
 
 /// Runs `$body` with `$g` standing for the element type the request names (the next byte), or
-/// as it is for a call that is not generic.
+/// as it is for a call that is not generic. A call declared `<T in [f32 f16]>` (as tutor's
+/// harness writes an exercise's server: see `src/runner/served.rs`) is answered for those element
+/// types alone, so that the learner's item is compiled for no other; another is refused.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __with_dtype {
     ([] $r:ident $body:block) => {
         $body
+    };
+    ([$g:ident [$($element:ident)*]] $r:ident $body:block) => {
+        match $crate::__try!($r.u8()) {
+            $(
+                $crate::__element!(tag $element) => {
+                    #[allow(dead_code)]
+                    type $g = $crate::__element!(type $element);
+                    $body
+                }
+            )*
+            other => {
+                return ::std::result::Result::Err($crate::answer::unknown_element(other));
+            }
+        }
     };
     ([$g:ident] $r:ident $body:block) => {
         match $crate::__try!($r.u8()) {
@@ -274,6 +290,36 @@ macro_rules! __with_dtype {
                 return ::std::result::Result::Err($crate::answer::unknown_element(other));
             }
         }
+    };
+}
+
+/// An element type named in a declaration's `<T in [...]>`: its wire tag (a pattern) or its type.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __element {
+    (tag f32) => {
+        0
+    };
+    (tag f64) => {
+        1
+    };
+    (tag f16) => {
+        2
+    };
+    (tag bf16) => {
+        3
+    };
+    (type f32) => {
+        f32
+    };
+    (type f64) => {
+        f64
+    };
+    (type f16) => {
+        $crate::half::f16
+    };
+    (type bf16) => {
+        $crate::half::bf16
     };
 }
 

@@ -11,6 +11,7 @@
 pub mod cases;
 pub mod mistakes;
 pub mod oracle;
+pub mod served;
 pub mod text;
 
 use tutor_grade::fixtures::Fixtures;
@@ -31,5 +32,9 @@ tutor_grade::course! {
     fn stateful(&self) -> &'static [&'static str] {
         // Its KV cache is kept between calls by design: the state-kept diagnosis never probes it.
         &["Attention.forward_cached"]
+    }
+
+    fn served(&self) -> &'static [(u32, &'static [(u8, u8)])] {
+        served::SERVED
     }
 }

@@ -11,6 +11,7 @@
 pub mod cases;
 pub mod mistakes;
 pub mod oracle;
+pub mod served;
 pub mod text;
 
 pub use tutor_grade::{evidence, report, Fault};
@@ -39,6 +40,10 @@ tutor_grade::course! {
 
     fn coaching(&self) -> &'static [Coaching] {
         text::COACHING
+    }
+
+    fn served(&self) -> &'static [(u32, &'static [(u8, u8)])] {
+        served::SERVED
     }
 }
 

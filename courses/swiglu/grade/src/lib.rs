@@ -8,6 +8,7 @@ pub mod cases;
 pub mod fixtures;
 pub mod mistakes;
 pub mod oracle;
+pub mod served;
 pub mod text;
 
 tutor_grade::course! {
@@ -17,5 +18,9 @@ tutor_grade::course! {
 
     fn before_evidence(&self, run: &tutor_grade::Run) -> Option<&'static str> {
         mistakes::state_kept(run)
+    }
+
+    fn served(&self) -> &'static [(u32, &'static [(u8, u8)])] {
+        served::SERVED
     }
 }
