@@ -42,7 +42,8 @@ pub fn narrowed(kit: &str, pairs: &[(u8, u8)]) -> Option<String> {
     let body = &kit[start..];
     let handles = body.lines().find_map(|l| l.trim().strip_prefix("handles {"))?.trim_end_matches('}').trim();
     let calls_at = body.find("calls {")?;
-    let mut text = format!("            [tutor_kit] [exercise]\n            handles {{ {handles} }}\n            calls {{\n");
+    let mut text =
+        format!("            [tutor_kit] [exercise]\n            handles {{ {handles} }}\n            calls {{\n");
     for line in body[calls_at + "calls {".len()..].lines().map(str::trim) {
         if line.starts_with('}') {
             break;
@@ -97,14 +98,14 @@ impl Call {
         }
         // `Type.method<T>(&self, …)` or `(&mut self, …)` is a method; `Type::ctor(…)`,
         // `Type.field -> R = get …`, `Type.name(v: V) = set …`, `Type.name() = call …` are not.
-        let Some((_, name)) = rest.split_once('.').filter(|(receiver, _)| !receiver.contains(['(', ':', ' ']))
-        else {
+        let Some((_, name)) = rest.split_once('.').filter(|(receiver, _)| !receiver.contains(['(', ':', ' '])) else {
             return Some(Call { tag, kind: Kind::Always });
         };
         let end = name_end(name);
         let after_name = &line[end..];
         let parameters = after_name.trim_start_matches(|c| c != '(');
-        let method = (parameters.starts_with("(&self") || parameters.starts_with("(&mut self")) && !after_name.contains(" = ");
+        let method =
+            (parameters.starts_with("(&self") || parameters.starts_with("(&mut self")) && !after_name.contains(" = ");
         let kind = if method { Kind::Served { name_end: end } } else { Kind::Always };
         Some(Call { tag, kind })
     }
