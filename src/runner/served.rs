@@ -7,7 +7,8 @@
 //! `served.rs`, recorded over every learner file of the tests); the harness writes the server of
 //! that exercise from the kit's declaration with those alone (constructors and field reads and
 //! writes are always served), `<T>` narrowed to `<T in [f32 f16]>`. Measured on attention 04:
-//! rustc on a one-line change 75 → 57 ms.
+//! rustc on a one-line change 74 → 69 ms
+//! (its forward is still served in three element types; with f32 alone it would be 57).
 
 use crate::course::{embedded, Exercise};
 
