@@ -81,7 +81,10 @@ fn check_course(course: &str) {
         if std::env::var_os("TUTOR_WRITE_SERVED").is_some() {
             std::fs::write(&path, &text).unwrap();
         }
-        panic!("{}: the table is not what the cases call now; written with TUTOR_WRITE_SERVED=1:\n{text}", path.display());
+        panic!(
+            "{}: the table is not what the cases call now; written with TUTOR_WRITE_SERVED=1:\n{text}",
+            path.display()
+        );
     }
     for (todo, calls) in &now {
         assert!(!calls.is_empty(), "{course}: exercise {todo}'s cases call nothing of the learner's");
