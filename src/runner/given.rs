@@ -36,14 +36,22 @@ pub fn library_file(exercise: &Exercise) -> String {
 pub fn manifest(exercise: &Exercise, kit_dir: &str, kit_package: &str, kit_dependencies: &str) -> String {
     format!(
         "# Written by tutor: the given pieces of {id}, a library only its graded program links.\n\
-         [package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\
-         build = false\nautobins = false\nautoexamples = false\nautotests = false\nautobenches = false\n\n\
+         {package}\
          [lib]\npath = \"lib.rs\"\ncrate-type = [\"dylib\"]\n\n\
          [dependencies]\n{kit_core} = {{ path = \"../../{kit_dir}\", package = \"{kit_package}\", default-features = false }}\n\
          {kit_dependencies}\n",
         id = exercise.id,
-        name = package(exercise),
+        package = package_section(&package(exercise)),
         kit_core = super::harness::KIT_CORE,
+    )
+}
+
+/// The `[package]` section of a package tutor writes in the harness (a program or a given
+/// library): no build script, no target found by its folder's layout.
+pub fn package_section(name: &str) -> String {
+    format!(
+        "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\
+         build = false\nautobins = false\nautoexamples = false\nautotests = false\nautobenches = false\n\n"
     )
 }
 
@@ -51,27 +59,27 @@ pub fn manifest(exercise: &Exercise, kit_dir: &str, kit_package: &str, kit_depen
 /// is resolved from its folder), to the harness.
 const TO_HARNESS: &str = "../../";
 
+/// The pieces of `exercise`'s kit and the ones it is given, if its course lists them.
+fn pieces_given(exercise: &Exercise) -> Option<(Vec<pieces::Piece>, &[String])> {
+    let given = exercise.given.as_deref()?;
+    let course = embedded::registered(&exercise.course)?;
+    Some((pieces::of_kit(&exercise.course, course.kit), given))
+}
+
 /// Its `reference` module's file, `reference.rs` beside `lib.rs`: the pieces (by relative path:
 /// the same text in every course folder) and the stubs (see [`pieces::reference_module`]).
 pub fn reference_source(exercise: &Exercise) -> String {
-    match (&exercise.given, embedded::registered(&exercise.course)) {
-        (Some(given), Some(course)) => {
-            let pieces = pieces::of_kit(&exercise.course, course.kit);
-            pieces::reference_module(&pieces, given, exercise.todo, &exercise.local, TO_HARNESS)
-        }
-        _ => String::new(),
-    }
+    pieces_given(exercise).map_or_else(String::new, |(pieces, given)| {
+        pieces::reference_module(&pieces, given, exercise.todo, &exercise.local, TO_HARNESS)
+    })
 }
 
 /// Its root file: the kit's core re-exported, the exercise's `reference` module (its own file,
 /// [`reference_source`]), and the generic functions' instances (see [`pieces::instances`]).
 pub fn source(exercise: &Exercise) -> String {
-    let instances = match (&exercise.given, embedded::registered(&exercise.course)) {
-        (Some(given), Some(course)) => {
-            pieces::instances(&pieces::of_kit(&exercise.course, course.kit), given, exercise.todo)
-        }
-        _ => Vec::new(),
-    };
+    let instances = pieces_given(exercise)
+        .map(|(pieces, given)| pieces::instances(&pieces, given, exercise.todo))
+        .unwrap_or_default();
     let reference = match exercise.given {
         Some(_) => {
             "/// The kit's given pieces for this exercise; every other piece is absent from this program.\n\

@@ -226,11 +226,11 @@ fn program_manifest(exercise: &Exercise, kit: &Kit) -> String {
     let name = bin_name(exercise);
     format!(
         "# Written by tutor: the graded program of {id}. Edits here are overwritten.\n\
-         [package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\
-         build = false\nautobins = false\nautoexamples = false\nautotests = false\nautobenches = false\n\n\
+         {package}\
          [[bin]]\nname = \"{name}\"\npath = \"../../{bin}\"\n\n\
          [dependencies]\n{GIVEN} = {{ path = \"../../{given_dir}\", package = \"{given}\" }}\n{registry}\n",
         id = exercise.id,
+        package = given::package_section(&name),
         bin = bin_path(exercise),
         given_dir = given::dir(exercise),
         given = given::package(exercise),

@@ -98,22 +98,15 @@ pub fn reference_module(pieces: &[Piece], given: &[String], todo: u32, exercise_
 /// is left to the program.
 pub fn instances(pieces: &[Piece], given: &[String], todo: u32) -> Vec<String> {
     const ELEMENTS: [&str; 4] = ["f32", "f64", "tutor_kit_core::half::f16", "tutor_kit_core::half::bf16"];
-    let mut names = Vec::new();
-    for piece in pieces.iter().filter(|p| is_given(p, given, todo)) {
-        let mut rest = piece.source;
-        while let Some(start) = find_pub_fn(rest) {
-            let from = &rest[start + "pub fn ".len()..];
-            let name: String = from.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-            let generics = from[name.len()..].strip_prefix('<').and_then(|g| g.split_once('>')).map(|(g, _)| g);
-            if generics.is_some_and(|g| !g.contains(',') && !g.contains('\'')) {
-                names.push(name);
-            }
-            rest = from;
-        }
-    }
-    names
-        .iter()
-        .flat_map(|name| ELEMENTS.iter().map(move |element| format!("reference::{name}::<{element}> as *const ()")))
+    let generic = |f: &PublicFunction| {
+        let after_name = &f.signature["pub fn ".len() + f.name.len()..];
+        let generics = after_name.strip_prefix('<').and_then(|g| g.split_once('>')).map(|(g, _)| g);
+        generics.is_some_and(|g| !g.contains(',') && !g.contains('\''))
+    };
+    let functions = pieces.iter().filter(|p| is_given(p, given, todo)).flat_map(|p| public_functions(p.source));
+    functions
+        .filter(generic)
+        .flat_map(|f| ELEMENTS.map(|element| format!("reference::{}::<{element}> as *const ()", f.name)))
         .collect()
 }
 
@@ -125,17 +118,39 @@ pub fn stub(piece: &Piece, exercise_id: &str) -> String {
     for statement in top_level_uses(piece.source) {
         text.push_str(&format!("        {statement}\n"));
     }
-    let mut rest = piece.source;
+    for function in public_functions(piece.source) {
+        let message = format!("{KIT_ABSENT_MARKER} reference::{} {exercise_id}", function.name);
+        text.push_str(&format!(
+            "        {} {{\n            ::std::panic!({message:?})\n        }}\n",
+            function.signature
+        ));
+    }
+    text
+}
+
+/// A public function of a piece, as its text writes it.
+struct PublicFunction<'a> {
+    /// Its name.
+    name: &'a str,
+    /// From `pub fn` to the `{` that opens its body, trimmed: rustfmt writes the brace at the end
+    /// of the signature, and no signature of a given piece holds one.
+    signature: &'a str,
+}
+
+/// Every `pub fn` at the start of a line of `source`, in order.
+fn public_functions(source: &str) -> Vec<PublicFunction<'_>> {
+    let mut functions = Vec::new();
+    let mut rest = source;
     while let Some(start) = find_pub_fn(rest) {
         let from = &rest[start..];
         let Some(open) = from.find('{') else { break };
         let signature = from[..open].trim_end();
-        let name = signature["pub fn ".len()..].split(|c: char| !(c.is_alphanumeric() || c == '_')).next();
-        let message = format!("{KIT_ABSENT_MARKER} reference::{} {exercise_id}", name.unwrap_or_default());
-        text.push_str(&format!("        {signature} {{\n            ::std::panic!({message:?})\n        }}\n"));
+        let after = &signature["pub fn ".len()..];
+        let name = &after[..after.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(after.len())];
+        functions.push(PublicFunction { name, signature });
         rest = &from[open..];
     }
-    text
+    functions
 }
 
 /// Where the next `pub fn` at the start of a line begins.
