@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     println!("cargo:rustc-env=TUTOR_COMMIT={}", commit(&root));
+    // The toolchain's own linker lives in its folder for this target (`runner::direct_link`).
+    println!("cargo:rustc-env=TUTOR_TARGET={}", std::env::var("TARGET").expect("cargo sets TARGET"));
 }
 
 /// The commit tutor is built from, for `tutor --version` (two builds of one version told

@@ -13,13 +13,17 @@
 # start, harness, records, references and comparisons, report, progress). A binary older than
 # the build's note (before issue 28's point 3) shows `-` for the build.
 #
-# Usage: bench/every_exercise.sh RUNS BIN_A BIN_B
+# Usage: bench/every_exercise.sh RUNS BIN_A [BIN_B]
 #   e.g. bench/every_exercise.sh 7 /work/main/target/release/tutor target/release/tutor
+#   With one binary, its figures alone (as `bench/speed.sh` runs it).
 #   Each binary gets its own `tutor init` folder with this repository's solutions, which must
 #   pass with both (the contracts of the two must agree).
+#   EXERCISES="swiglu/02-linear attention/05-kv-cache" limits the rounds to those exercises.
 set -euo pipefail
 runs=$1
-bins=("$2" "$3")
+bins=("$2")
+[ -n "${3:-}" ] && bins+=("$3")
+sides=$(seq 0 $((${#bins[@]} - 1)))
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -49,14 +53,18 @@ printf 'fn main() { println!("hello"); }\n' > "$work/hello.rs"
 hello() { (cd "$work" && rustc hello.rs -o hello); }
 
 exercises=()
-for course in $(ls "$repo/exercises"); do
-    for file in "$repo/exercises/$course"/*.rs; do
-        exercises+=("$course/$(basename "$file" .rs)")
+if [ -n "${EXERCISES:-}" ]; then
+    read -r -a exercises <<<"$EXERCISES"
+else
+    for course in $(ls "$repo/exercises"); do
+        for file in "$repo/exercises/$course"/*.rs; do
+            exercises+=("$course/$(basename "$file" .rs)")
+        done
     done
-done
+fi
 
 declare -A figures
-for side in 0 1; do
+for side in $sides; do
     mkdir -p "$work/$side"
     figures[$side,init]=$(cd "$work/$side" && seconds "${bins[$side]}" init course)
     for exercise in "${exercises[@]}"; do
@@ -69,7 +77,7 @@ for i in $(seq 1 "$runs"); do
     for exercise in "${exercises[@]}"; do
         h=$(seconds hello)
         figures[hello,$exercise]+="$h "
-        for side in 0 1; do
+        for side in $sides; do
             dir="$work/$side/course"
             echo "// edit $i" >> "$dir/exercises/$exercise.rs"
             read -r warm graded build < <(cd "$dir" && timed_check "${bins[$side]}" check "$exercise")
@@ -91,7 +99,7 @@ done
 values() { tr ' ' '\n' <<<"$1" | grep . || true; }
 ms() { local v; v=$(values "$1"); if [ -z "$v" ]; then echo -; else median <<<"$v" | awk '{printf "%.1f", $1 * 1000}'; fi; }
 ratio() { local v; v=$(values "$1"); if [ -z "$v" ]; then echo -; else median <<<"$v" | awk '{printf "%.2f", $1}'; fi; }
-for side in 0 1; do
+for side in $sides; do
     echo
     printf '%s: %s, tutor init %.1f s\n' "$([ "$side" = 0 ] && echo A || echo B)" "${bins[$side]}" "${figures[$side,init]}"
     printf '%-28s %7s | %8s %5s | %8s %5s %7s %6s | %9s %6s\n' exercise hello warm "×" build "×" graded own unchanged own

@@ -6,6 +6,9 @@
 #   first check after `tutor init` (dependencies already built by init)     ≤ 1 s
 #   first check with the harness not yet built                              ≤ 6 s
 #   `tutor list` and `tutor hint`                                           ≤ 20 ms
+#   every exercise of every chapter, last (bench/every_exercise.sh, one binary): a warm re-check
+#   ≤ 1.4 × a rustc hello-world built in the same round, tutor's own part of an unchanged check
+#   ≤ 20 ms
 # Usage: bench/speed.sh [RUNS] [TUTOR_BINARY]
 #   RUNS defaults to 9. TUTOR_BINARY defaults to this repository's release build (built first);
 #   pass another binary (say, an older release) to compare two versions on the same machine.
@@ -129,3 +132,6 @@ if [ ${#attention_warm[@]} -gt 0 ]; then
 fi
 printf 'tutor list, median of %d:                  %.1f ms  (target ≤ 20 ms)\n' "$runs" "$(printf '%s\n' "${list[@]}" | median | awk '{print $1 * 1000}')"
 printf 'tutor hint, median of %d:                  %.1f ms  (target ≤ 20 ms)\n' "$runs" "$(printf '%s\n' "${hint[@]}" | median | awk '{print $1 * 1000}')"
+echo
+echo "every exercise of every chapter (bench/every_exercise.sh):"
+"$repo/bench/every_exercise.sh" "$runs" "$tutor"

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use super::cargo::{self, BuildEvent, Built};
 use super::dep_info;
 use super::diagnostic::Diagnostic;
+use super::direct_link;
 use super::harness::Layout;
 use super::replay::{self, Invocation};
 use super::rustc_env;
@@ -142,7 +143,7 @@ pub fn build(
     let replayed = match record.as_ref().and_then(Record::command) {
         Some(invocation) => {
             let place = replay::Place { harness: &layout.root, learner_copy, shown_as, color: options.color };
-            replay::run(invocation, &place, options.build_timeout, &options.cancel, on_event)?
+            replay_linked(private_dir, invocation, &place, options, on_event)?
         }
         None => None,
     };
@@ -197,6 +198,40 @@ pub fn build(
         save(&path, &record);
     }
     Ok(built)
+}
+
+/// [`replay::run`], linked by lld itself where that has proven itself ([`direct_link`]). A
+/// direct link that fails is tried again through `cc`, and given up for good if that one links.
+fn replay_linked(
+    private_dir: &Path,
+    invocation: &Invocation,
+    place: &replay::Place,
+    options: &CheckOptions,
+    on_event: &mut dyn FnMut(BuildEvent),
+) -> Result<Option<Built>> {
+    let temp = super::confine::build_temp_dir(place.harness);
+    let direct = direct_link::arguments(private_dir, invocation, &temp);
+    let built = replay::run(invocation, direct.as_deref(), place, options.build_timeout, &options.cancel, on_event)?;
+    let failed_to_link = matches!(&built, Some(built) if link_failed(built));
+    if direct.is_none() || !failed_to_link || options.cancel.is_cancelled() {
+        return Ok(built);
+    }
+    let through_cc = replay::run(invocation, None, place, options.build_timeout, &options.cancel, on_event)?;
+    if matches!(through_cc, Some(Built::Ok { .. })) {
+        direct_link::give_up(private_dir, invocation, "lld alone failed to link a program that cc linked");
+    }
+    Ok(through_cc)
+}
+
+/// Whether a build failed at its link (or the compiler died), not on the learner's code.
+fn link_failed(built: &Built) -> bool {
+    match built {
+        Built::CompileErrors(errors) => {
+            errors.iter().any(|e| e.level == "error" && e.message.starts_with("linking with"))
+        }
+        Built::CompilerDied { .. } => true,
+        _ => false,
+    }
 }
 
 /// Makes `path` newer than anything built from it; false if it cannot.

@@ -9,7 +9,9 @@
 //! Every file is rewritten from the binary's own copies only when its text differs, so that a
 //! changed exercise always rebuilds and an unchanged one never does, whatever its timestamps say.
 //! The folder holds exactly these files (and cargo's `target/`): anything else, such as a planted
-//! `build.rs`, is removed before a build, and the manifest sets `build = false` besides.
+//! `build.rs`, is removed before a build, and the manifest sets `build = false` besides. A
+//! check compares them only when the harness's stamp does not show them as tutor last wrote them
+//! ([`stamp`]); the learner's copy is written every time.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -19,6 +21,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use super::given;
+
+mod stamp;
 use crate::course::embedded::{self, EmbeddedFile, HARNESS_LOCK, SUBJECT_FILES};
 use crate::course::{Catalogue, Exercise};
 use crate::fsutil::OnFile;
@@ -350,14 +354,62 @@ fn bin_source(exercise: &Exercise, copy: &Path) -> String {
 }
 
 /// Writes (or refreshes) the harness under `private_dir/harness`, with `learner_text` as the
-/// copy of `exercise`'s file, and removes whatever else is there.
+/// copy of `exercise`'s file, and removes whatever else is there. When the harness is as tutor
+/// last wrote it ([`stamp`]), only the copy is written.
 pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, learner_text: &str) -> Result<Layout> {
     let root = private_dir.join("harness");
+    // The cleanup below never follows a link (entries are told apart by their own type), and
+    // the folder it starts from must not be one either.
+    crate::fsutil::real_folder(private_dir)?;
+    crate::fsutil::real_folder(&root)?;
+    let ids: Vec<String> = catalogue.exercises.iter().map(|e| e.id.clone()).collect();
+    let key = stamp::key(&root, &ids);
+    let copy = copy_path(exercise);
+    let fingerprint = match key.as_deref().and_then(|key| stamp::holds(private_dir, &root, key)) {
+        Some(fingerprint) => {
+            crate::fsutil::below::write_below(&root, &root.join(&copy), learner_text)?;
+            fingerprint
+        }
+        None => {
+            let files = files(catalogue, &root, &copy, learner_text);
+            // Copies of the other exercises' files stay (they are tutor's, from earlier checks).
+            let keep: BTreeSet<String> =
+                files.iter().map(|(path, _)| path.clone()).chain(catalogue.exercises.iter().map(copy_path)).collect();
+            remove_strays(&root, &root, &keep)?;
+            let mut fingerprint = std::hash::DefaultHasher::new();
+            for (path, contents) in &files {
+                crate::fsutil::below::write_below(&root, &root.join(path), contents)?;
+                if *path != copy {
+                    (path, contents).hash(&mut fingerprint);
+                }
+            }
+            let fingerprint = fingerprint.finish();
+            if let Some(key) = &key {
+                let written: Vec<&str> = files.iter().map(|(path, _)| path.as_str()).filter(|p| *p != copy).collect();
+                stamp::take(private_dir, &root, key, &written, fingerprint);
+            }
+            fingerprint
+        }
+    };
     let kit = Kit::of(&exercise.course);
+    Ok(Layout {
+        manifest: root.join("Cargo.toml"),
+        built_before: is_built(private_dir),
+        fingerprint,
+        libraries: vec![kit.library_file(), given::library_file(exercise)],
+        library_packages: catalogue.exercises.iter().map(given::package).collect(),
+        program_libraries: vec![given::package(exercise)],
+        root,
+    })
+}
+
+/// Every file of the harness at `root` (paths relative to it) with its text, `learner_text` as
+/// the copy at `copy`.
+fn files(catalogue: &Catalogue, root: &Path, copy: &str, learner_text: &str) -> Vec<(String, String)> {
     let mut files: Vec<(String, String)> = vec![
         ("Cargo.lock".into(), lock_file(catalogue)),
         ("Cargo.toml".into(), manifest(catalogue)),
-        (copy_path(exercise), learner_text.to_string()),
+        (copy.to_string(), learner_text.to_string()),
     ];
     // Every course's kit, so that the editor project resolves every course's exercises.
     for file in SUBJECT_FILES.iter() {
@@ -383,31 +435,7 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
         files.push((format!("{given_dir}/lib.rs"), given::source(other)));
         files.push((format!("{given_dir}/reference.rs"), given::reference_source(other)));
     }
-    // Copies of the other exercises' files stay (they are tutor's, from earlier checks).
-    let keep: BTreeSet<String> =
-        files.iter().map(|(path, _)| path.clone()).chain(catalogue.exercises.iter().map(copy_path)).collect();
-    // The cleanup below never follows a link (entries are told apart by their own type), and
-    // the folder it starts from must not be one either.
-    crate::fsutil::real_folder(private_dir)?;
-    crate::fsutil::real_folder(&root)?;
-    remove_strays(&root, &root, &keep)?;
-    let mut fingerprint = std::hash::DefaultHasher::new();
-    for (path, contents) in &files {
-        crate::fsutil::below::write_below(&root, &root.join(path), contents)?;
-        if *path != copy_path(exercise) {
-            (path, contents).hash(&mut fingerprint);
-        }
-    }
-    let fingerprint = fingerprint.finish();
-    Ok(Layout {
-        manifest: root.join("Cargo.toml"),
-        built_before: is_built(private_dir),
-        fingerprint,
-        libraries: vec![kit.library_file(), given::library_file(exercise)],
-        library_packages: catalogue.exercises.iter().map(given::package).collect(),
-        program_libraries: vec![given::package(exercise)],
-        root,
-    })
+    files
 }
 
 /// Whether some course's kit is not in the harness under `private_dir` (the editor project

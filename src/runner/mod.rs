@@ -10,6 +10,7 @@ mod cargo_run;
 pub mod confine;
 pub mod dep_info;
 pub mod diagnostic;
+mod direct_link;
 mod given;
 pub mod harness;
 pub mod learner_file;

@@ -5,8 +5,10 @@
 //! the fingerprint of every dependency) around the one rustc command that compiles the learner's
 //! file. `cargo -vv` prints that command with the environment it sets; [`BinaryCommand::parse`]
 //! reads it back, and [`run`] runs it as cargo would: from the harness, under the same
-//! confinement, memory limit and time limit, its messages sorted the same way. Whether a
-//! recorded command may still be used is for [`super::build`] to say.
+//! confinement, memory limit and time limit, its messages sorted the same way; linked by the
+//! toolchain's lld without the C compiler driver where that has proven itself
+//! ([`super::direct_link`]). Whether a recorded command may still be used is for
+//! [`super::build`] to say.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
@@ -175,7 +177,7 @@ fn rendering(arg: &str, color: bool) -> String {
 }
 
 /// `NAME=value`, as the environment words before a command.
-fn is_assignment(word: &str) -> bool {
+pub(super) fn is_assignment(word: &str) -> bool {
     let Some((name, _)) = word.split_once('=') else { return false };
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
@@ -197,6 +199,7 @@ pub struct Place<'a> {
 /// cargo will know what to do.
 pub fn run(
     invocation: &Invocation,
+    direct_link: Option<&[String]>,
     place: &Place,
     timeout: Duration,
     cancel: &Cancel,
@@ -213,7 +216,13 @@ pub fn run(
     super::allowed_env::give_to(&mut command);
     // The width recorded with the command is the terminal's of that build: today's instead.
     let recorded_width = |arg: &&String| arg.starts_with("--diagnostic-width");
-    command.args(invocation.args.iter().filter(|arg| !recorded_width(arg)).map(|arg| rendering(arg, color)));
+    // Linked by lld itself (`super::direct_link`): the driver's link arguments are lld's.
+    let direct = direct_link.and_then(|linked| Some((super::direct_link::adapted(&invocation.args)?, linked)));
+    let (args, linked): (std::borrow::Cow<[String]>, &[String]) = match direct {
+        Some((args, linked)) => (args.into(), linked),
+        None => ((&invocation.args[..]).into(), &[]),
+    };
+    command.args(args.iter().filter(|arg| !recorded_width(arg)).map(|arg| rendering(arg, color))).args(linked);
     command.arg(super::cargo_run::diagnostic_width());
     invocation.environment.apply_to(&mut command);
     command.env("TMPDIR", &temp).current_dir(harness).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped());

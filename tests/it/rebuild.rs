@@ -489,3 +489,48 @@ fn a_program_cargo_finds_fresh_is_recorded_so_later_checks_skip_cargo() {
     run.expect(0);
     assert_eq!(way, Way::RustcAlone, "an edit needs rustc alone");
 }
+
+/// What the course folder keeps of the direct link (src/runner/direct_link.rs).
+fn direct_link(counted: &Counted) -> serde_json::Value {
+    let text = std::fs::read_to_string(counted.course.root.join(".tutor/builds/link.json")).expect("kept");
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn rustc_alone_links_with_lld_itself_once_proven_and_through_cc_when_that_fails() {
+    let counted = Counted::passed_once("rebuild-direct-link");
+    let course = &counted.course;
+    // Derived and proven at the first compile by rustc alone.
+    let _ = std::fs::remove_file(course.root.join(".tutor/builds/link.json"));
+    course.write_exercise("02-norm", &format!("{}\n// one\n", Course::solution("02-norm")));
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(0);
+    assert_eq!(way, Way::RustcAlone);
+    let kept = direct_link(&counted);
+    let arguments = kept["arguments"].as_array().unwrap_or_else(|| panic!("proven on this system: {kept}"));
+    assert!(arguments.iter().any(|a| a.as_str().is_some_and(|a| a.ends_with("/rust-lld"))), "{kept}");
+
+    // A link the learner's code breaks fails through cc as well: said as rustc says it, and the
+    // direct link is kept.
+    let unlinkable = solution_with(
+        "#[link(name = \"tutor_no_such_library\")] extern \"C\" { fn tutor_absent(); }\n        unsafe { tutor_absent() };",
+    );
+    course.write_exercise("02-norm", &unlinkable);
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(1).shows("tutor_no_such_library").hides("not an error in your code");
+    assert_eq!(way, Way::RustcAlone);
+    assert!(direct_link(&counted)["arguments"].is_array(), "not given up over the learner's link");
+
+    // A direct link that fails where cc's succeeds: linked through cc, and given up for good.
+    let mut broken = direct_link(&counted);
+    broken["arguments"].as_array_mut().unwrap().push("-Clink-arg=--tutor-no-such-option".into());
+    std::fs::write(course.root.join(".tutor/builds/link.json"), broken.to_string()).unwrap();
+    course.write_exercise("02-norm", &format!("{}\n// two\n", Course::solution("02-norm")));
+    let (run, way) = counted.check(&["check", "02"]);
+    run.expect(0).shows("02-norm passes every check");
+    assert_eq!(way, Way::RustcAlone);
+    let kept = direct_link(&counted);
+    assert!(kept["arguments"].is_null() && kept["why_not"].as_str().is_some_and(|w| w.contains("cc linked")), "{kept}");
+    course.write_exercise("02-norm", &format!("{}\n// three\n", Course::solution("02-norm")));
+    counted.check(&["check", "02"]).0.expect(0);
+}

@@ -174,6 +174,13 @@ pub(super) fn loads(executable: &Path) -> Loads {
     Loads { interpreter, libraries }
 }
 
+/// `executable`'s ELF type, loader and needed libraries (see `super::linked_shape`).
+pub(super) fn shape(executable: &Path) -> Option<(u16, Option<PathBuf>, Vec<String>)> {
+    let elf = ElfFile::open(executable)?;
+    let (needed, _) = elf.dynamic_names()?;
+    Some((elf.header.e_type, elf.path_in(PT_INTERP), needed))
+}
+
 /// The dynamic symbols `executable` defines (exports). A program exports a symbol only when a
 /// shared library it is linked with defines or calls one of that name, and the loader then binds
 /// the library to the program's: a graded program that exports anything replaces code or data of

@@ -286,6 +286,21 @@ impl Confinement {
     }
 }
 
+/// What a linked program loads and how: its kind of ELF file, its loader, the libraries it
+/// needs. Two links of one program that agree on these start alike. `None` for no ELF program,
+/// and on other systems.
+pub fn linked_shape(executable: &Path) -> Option<(u16, Option<std::path::PathBuf>, Vec<String>)> {
+    #[cfg(target_os = "linux")]
+    {
+        elf::shape(executable)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = executable;
+        None
+    }
+}
+
 /// The symbols a built graded program defines in place of the kit's or the standard library's
 /// (see `elf::exported_symbols`): a program that has any is not run. Empty on other systems.
 pub fn replaced_library_symbols(executable: &Path) -> Vec<String> {

@@ -168,3 +168,51 @@ fn init_builds_every_given_library_and_names_no_kit_which_would_bring_its_answer
     assert_eq!(layout.program_libraries, [given::package(exercise)]);
     fs::remove_dir_all(&private).unwrap();
 }
+
+/// Puts back `path`'s modification time to `time` after a change, as a careful hand would.
+fn with_time(path: &Path, time: std::time::SystemTime) {
+    fs::File::options().write(true).open(path).unwrap().set_modified(time).unwrap();
+}
+
+#[test]
+fn a_settled_stamp_spares_the_comparison_and_any_change_it_can_see_brings_it_back() {
+    let private = scratch("stamp");
+    let catalogue = Catalogue::embedded().unwrap();
+    let exercise = &catalogue.exercises[1];
+    let layout = write(&private, &catalogue, exercise, "a").unwrap();
+    let file = layout.root.join("crates/subject/src/lib.rs");
+    let tutors = fs::read_to_string(&file).unwrap();
+    let forged = "x".repeat(tutors.len());
+    let time = fs::metadata(&file).unwrap().modified().unwrap();
+
+    // Just stamped, the files' times are too recent to tell a change within their tick: compared.
+    fs::write(&file, &forged).unwrap();
+    with_time(&file, time);
+    write(&private, &catalogue, exercise, "a").unwrap();
+    assert_eq!(fs::read_to_string(&file).unwrap(), tutors, "a fresh stamp is not trusted");
+
+    // Settled: a change that keeps size and time is not seen (the comparison is spared)…
+    stamp::tests::settle(&private, std::time::Duration::from_secs(10));
+    let time = fs::metadata(&file).unwrap().modified().unwrap();
+    fs::write(&file, &forged).unwrap();
+    with_time(&file, time);
+    let again = write(&private, &catalogue, exercise, "b").unwrap();
+    assert_eq!(fs::read_to_string(&file).unwrap(), forged, "a settled stamp is trusted");
+    assert_eq!(again.fingerprint, layout.fingerprint);
+    assert_eq!(fs::read_to_string(layout.learner_copy(exercise)).unwrap(), "b", "the copy is always written");
+    // … but a new time is, and the file is written again.
+    fs::write(&file, &forged).unwrap();
+    write(&private, &catalogue, exercise, "b").unwrap();
+    assert_eq!(fs::read_to_string(&file).unwrap(), tutors);
+
+    // A file planted, or one removed: its folder's time tells.
+    stamp::tests::settle(&private, std::time::Duration::from_secs(10));
+    fs::write(layout.root.join("build.rs"), "fn main() {}").unwrap();
+    write(&private, &catalogue, exercise, "b").unwrap();
+    assert!(!layout.root.join("build.rs").exists());
+    stamp::tests::settle(&private, std::time::Duration::from_secs(10));
+    fs::remove_file(&layout.manifest).unwrap();
+    write(&private, &catalogue, exercise, "b").unwrap();
+    assert!(layout.manifest.is_file());
+    fs::remove_dir_all(&private).unwrap();
+}

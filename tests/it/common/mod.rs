@@ -34,7 +34,7 @@ fn warm_harness() -> &'static Path {
         let built_by = format!("{:?} {}", binary.modified().unwrap(), binary.len());
         let stamp = dir.with_extension("built-by");
         let current = std::fs::read_to_string(&stamp).is_ok_and(|said| said == built_by);
-        if !current || !target.join("debug").is_dir() {
+        if !current || !target.join("debug").is_dir() || !dir.join(".tutor/builds/link.json").is_file() {
             let _ = std::fs::remove_dir_all(&dir);
             std::fs::create_dir_all(&dir).unwrap();
             let built = Command::new(env!("CARGO_BIN_EXE_tutor"))
@@ -44,10 +44,25 @@ fn warm_harness() -> &'static Path {
                 .output()
                 .expect("tutor init runs");
             assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+            prove_direct_link(&dir);
             std::fs::write(&stamp, built_by).unwrap();
         }
         harness
     })
+}
+
+/// Has the course folder at `dir` prove its direct link (src/runner/direct_link.rs), which
+/// depends on the toolchain alone: every course folder copies it rather than build the probes
+/// at its first compile by rustc alone.
+fn prove_direct_link(dir: &Path) {
+    let file = dir.join("exercises/rmsnorm/01-weight.rs");
+    let solution = std::fs::read_to_string(repo().join("solutions/rmsnorm/01-weight.rs")).unwrap();
+    for text in [solution.clone(), format!("{solution}\n// edited\n")] {
+        std::fs::write(&file, text).unwrap();
+        let checked = Command::new(env!("CARGO_BIN_EXE_tutor")).args(["check", "01-weight"]).current_dir(dir).output();
+        assert!(checked.expect("tutor check runs").status.success());
+    }
+    assert!(dir.join(".tutor/builds/link.json").is_file(), "the direct link is kept");
 }
 
 /// The RMSNorm course's exercises, in order: (id, TODO number).
@@ -105,6 +120,9 @@ impl Course {
         std::fs::create_dir_all(&private).unwrap();
         let copied = Command::new("cp").arg("-a").arg(warm_harness()).arg(&private).status().expect("cp runs");
         assert!(copied.success(), "copying the warm harness");
+        let link = warm_harness().with_file_name("builds").join("link.json");
+        std::fs::create_dir_all(private.join("builds")).unwrap();
+        std::fs::copy(link, private.join("builds/link.json")).expect("copying the direct link");
         course
     }
 
