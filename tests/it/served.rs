@@ -53,11 +53,8 @@ fn recorded(course: &str) -> BTreeMap<u32, BTreeSet<(u8, u8)>> {
 /// The course's `served.rs`, as the test writes it.
 fn served_rs(recorded: &BTreeMap<u32, BTreeSet<(u8, u8)>>) -> String {
     let mut text = String::from(
-        "//! Which of the learner's functions and methods each exercise's graded program serves, in which\n\
-         //! element types: `(todo, [(tag, bits)])`, bits `1 << element` (f32 0, f64 1, f16 2, bf16 3; 4: a\n\
-         //! call that is not generic). Recorded over every learner file of the tests; written by\n\
-         //! `TUTOR_WRITE_SERVED=1 cargo test --test it served::`, which fails when it is not current.\n\n\
-         /// See the module's documentation.\n\
+        "//! Written by `tests/it/served.rs`: see `tutor_grade::Course::served`.\n\n\
+         /// What each exercise's graded program serves.\n\
          pub const SERVED: &[(u32, &[(u8, u8)])] = &[\n",
     );
     for (todo, calls) in recorded {

@@ -98,7 +98,8 @@ macro_rules! client {
     ([$kit:tt] [$vis:vis mod $module:ident] handles { $($handle:ident),* $(,)? } calls { $($calls:tt)* }) => {
         /// The learner's code as tutor calls it (generated from the course's declared calls).
         $vis mod $module {
-            #![allow(unused_imports, clippy::needless_lifetimes, clippy::unused_unit)]
+            // Its constructors take what the learner's take, however many.
+            #![allow(unused_imports, clippy::needless_lifetimes, clippy::unused_unit, clippy::too_many_arguments)]
             use $kit::*;
 
             /// The graded program: its free functions, and where its values are built.

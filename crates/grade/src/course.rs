@@ -58,17 +58,39 @@ macro_rules! mistakes {
 /// as the cases call it (`subject`, from the kit's protocol), the course's type and its `COURSE`
 /// static for the registry, and its [`Course`] impl listing `cases::all()` and `mistakes::ALL`
 /// (the chapter layout: `cases/`, `mistakes.rs`), with import notes for `Param`, `Float` and
-/// those given. Further trait methods (diagnoses, coaching) follow the imports.
+/// those given; `served: served::SERVED;` after them returns that table from
+/// [`Course::served`] (the course's `served.rs`, written by `tests/it/served.rs`). Further trait
+/// methods (diagnoses, coaching) follow.
 ///
 /// ```ignore
 /// tutor_grade::course! {
 ///     /// The SwiGLU course, as tutor's registry knows it.
 ///     pub struct SwiGlu;
 ///     imports: [("MlpError", "use tutor_kit::MlpError;"), ("Rng", "use tutor_kit::Rng;")];
+///     served: served::SERVED;
 /// }
 /// ```
 #[macro_export]
 macro_rules! course {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident;
+        imports: [$(($missing:literal, $import:literal)),* $(,)?];
+        served: $served:path;
+        $($method:tt)*
+    ) => {
+        $crate::course! {
+            $(#[$meta])*
+            $vis struct $name;
+            imports: [$(($missing, $import)),*];
+
+            fn served(&self) -> &'static [(u32, &'static [(u8, u8)])] {
+                $served
+            }
+
+            $($method)*
+        }
+    };
     (
         $(#[$meta:meta])*
         $vis:vis struct $name:ident;
@@ -187,9 +209,11 @@ pub trait Course: Sync {
     }
 
     /// Which of the learner's functions and methods each exercise's graded program serves, and
-    /// in which element types: `(todo, [(tag, bits)])` as `tutor_subject::served` reads them,
-    /// recorded over every learner file of the tests (`tests/it/served.rs` prints a course's
-    /// table). An exercise it does not list serves every call (none listed by default).
+    /// in which element types: `(todo, [(tag, bits)])` as `tutor_subject::served` reads them, bits
+    /// `1 << element` (f32 0, f64 1, f16 2, bf16 3; 4: a call that is not generic). Recorded over
+    /// every learner file of the tests and written as the course's `served.rs` by
+    /// `TUTOR_WRITE_SERVED=1 cargo test --test it served::`, which fails when a table is not
+    /// current. An exercise it does not list serves every call (none listed by default).
     fn served(&self) -> &'static [(u32, &'static [(u8, u8)])] {
         &[]
     }

@@ -127,6 +127,21 @@ impl Agreement {
     }
 }
 
+/// `v` rounded to `T` (to nearest, ties to even) and widened again: one correct rounding.
+pub fn rounded<T: Float>(v: f64) -> f64 {
+    T::from_f64(v).to_f64()
+}
+
+/// Every element of `x` [`rounded`] to `T`.
+pub fn round<T: Float>(x: &ArrayD<f64>) -> ArrayD<f64> {
+    x.mapv(rounded::<T>)
+}
+
+/// A `T` array widened to f64 (exactly).
+pub fn wide<T: Float>(x: &ArrayD<T>) -> ArrayD<f64> {
+    x.mapv(|v| v.to_f64())
+}
+
 /// Whether two values are the same value of their type (NaN the same as NaN).
 fn same_bits(a: f64, b: f64) -> bool {
     a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())

@@ -4,10 +4,6 @@
 //!
 //! tutor knows it through [`COURSE`], registered in `courses/Cargo.toml`.
 
-// The client's `Attention::new` takes the subject and the module's seven sizes (Meta's
-// `ModelArgs`: dim, heads, kv heads, max batch, max sequence, θ) and a seed.
-#![allow(clippy::too_many_arguments)]
-
 pub mod cases;
 pub mod mistakes;
 pub mod oracle;
@@ -28,13 +24,10 @@ tutor_grade::course! {
         ("Axis", "use ndarray::Axis;"),
         ("Ix4", "use ndarray::Ix4;"),
     ];
+    served: served::SERVED;
 
     fn stateful(&self) -> &'static [&'static str] {
         // Its KV cache is kept between calls by design: the state-kept diagnosis never probes it.
         &["Attention.forward_cached"]
-    }
-
-    fn served(&self) -> &'static [(u32, &'static [(u8, u8)])] {
-        served::SERVED
     }
 }

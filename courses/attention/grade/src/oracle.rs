@@ -3,21 +3,9 @@
 //! known mistake (the evidence candidates of `mistakes.rs`).
 
 use ndarray::{s, Array2, ArrayD, Axis, IxDyn};
+use tutor_grade::rounding::rounded as r;
+pub use tutor_grade::rounding::{round, wide};
 use tutor_kit::Float;
-
-/// `x` rounded to `T` (to nearest even) and widened again.
-pub fn round<T: Float>(x: &ArrayD<f64>) -> ArrayD<f64> {
-    x.mapv(r::<T>)
-}
-
-fn r<T: Float>(v: f64) -> f64 {
-    T::from_f64(v).to_f64()
-}
-
-/// Widens a `T` array to f64.
-pub fn wide<T: Float>(x: &ArrayD<T>) -> ArrayD<f64> {
-    x.mapv(|v| v.to_f64())
-}
 
 /// `θ^(−2i/d)` (or `θ^(−i/d)` with `exponent` 1), LLaMA 3.1-scaled when asked.
 pub fn frequencies(head_dim: usize, theta: f64, llama31: bool, exponent: f64) -> Vec<f64> {

@@ -25,6 +25,7 @@ tutor_grade::course! {
     /// The RMSNorm course, as tutor's registry knows it.
     pub struct RmsNorm;
     imports: [("NormError", "use tutor_kit::NormError;")];
+    served: served::SERVED;
 
     fn by_property(&self, run: &Run) -> Option<&'static str> {
         mistakes::by_property(run)
@@ -40,10 +41,6 @@ tutor_grade::course! {
 
     fn coaching(&self) -> &'static [Coaching] {
         text::COACHING
-    }
-
-    fn served(&self) -> &'static [(u32, &'static [(u8, u8)])] {
-        served::SERVED
     }
 }
 

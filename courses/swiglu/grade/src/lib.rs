@@ -15,12 +15,9 @@ tutor_grade::course! {
     /// The SwiGLU course, as tutor's registry knows it.
     pub struct SwiGlu;
     imports: [("MlpError", "use tutor_kit::MlpError;"), ("Rng", "use tutor_kit::Rng;")];
+    served: served::SERVED;
 
     fn before_evidence(&self, run: &tutor_grade::Run) -> Option<&'static str> {
         mistakes::state_kept(run)
-    }
-
-    fn served(&self) -> &'static [(u32, &'static [(u8, u8)])] {
-        served::SERVED
     }
 }

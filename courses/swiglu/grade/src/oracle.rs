@@ -3,6 +3,7 @@
 //! rounding to `T`, so a comparison can both round it (`round::<T>`) and measure ulps.
 
 use ndarray::{Array2, ArrayD, Axis, Ix2, Zip};
+pub use tutor_grade::rounding::round;
 use tutor_kit::Float;
 
 /// SiLU in f64: `x·σ(x)`, written as `x / (1 + e^(−x))` (finite for every finite x).
@@ -36,11 +37,6 @@ pub fn hidden_size(dim: usize, multiple_of: usize, multiplier: Option<f64>) -> u
         hidden = (m * hidden as f64) as usize;
     }
     multiple_of * hidden.div_ceil(multiple_of)
-}
-
-/// Rounds every element to `T` and back (one correct rounding).
-pub fn round<T: Float>(x: &ArrayD<f64>) -> ArrayD<f64> {
-    x.mapv(|v| T::from_f64(v).to_f64())
 }
 
 /// `x·Wᵀ` over the last axis with the weight rounded to `T`, in f64 (not rounded at the end).

@@ -54,6 +54,7 @@ pub use crate::mistakes::Candidate;
 
 /// `assert_close`, its failure naming the dtype compared.
 pub use tutor_grade::compare::close;
+pub use tutor_grade::rounding::wide;
 
 /// Requires at least `share` of `actual` to equal `expected` bit for bit (values of one dtype,
 /// widened), recording the same of each rounding mistake among `candidates`; `failed` words the
@@ -99,11 +100,6 @@ pub fn err<V>(what: &str, result: Result<V, MlpError>, expected: MlpError) -> Ou
 /// An example of `MlpError::ZeroSize`, for [`err`].
 pub fn zero_size() -> MlpError {
     MlpError::ZeroSize { what: String::new() }
-}
-
-/// Widens a `T` array to f64.
-pub fn wide<T: Float>(x: &ArrayD<T>) -> ArrayD<f64> {
-    x.mapv(|v| v.to_f64())
 }
 
 #[cfg(test)]
