@@ -187,6 +187,25 @@ pub fn real_folder(dir: &Path) -> Result<()> {
     fs::create_dir_all(dir).with_context(|| OnFile::write(dir))
 }
 
+/// Whether `path` is a file someone may run (an executable bit set; any file elsewhere than Unix).
+pub fn is_executable(path: &Path) -> bool {
+    let Ok(metadata) = fs::metadata(path) else { return false };
+    #[cfg(unix)]
+    let runnable = std::os::unix::fs::PermissionsExt::mode(&metadata.permissions()) & 0o111 != 0;
+    #[cfg(not(unix))]
+    let runnable = true;
+    metadata.is_file() && runnable
+}
+
+/// Which file `path` is, by what any change to it changes: its real path (links followed), size
+/// and modification time. `None` if it cannot be read.
+pub fn identity(path: &Path) -> Option<String> {
+    let real = fs::canonicalize(path).ok()?;
+    let metadata = fs::metadata(&real).ok()?;
+    let modified = metadata.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
+    Some(format!("{} {} {}", real.display(), metadata.len(), modified.as_nanos()))
+}
+
 /// Creates and removes a small file in `dir`: can tutor write there?
 pub fn probe_writable(dir: &Path) -> std::io::Result<()> {
     let probe = dir.join(format!(".tutor-probe.tmp-{}", std::process::id()));

@@ -223,15 +223,11 @@ fn replay_linked(
     Ok(through_cc)
 }
 
-/// Whether a build failed at its link (or the compiler died), not on the learner's code.
+/// Whether a build failed at its link, not on the learner's code (which a link after it never
+/// reaches).
 fn link_failed(built: &Built) -> bool {
-    match built {
-        Built::CompileErrors(errors) => {
-            errors.iter().any(|e| e.level == "error" && e.message.starts_with("linking with"))
-        }
-        Built::CompilerDied { .. } => true,
-        _ => false,
-    }
+    matches!(built, Built::CompileErrors(errors)
+        if errors.iter().any(|e| e.level == "error" && direct_link::is_link_failure(&e.message)))
 }
 
 /// Makes `path` newer than anything built from it; false if it cannot.

@@ -21,11 +21,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use super::given;
-
-mod stamp;
 use crate::course::embedded::{self, EmbeddedFile, HARNESS_LOCK, SUBJECT_FILES};
 use crate::course::{Catalogue, Exercise};
 use crate::fsutil::OnFile;
+
+mod stamp;
 
 /// Where the harness lives.
 pub struct Layout {
@@ -362,10 +362,10 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
     // the folder it starts from must not be one either.
     crate::fsutil::real_folder(private_dir)?;
     crate::fsutil::real_folder(&root)?;
-    let ids: Vec<String> = catalogue.exercises.iter().map(|e| e.id.clone()).collect();
-    let key = stamp::key(&root, &ids);
+    let copies: Vec<String> = catalogue.exercises.iter().map(copy_path).collect();
+    let key = stamp::key(&root, &copies);
     let copy = copy_path(exercise);
-    let fingerprint = match key.as_deref().and_then(|key| stamp::holds(private_dir, &root, key)) {
+    let fingerprint = match key.as_deref().and_then(|key| stamp::holds(private_dir, &root, key, &copies)) {
         Some(fingerprint) => {
             crate::fsutil::below::write_below(&root, &root.join(&copy), learner_text)?;
             fingerprint

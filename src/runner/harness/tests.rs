@@ -175,7 +175,7 @@ fn with_time(path: &Path, time: std::time::SystemTime) {
 }
 
 #[test]
-fn a_settled_stamp_spares_the_comparison_and_any_change_it_can_see_brings_it_back() {
+fn a_settled_stamp_spares_the_comparison_and_any_change_to_the_harness_brings_it_back() {
     let private = scratch("stamp");
     let catalogue = Catalogue::embedded().unwrap();
     let exercise = &catalogue.exercises[1];
@@ -183,36 +183,52 @@ fn a_settled_stamp_spares_the_comparison_and_any_change_it_can_see_brings_it_bac
     let file = layout.root.join("crates/subject/src/lib.rs");
     let tutors = fs::read_to_string(&file).unwrap();
     let forged = "x".repeat(tutors.len());
-    let time = fs::metadata(&file).unwrap().modified().unwrap();
+    let settle = || stamp::tests::settle(&private, std::time::Duration::from_secs(10));
+    // Whether the next write trusts the stamp: it returns the fingerprint marked in it.
+    let trusted = |text: &str| {
+        stamp::tests::mark(&private, 7);
+        let fingerprint = write(&private, &catalogue, exercise, text).unwrap().fingerprint;
+        assert_eq!(fs::read_to_string(layout.learner_copy(exercise)).unwrap(), text, "the copy is always written");
+        fingerprint == 7
+    };
 
-    // Just stamped, the files' times are too recent to tell a change within their tick: compared.
+    // Just stamped, the files' times are too recent to tell a change within their tick.
+    assert!(!trusted("a"), "a fresh stamp is not trusted");
+    settle();
+    assert!(trusted("b"), "a settled stamp is trusted");
+    assert!(trusted("c"), "and stays trusted");
+
+    // A change with its time put back: its change time tells (Unix), and the file is written again.
+    let time = fs::metadata(&file).unwrap().modified().unwrap();
     fs::write(&file, &forged).unwrap();
     with_time(&file, time);
-    write(&private, &catalogue, exercise, "a").unwrap();
-    assert_eq!(fs::read_to_string(&file).unwrap(), tutors, "a fresh stamp is not trusted");
-
-    // Settled: a change that keeps size and time is not seen (the comparison is spared)…
-    stamp::tests::settle(&private, std::time::Duration::from_secs(10));
-    let time = fs::metadata(&file).unwrap().modified().unwrap();
-    fs::write(&file, &forged).unwrap();
-    with_time(&file, time);
-    let again = write(&private, &catalogue, exercise, "b").unwrap();
-    assert_eq!(fs::read_to_string(&file).unwrap(), forged, "a settled stamp is trusted");
-    assert_eq!(again.fingerprint, layout.fingerprint);
-    assert_eq!(fs::read_to_string(layout.learner_copy(exercise)).unwrap(), "b", "the copy is always written");
-    // … but a new time is, and the file is written again.
-    fs::write(&file, &forged).unwrap();
-    write(&private, &catalogue, exercise, "b").unwrap();
+    assert!(!trusted("c") || cfg!(not(unix)));
     assert_eq!(fs::read_to_string(&file).unwrap(), tutors);
 
-    // A file planted, or one removed: its folder's time tells.
-    stamp::tests::settle(&private, std::time::Duration::from_secs(10));
-    fs::write(layout.root.join("build.rs"), "fn main() {}").unwrap();
-    write(&private, &catalogue, exercise, "b").unwrap();
-    assert!(!layout.root.join("build.rs").exists());
-    stamp::tests::settle(&private, std::time::Duration::from_secs(10));
-    fs::remove_file(&layout.manifest).unwrap();
-    write(&private, &catalogue, exercise, "b").unwrap();
-    assert!(layout.manifest.is_file());
-    fs::remove_dir_all(&private).unwrap();
+    // A file planted deep down, a file replaced by a link, a stray beside the copies: seen.
+    settle();
+    fs::write(layout.root.join("courses/rmsnorm/kit/src/planted.rs"), "").unwrap();
+    assert!(!trusted("c"));
+    assert!(!layout.root.join("courses/rmsnorm/kit/src/planted.rs").exists());
+    #[cfg(unix)]
+    {
+        settle();
+        fs::remove_file(&layout.manifest).unwrap();
+        std::os::unix::fs::symlink(&file, &layout.manifest).unwrap();
+        assert!(!trusted("c"));
+        assert!(!fs::symlink_metadata(&layout.manifest).unwrap().is_symlink());
+    }
+    settle();
+    fs::write(layout.learner_copy(exercise).with_file_name("stray.rs"), "").unwrap();
+    assert!(!trusted("c"));
+    assert!(!layout.learner_copy(exercise).with_file_name("stray.rs").exists());
+
+    // Another workspace's stamp (another folder, so another key) is not this one's.
+    settle();
+    assert!(trusted("c"));
+    let moved = private.with_extension("moved");
+    fs::rename(&private, &moved).unwrap();
+    let fingerprint = write(&moved, &catalogue, exercise, "c").unwrap().fingerprint;
+    assert_ne!(fingerprint, 7, "compared: the harness now names other copies");
+    fs::remove_dir_all(&moved).unwrap();
 }

@@ -241,3 +241,9 @@ impl Run {
         self
     }
 }
+
+/// The sysroot of the rustc on the path (`rustc --print sysroot`).
+pub fn rustc_sysroot() -> PathBuf {
+    let printed = Command::new("rustc").args(["--print", "sysroot"]).output().expect("rustc runs");
+    PathBuf::from(String::from_utf8_lossy(&printed.stdout).trim())
+}
