@@ -25,6 +25,7 @@ use crate::course::embedded::{self, EmbeddedFile, HARNESS_LOCK, SUBJECT_FILES};
 use crate::course::{Catalogue, Exercise};
 use crate::fsutil::OnFile;
 
+mod moved;
 mod stamp;
 
 /// Where the harness lives.
@@ -362,6 +363,7 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
     // the folder it starts from must not be one either.
     crate::fsutil::real_folder(private_dir)?;
     crate::fsutil::real_folder(&root)?;
+    moved::forget_programs_built_elsewhere(&root)?;
     let copies: Vec<String> = catalogue.exercises.iter().map(copy_path).collect();
     let key = stamp::key(&root, &copies);
     let copy = copy_path(exercise);

@@ -543,3 +543,20 @@ fn rustc_alone_links_with_lld_itself_once_proven_and_through_cc_when_that_fails(
     course.write_exercise("02-norm", &format!("{}\n// three\n", Course::solution("02-norm")));
     counted.check(&["check", "02"]).0.expect(0);
 }
+
+#[test]
+fn a_course_folder_copied_elsewhere_grades_its_own_file_while_the_original_stays() {
+    // cargo remembers the learner's copy by absolute path: in the copy of the folder it would call
+    // the program fresh while the original's file is unchanged, and grade that file.
+    let counted = Counted::passed_once("rebuild-copied");
+    let copy = common::Course { root: counted.course.root.with_extension("copy") };
+    let copied = Command::new("cp").arg("-a").arg(&counted.course.root).arg(&copy.root).status().unwrap();
+    assert!(copied.success());
+    let title = rmsnorm_grade::mistakes::find("eps-outside-sqrt").expect("catalogued").title();
+    copy.write_exercise("02-norm", &mistake("eps-outside-sqrt"));
+    copy.tutor(&["check", "02"]).expect(1).shows(&title.en).hides("pulls other files");
+    copy.write_exercise("02-norm", &Course::solution("02-norm"));
+    copy.tutor(&["check", "02"]).expect(0);
+    counted.course.write_exercise("02-norm", &format!("{}\n// the original\n", Course::solution("02-norm")));
+    counted.check(&["check", "02"]).0.expect(0);
+}
