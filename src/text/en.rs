@@ -167,7 +167,7 @@ pub const UI: Ui = Ui {
     watch_new_chapter: "New chapter: {course}. Its overview: `{tutor} lesson {course_id}`; e shows this exercise's lesson.",
     watch_no_next: "{id} is the last exercise (p goes back).",
     watch_no_previous: "{id} is the first exercise.",
-    watch_list_keys: "↑/↓ or j/k move · Enter watch this one · r reset it · Esc or q back",
+    watch_list_keys: "↑/↓ j/k PgUp/PgDn Home/End move · Enter watch · r reset it · Esc/q back",
     watch_confirm_keys: "Enter confirms · Esc cancels",
     watch_key_hint: "press `h` for a hint",
     watch_fix_and_save: "Fix the error above and save: the watch checks again (or press `c`).",

@@ -167,7 +167,7 @@ pub const UI: Ui = Ui {
     watch_new_chapter: "新的一章：{course}。概览：`{tutor} lesson {course_id}`；按 e 阅读本练习的课文。",
     watch_no_next: "{id} 是最后一个练习（按 p 返回上一个）。",
     watch_no_previous: "{id} 是第一个练习。",
-    watch_list_keys: "↑/↓ 或 j/k 移动 · 回车 监视这个练习 · r 重置它 · Esc 或 q 返回",
+    watch_list_keys: "↑/↓ j/k PgUp/PgDn Home/End 移动 · 回车 监视这个练习 · r 重置它 · Esc/q 返回",
     watch_confirm_keys: "回车确认 · Esc 取消",
     watch_key_hint: "按 `h` 看提示",
     watch_fix_and_save: "修正上面的错误并保存：watch 会重新检查（也可以按 `c`）。",

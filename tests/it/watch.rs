@@ -211,7 +211,17 @@ fn the_list_moves_watches_another_exercise_and_resets_after_a_typed_confirmation
     watch.send("\x1b[A");
     let at = watch.wait_for(">· 02-norm", at, KEY);
     // The keys are drawn under the list, after the rows of the same redraw.
-    let at = watch.wait_for("Enter watch this one · r reset it", at, KEY);
+    let at = watch.wait_for("Enter watch · r reset it", at, KEY);
+    // End and Home go to the last exercise and the first; a page down and a page up come back.
+    watch.send("\x1b[F");
+    let at = watch.wait_for(">· 06-backward", at, KEY);
+    watch.send("\x1b[H");
+    let at = watch.wait_for(">✗ 01-weight", at, KEY);
+    watch.send("\x1b[6~");
+    watch.send("\x1b[5~");
+    let at = watch.wait_for(">✗ 01-weight", at, KEY);
+    watch.send("j");
+    let at = watch.wait_for(">· 02-norm", at, KEY);
     // Enter watches it.
     watch.send("\r");
     let at = watch.wait_for("Checking 02-norm", at, KEY);

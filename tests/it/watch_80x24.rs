@@ -144,7 +144,7 @@ fn the_list_scrolls_with_its_cursor_in_both_languages() {
     let mut live = watch(&course, "both");
     let (_, mut at) = drawing_with(&mut live, "cases pass", "q quit", 0, CHECK);
     live.send("l");
-    let keys = "Esc or q back";
+    let keys = "Esc/q back";
     let (list, next) = drawing_with(&mut live, "↓", keys, at, KEY);
     at = next;
     fits(&list);
@@ -168,6 +168,24 @@ fn the_list_scrolls_with_its_cursor_in_both_languages() {
     let top = screen(live.seen());
     assert!(top.lines().any(|l| l.starts_with(">✓ 01-weight")), "back at the first one:\n{top}");
     assert!(!top.contains("more line(s) above"), "{top}");
+    // A page down moves the cursor by what the screen holds, End and Home to the ends: the
+    // cursor on screen each time.
+    let mut press = |key: &str, at: usize| {
+        live.send(key);
+        live.wait_for(keys, at, KEY);
+        let next = live.collect_for(Duration::from_millis(150));
+        let shown = screen(live.seen());
+        fits(&shown);
+        let cursor = shown.lines().find(|l| l.starts_with('>')).unwrap_or_else(|| panic!("no cursor:\n{shown}"));
+        (cursor.to_string(), next)
+    };
+    let (cursor, at) = press("\u{1b}[6~", at);
+    let paged = ["01-weight", "02-norm", "06-backward"];
+    assert!(!paged.iter().any(|id| cursor.contains(id)), "a page down, not to the end: {cursor}");
+    let (cursor, at) = press("\u{1b}[H", at);
+    assert!(cursor.contains("01-weight"), "Home: {cursor}");
+    let (cursor, at) = press("\u{1b}[F", at);
+    assert!(cursor.contains("06-backward"), "End: {cursor}");
     live.send("\u{1b}");
     live.wait_for("q quit", at, KEY);
     quit(live);

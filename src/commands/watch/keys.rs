@@ -28,6 +28,10 @@ pub enum Key {
     PageUp,
     /// Page down.
     PageDown,
+    /// Home (the list's first exercise).
+    Home,
+    /// End (the list's last exercise).
+    End,
     /// The terminal changed size: the screen is drawn again to fit.
     Resize,
     /// Ctrl-C, which the terminal delivers as a key while the watch reads single keys.
@@ -85,7 +89,7 @@ impl Key {
             Key::PageUp => Some(Command::PageUp),
             Key::Down => Some(Command::LineDown),
             Key::Up => Some(Command::LineUp),
-            Key::Esc | Key::Backspace | Key::Resize => None,
+            Key::Esc | Key::Backspace | Key::Home | Key::End | Key::Resize => None,
         }
     }
 }
@@ -120,6 +124,8 @@ pub fn spawn_key_reader(sender: Sender<WatchEvent>) {
                 KeyCode::Backspace => Some(Key::Backspace),
                 KeyCode::PageUp => Some(Key::PageUp),
                 KeyCode::PageDown => Some(Key::PageDown),
+                KeyCode::Home => Some(Key::Home),
+                KeyCode::End => Some(Key::End),
                 _ => None,
             },
             Ok(Event::Resize(..)) => Some(Key::Resize),

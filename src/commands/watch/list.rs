@@ -1,5 +1,6 @@
 //! The watch's interactive list: the course list with a cursor. Arrow keys or `j`/`k` move it,
-//! Enter watches the exercise under it, `r` resets that exercise once the learner has typed the
+//! Page Up/Down (or `b`/space) by a screenful, Home/End (or `g`/`G`) to the first or last; Enter
+//! watches the exercise under it, `r` resets that exercise once the learner has typed the
 //! confirmation word, Esc or `q` go back. This holds only the list's own state; the event loop
 //! does what it asks.
 
@@ -29,6 +30,10 @@ pub struct ListView {
     /// The first line of the list on screen, when the terminal is too short for all of it: the
     /// window follows the cursor, scrolling as little as it can.
     first: Cell<usize>,
+    /// How many exercises a page key moves the cursor: about as many as the screen showed when
+    /// the list was last drawn (its rows times the list's exercises per line; 10 on a terminal of
+    /// unknown height).
+    page: Cell<usize>,
     /// What the learner has typed at the reset prompt, while it is open.
     typing: Option<String>,
     /// Lines under the list (what the last reset did).
@@ -55,7 +60,7 @@ pub enum Action {
 impl ListView {
     /// The list with its cursor on exercise number `cursor`.
     pub fn at(cursor: usize) -> ListView {
-        ListView { cursor, first: Cell::new(0), typing: None, message: Vec::new() }
+        ListView { cursor, first: Cell::new(0), page: Cell::new(10), typing: None, message: Vec::new() }
     }
 
     /// Applies `key`; `count` is the number of exercises.
@@ -85,9 +90,21 @@ impl ListView {
             }
             return Action::Redraw;
         }
+        let last = count.saturating_sub(1);
+        let to = match key {
+            Key::Up | Key::Char('k') => self.cursor.saturating_sub(1),
+            Key::Down | Key::Char('j') => (self.cursor + 1).min(last),
+            Key::PageUp | Key::Char('b') => self.cursor.saturating_sub(self.page.get()),
+            Key::PageDown | Key::Char(' ') => (self.cursor + self.page.get()).min(last),
+            Key::Home | Key::Char('g') => 0,
+            Key::End | Key::Char('G') => last,
+            _ => self.cursor,
+        };
+        if to != self.cursor {
+            self.cursor = to;
+            return Action::Redraw;
+        }
         match key {
-            Key::Up | Key::Char('k') if self.cursor > 0 => self.cursor -= 1,
-            Key::Down | Key::Char('j') if self.cursor + 1 < count => self.cursor += 1,
             Key::Enter => return Action::Watch(self.cursor),
             Key::Char('r') => {
                 self.typing = Some(String::new());
@@ -130,6 +147,8 @@ impl ListView {
         let lines: Vec<&str> = list.trim_end_matches('\n').split('\n').collect();
         let room = rows.saturating_sub(viewport::rows_of(tail, columns));
         let window = Window::showing(&lines, room, self.first.get(), marked, HEADING_ROWS, columns);
+        let exercises = session.catalogue.exercises.len();
+        self.page.set((room * exercises / lines.len().max(1)).max(1));
         self.first.set(window.first);
         let marker = |n: usize, above: bool| {
             let pick = if above { |u: &Ui| u.list_more_above } else { |u: &Ui| u.list_more_below };
@@ -157,6 +176,29 @@ mod tests {
         assert_eq!(list.key(&Key::Char('k'), 3, no), Action::Redraw);
         assert_eq!(list.key(&Key::Enter, 3, no), Action::Watch(1));
         assert_eq!(list.key(&Key::Char('q'), 3, no), Action::Back);
+    }
+
+    #[test]
+    fn pages_and_ends_move_the_cursor_within_the_list() {
+        let mut list = ListView::at(0);
+        list.page.set(4);
+        assert_eq!(list.key(&Key::PageUp, 15, no), Action::Nothing, "already at the top");
+        assert_eq!(list.key(&Key::PageDown, 15, no), Action::Redraw);
+        assert_eq!(list.cursor, 4);
+        list.key(&Key::Char(' '), 15, no);
+        list.key(&Key::PageDown, 15, no);
+        list.key(&Key::PageDown, 15, no);
+        assert_eq!(list.cursor, 14, "a page down stops at the last");
+        assert_eq!(list.key(&Key::End, 15, no), Action::Nothing);
+        list.key(&Key::Char('b'), 15, no);
+        assert_eq!(list.cursor, 10);
+        list.key(&Key::Home, 15, no);
+        assert_eq!(list.cursor, 0);
+        list.key(&Key::Char('G'), 15, no);
+        assert_eq!(list.cursor, 14);
+        list.key(&Key::Char('g'), 15, no);
+        assert_eq!(list.cursor, 0);
+        assert_eq!(list.key(&Key::End, 0, no), Action::Nothing, "an empty list");
     }
 
     #[test]
