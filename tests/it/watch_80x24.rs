@@ -69,11 +69,17 @@ fn screen(output: &str) -> String {
 /// Every line within 80 columns, and all of them within 24 rows.
 #[track_caller]
 fn fits(screen: &str) {
+    fits_in(screen, COLUMNS, ROWS);
+}
+
+/// Every line within `columns`, and all of them within `rows`.
+#[track_caller]
+fn fits_in(screen: &str, columns: usize, rows: usize) {
     for line in screen.lines() {
-        assert!(line.width() <= COLUMNS, "wider than {COLUMNS} columns: {line:?}\n{screen}");
+        assert!(line.width() <= columns, "wider than {columns} columns: {line:?}\n{screen}");
     }
-    let rows: usize = screen.lines().map(|l| l.width().div_ceil(COLUMNS).max(1)).sum();
-    assert!(rows <= ROWS, "{rows} rows on a screen of {ROWS}:\n{screen}");
+    let taken: usize = screen.lines().map(|l| l.width().div_ceil(columns).max(1)).sum();
+    assert!(taken <= rows, "{taken} rows on a screen of {rows}:\n{screen}");
 }
 
 /// Waits for a drawing that holds `text` and ends with the keys (`quit`, in the language
@@ -188,5 +194,29 @@ fn the_list_scrolls_with_its_cursor_in_both_languages() {
     assert!(cursor.contains("06-backward"), "End: {cursor}");
     live.send("\u{1b}");
     live.wait_for("q quit", at, KEY);
+    quit(live);
+}
+
+#[test]
+fn a_terminal_made_smaller_is_drawn_again_to_fit() {
+    let course = course("watch-80x24-resize");
+    let mut live = watch(&course, "en");
+    let (first, at) = drawing_with(&mut live, "cases pass", "q quit", 0, CHECK);
+    fits(&first);
+    // tutor's terminal, found by process id: the one of the script's descendants that runs tutor.
+    let tutor = std::path::Path::new(env!("CARGO_BIN_EXE_tutor"));
+    let pid = common::pty::descendants(live.pid())
+        .into_iter()
+        .map(|(pid, _)| pid)
+        .find(|pid| std::fs::read_link(format!("/proc/{pid}/exe")).is_ok_and(|exe| exe == tutor))
+        .expect("tutor runs under script");
+    let terminal = std::fs::read_link(format!("/proc/{pid}/fd/0")).unwrap();
+    // A smaller window: the kernel tells the terminal's foreground, tutor, with SIGWINCH.
+    let resized = Command::new("stty").arg("-F").arg(&terminal).args(["cols", "60", "rows", "20"]).status();
+    assert!(resized.unwrap().success());
+    let (smaller, _) = drawing_with(&mut live, "cases pass", "q quit", at, KEY);
+    fits_in(&smaller, 60, 20);
+    assert!(smaller.lines().next().is_some_and(|l| l.contains("02-norm")), "the header first:\n{smaller}");
+    assert!(smaller.trim_end().ends_with("q quit"), "the keys last:\n{smaller}");
     quit(live);
 }

@@ -76,6 +76,9 @@ pub struct Watch<'scope, 'env> {
     /// The hint the last check's named mistake points to (exercise, level): `h` shows it first,
     /// whatever level the hints read so far have reached.
     pointed_hint: Option<(String, u32)>,
+    /// The finished check on screen and the width it was laid out for: laid out again when the
+    /// terminal's width changes (its report and verdict are wrapped to it).
+    shown: Option<(Finished, usize)>,
 }
 
 impl<'scope, 'env> Watch<'scope, 'env> {
@@ -107,6 +110,7 @@ impl<'scope, 'env> Watch<'scope, 'env> {
             status: None,
             queued: Vec::new(),
             pointed_hint: None,
+            shown: None,
         }
     }
 
@@ -210,8 +214,7 @@ impl<'scope, 'env> Watch<'scope, 'env> {
             return self.on_list_key(key);
         }
         if *key == Key::Resize {
-            self.refresh_footer()?;
-            self.screen.redraw();
+            self.redraw()?;
             return Ok(Flow::Go);
         }
         let Some(command) = key.command() else { return Ok(Flow::Go) };
@@ -285,7 +288,7 @@ impl<'scope, 'env> Watch<'scope, 'env> {
                     check.join();
                 }
                 if let Some(finished) = done? {
-                    self.show(finished)?;
+                    self.show(finished, false)?;
                 }
             }
         }
@@ -297,8 +300,9 @@ impl<'scope, 'env> Watch<'scope, 'env> {
     }
 
     /// Shows a finished check; after a pass, announces the end of the course, moves on
-    /// (`--auto-advance`) or says that `n` moves on.
-    fn show(&mut self, finished: Finished) -> Result<()> {
+    /// (`--auto-advance`) or says that `n` moves on. `again`: the same check laid out anew for
+    /// another terminal size, which never moves on.
+    fn show(&mut self, finished: Finished, again: bool) -> Result<()> {
         let exercise = self.exercise();
         let printer = &self.session.printer;
         let files = check::shown_files(self.session, exercise);
@@ -334,7 +338,7 @@ impl<'scope, 'env> Watch<'scope, 'env> {
             }
             if let Some(next) = self.next_not_passed()? {
                 let next_id = &self.session.catalogue.exercises[next].id;
-                if self.options.auto_advance {
+                if self.options.auto_advance && !again {
                     verdict.push(printer.lines(|u| u.watch_moving_on, &[("id", next_id)]));
                     verdict.extend(self.new_chapter(next));
                     self.top = verdict.split_off(summarised);
@@ -355,6 +359,7 @@ impl<'scope, 'env> Watch<'scope, 'env> {
         }
         self.refresh_footer()?;
         self.screen.finish(report, verdict);
+        self.shown = Some((finished, printer.width()));
         Ok(())
     }
 
@@ -382,6 +387,7 @@ impl<'scope, 'env> Watch<'scope, 'env> {
     /// Cancels the running check, if any, and starts a new one of the watched exercise.
     fn start_check(&mut self) -> Result<()> {
         self.stop_check();
+        self.shown = None;
         self.recheck_at = None;
         self.stale = false;
         self.runs += 1;
@@ -394,6 +400,20 @@ impl<'scope, 'env> Watch<'scope, 'env> {
         self.check =
             Some(worker::start(self.scope, self.session, self.limits, self.watched, self.runs, self.sender.clone()));
         Ok(())
+    }
+
+    /// Draws the watch screen again, at the terminal's size now: a finished check's report and
+    /// verdict laid out anew (the terminal may have changed while the list covered it).
+    fn redraw(&mut self) -> Result<()> {
+        self.refresh_footer()?;
+        match self.shown.take() {
+            Some((finished, width)) if width != self.session.printer.width() => self.show(finished, true),
+            kept => {
+                self.shown = kept;
+                self.screen.redraw();
+                Ok(())
+            }
+        }
     }
 
     fn stop_check(&mut self) {
@@ -474,8 +494,7 @@ impl<'scope, 'env> Watch<'scope, 'env> {
                 if self.stale {
                     self.start_check()?;
                 } else {
-                    self.refresh_footer()?;
-                    self.screen.redraw();
+                    self.redraw()?;
                 }
             }
             Action::Quit => return Ok(Flow::Quit),
