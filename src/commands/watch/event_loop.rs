@@ -27,6 +27,9 @@ use crate::render::list::{course_title, progress_bar, render as render_list};
 use crate::render::title;
 use crate::runner::CheckOutcome;
 
+mod list;
+mod shown;
+
 /// Saves arrive as bursts of events (write, chmod, rename …): the check starts after this much
 /// quiet.
 const DEBOUNCE: Duration = Duration::from_millis(150);
@@ -299,70 +302,6 @@ impl<'scope, 'env> Watch<'scope, 'env> {
         wording::status_line(&self.session.printer, status, since, &self.exercise().file)
     }
 
-    /// Shows a finished check; after a pass, announces the end of the course, moves on
-    /// (`--auto-advance`) or says that `n` moves on. `again`: the same check laid out anew for
-    /// another terminal size, which never moves on.
-    fn show(&mut self, finished: Finished, again: bool) -> Result<()> {
-        let exercise = self.exercise();
-        let printer = &self.session.printer;
-        let files = check::shown_files(self.session, exercise);
-        let report =
-            render(printer, &finished.outcome, &exercise.id, exercise.todo, &files.as_names(), self.options.detail);
-        // On a terminal the summary stays on screen with the verdict, under a report cut to fit.
-        let summary = summary(printer, &finished.outcome, &exercise.id)
-            .filter(|summary| self.options.interactive && report.ends_with(summary.as_str()));
-        let report = match &summary {
-            Some(summary) => report[..report.len() - summary.len()].to_string(),
-            None => report,
-        };
-        let report = wording::said_as_keys(&report, &exercise.id);
-        let mut verdict: Vec<String> =
-            summary.map(|summary| wording::said_as_keys(summary.trim_end(), &exercise.id)).into_iter().collect();
-        // What the next run says at its top, after --auto-advance, leaves the summary out.
-        let summarised = verdict.len();
-        verdict.extend(check::verdict(printer, exercise, &finished.outcome));
-        if let Some(failed_at) = finished.failed_after_pass {
-            verdict.push(check::pass_kept(printer, exercise, failed_at));
-        }
-        self.pointed_hint = match &finished.outcome {
-            CheckOutcome::Graded { report, .. } => {
-                report.named_mistakes().first().map(|m| (format!("{}/{}", exercise.course, m.exercise), m.hint))
-            }
-            _ => None,
-        };
-        if finished.outcome.passed() {
-            if finished.completed_now {
-                // Once: only the check that made the course's last missing exercise pass says it.
-                let course = course_title(printer, &self.session.catalogue, &exercise.course);
-                verdict.push(printer.lines(|u| u.course_complete, &[("course", &course)]).green().bold().to_string());
-            }
-            if let Some(next) = self.next_not_passed()? {
-                let next_id = &self.session.catalogue.exercises[next].id;
-                if self.options.auto_advance && !again {
-                    verdict.push(printer.lines(|u| u.watch_moving_on, &[("id", next_id)]));
-                    verdict.extend(self.new_chapter(next));
-                    self.top = verdict.split_off(summarised);
-                    self.watched = next;
-                    return self.start_check();
-                }
-                let next_course = &self.session.catalogue.exercises[next].course;
-                let press = if *next_course != exercise.course {
-                    let course = course_title(printer, &self.session.catalogue, next_course);
-                    printer.lines(|u| u.watch_press_next_chapter, &[("id", next_id), ("course", &course)])
-                } else {
-                    printer.lines(|u| u.watch_press_next, &[("id", next_id)])
-                };
-                verdict.push(press.cyan().to_string());
-            } else if finished.all_done {
-                verdict.push(printer.lines(|u| u.all_done, &[]));
-            }
-        }
-        self.refresh_footer()?;
-        self.screen.finish(report, verdict);
-        self.shown = Some((finished, printer.width()));
-        Ok(())
-    }
-
     /// Watches exercise number `index` and checks it; crossing into another chapter says so.
     fn watch(&mut self, index: usize) -> Result<()> {
         self.top = self.new_chapter(index).into_iter().collect();
@@ -449,93 +388,6 @@ impl<'scope, 'env> Watch<'scope, 'env> {
     fn next_exercise(&self) -> Result<Option<usize>> {
         let following = Some(self.watched + 1).filter(|&i| i < self.session.catalogue.exercises.len());
         Ok(self.next_not_passed()?.or(following))
-    }
-
-    fn open_list(&mut self) -> Result<()> {
-        // The list covers the screen, and a reset from it needs the check lock.
-        if let Some(check) = self.check.take() {
-            check.stop();
-            self.stale = true;
-        }
-        if self.recheck_at.take().is_some() {
-            self.stale = true;
-        }
-        self.list = Some(ListView::at(self.watched));
-        self.draw_list()
-    }
-
-    fn draw_list(&self) -> Result<()> {
-        if let Some(list) = &self.list {
-            self.screen.show_instead(&list.render(self.session)?);
-        }
-        Ok(())
-    }
-
-    fn on_list_key(&mut self, key: &Key) -> Result<Flow> {
-        if *key == Key::Resize {
-            return self.draw_list().map(|()| Flow::Go);
-        }
-        let session = self.session;
-        let Some(list) = self.list.as_mut() else { return Ok(Flow::Go) };
-        let declined = || session.printer.lines(|u| u.reset_declined, &[]);
-        match list.key(key, session.catalogue.exercises.len(), declined) {
-            Action::Nothing => {}
-            Action::Redraw => self.draw_list()?,
-            Action::Watch(index) => {
-                self.list = None;
-                self.watch(index)?;
-            }
-            Action::Reset(index) => {
-                self.reset(index)?;
-                self.draw_list()?;
-            }
-            Action::Back => {
-                self.list = None;
-                if self.stale {
-                    self.start_check()?;
-                } else {
-                    self.redraw()?;
-                }
-            }
-            Action::Quit => return Ok(Flow::Quit),
-        }
-        Ok(Flow::Go)
-    }
-
-    /// `tutor reset`'s own work (backup, stub, progress, under the check lock), confirmed in
-    /// the list.
-    fn reset(&mut self, index: usize) -> Result<()> {
-        let session = self.session;
-        let exercise = session.catalogue.exercises.get(index).context("no exercise under the cursor")?;
-        let printer = &session.printer;
-        let restored = reset::restore_stub(session, exercise, &mut || {
-            eprintln!("{}", printer.lines(|u| u.waiting_for_lock, &[]).dimmed());
-        });
-        // An exercise file that is a FIFO or a folder is the learner's to move: said in the
-        // list, and the watch goes on.
-        let backup = match restored {
-            Err(e) if matches!(e.downcast_ref(), Some(CliError::ExerciseNotAFile { .. })) => {
-                if let Some(list) = self.list.as_mut() {
-                    list.told(vec![crate::errors::describe_error(printer, &e).red().to_string()]);
-                }
-                return Ok(());
-            }
-            restored => restored?,
-        };
-        let mut message = Vec::new();
-        if let Some(backup) = backup {
-            message.push(printer.lines(|u| u.reset_backup, &[("backup", &backup)]));
-        }
-        message.push(
-            printer.lines(|u| u.reset_done, &[("file", &exercise.file), ("id", &exercise.id)]).green().to_string(),
-        );
-        if let Some(list) = self.list.as_mut() {
-            list.told(message);
-        }
-        if index == self.watched {
-            self.stale = true;
-        }
-        Ok(())
     }
 }
 
