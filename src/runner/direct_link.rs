@@ -73,12 +73,18 @@ fn recipe_at(private_dir: &Path) -> PathBuf {
     private_dir.join("builds").join("link.json")
 }
 
-/// The arguments that make rustc link `invocation`'s program with `rust-lld` itself, derived
-/// and proven once for its compiler, that linker and the C compiler driver (then kept); `None`
-/// where the direct link is not for this build or system, or did not prove itself. `temp` is a
-/// folder the probes may use.
+/// `invocation`'s arguments as rustc takes them to link its program with `rust-lld` itself
+/// ([`adapted`], then the linker and what the driver would add), derived and proven once for its
+/// compiler, that linker and the C compiler driver (then kept); `None` where the direct link is
+/// not for this build or system, or did not prove itself. `temp` is a folder the probes may use.
 pub fn arguments(private_dir: &Path, invocation: &Invocation, temp: &Path) -> Option<Vec<String>> {
-    adapted(&invocation.args)?;
+    let mut args = adapted(&invocation.args)?;
+    args.extend(recipe(private_dir, invocation, temp)?);
+    Some(args)
+}
+
+/// The linker and what the driver would add, kept for `invocation`'s compiler or derived now.
+fn recipe(private_dir: &Path, invocation: &Invocation, temp: &Path) -> Option<Vec<String>> {
     let key = key(invocation)?;
     let file = recipe_at(private_dir);
     if let Some(kept) = read_text(&file, Links::Refuse).and_then(|t| serde_json::from_str::<Recipe>(&t).ok()) {
@@ -125,7 +131,7 @@ pub fn is_link_failure(message: &str) -> bool {
 /// `args` as rustc takes them with a linker of the `ld` kind: the driver's `-Wl,a,b` link
 /// arguments as `a` and `b`. `None` when a link argument is for the driver alone, or the build
 /// names a linker or a target of its own.
-pub fn adapted(args: &[String]) -> Option<Vec<String>> {
+fn adapted(args: &[String]) -> Option<Vec<String>> {
     let mut out = Vec::with_capacity(args.len());
     let mut words = args.iter();
     while let Some(arg) = words.next() {

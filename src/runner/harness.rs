@@ -132,7 +132,6 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
     // the folder it starts from must not be one either.
     crate::fsutil::real_folder(private_dir)?;
     crate::fsutil::real_folder(&root)?;
-    moved::forget_programs_built_elsewhere(&root)?;
     let copies: Vec<String> = catalogue.exercises.iter().map(copy_path).collect();
     let key = stamp::key(&root, &copies);
     let copy = copy_path(exercise);
@@ -141,7 +140,9 @@ pub fn write(private_dir: &Path, catalogue: &Catalogue, exercise: &Exercise, lea
             crate::fsutil::below::write_below(&root, &root.join(&copy), learner_text)?;
             fingerprint
         }
+        // A harness moved with its folder never keeps its stamp (the stamp names the folder).
         None => {
+            moved::forget_programs_built_elsewhere(&root)?;
             let files = files(catalogue, &root, &copy, learner_text);
             // Copies of the other exercises' files stay (they are tutor's, from earlier checks).
             let keep: BTreeSet<String> =

@@ -195,11 +195,12 @@ pub struct Place<'a> {
     pub color: bool,
 }
 
-/// Runs `invocation` at `place` within `timeout`, holding cargo's lock on its build folder. `None` when the compiler cannot even be started (gone since it was recorded):
-/// cargo will know what to do.
+/// Runs `invocation` at `place` within `timeout`, holding cargo's lock on its build folder, with
+/// `args` in place of its own when given (a direct link, `super::direct_link`). `None` when the
+/// compiler cannot even be started (gone since it was recorded): cargo will know what to do.
 pub fn run(
     invocation: &Invocation,
-    direct_link: Option<&[String]>,
+    args: Option<&[String]>,
     place: &Place,
     timeout: Duration,
     cancel: &Cancel,
@@ -216,13 +217,8 @@ pub fn run(
     super::allowed_env::give_to(&mut command);
     // The width recorded with the command is the terminal's of that build: today's instead.
     let recorded_width = |arg: &&String| arg.starts_with("--diagnostic-width");
-    // Linked by lld itself (`super::direct_link`): the driver's link arguments are lld's.
-    let direct = direct_link.and_then(|linked| Some((super::direct_link::adapted(&invocation.args)?, linked)));
-    let (args, linked): (std::borrow::Cow<[String]>, &[String]) = match direct {
-        Some((args, linked)) => (args.into(), linked),
-        None => ((&invocation.args[..]).into(), &[]),
-    };
-    command.args(args.iter().filter(|arg| !recorded_width(arg)).map(|arg| rendering(arg, color))).args(linked);
+    let args = args.unwrap_or(&invocation.args);
+    command.args(args.iter().filter(|arg| !recorded_width(arg)).map(|arg| rendering(arg, color)));
     command.arg(super::cargo_run::diagnostic_width());
     invocation.environment.apply_to(&mut command);
     command.env("TMPDIR", &temp).current_dir(harness).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped());

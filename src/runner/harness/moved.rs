@@ -6,7 +6,8 @@
 //! copy's program fresh, built from the other folder's learner file. So the harness notes the
 //! folder it was built in (`target/tutor-folder`), and where that is not this folder, cargo's
 //! memory of the graded programs is forgotten: each is built again, once. The libraries' sources
-//! are the same in every folder, and stay built.
+//! are the same in every folder, and stay built. Looked at when the harness is written whole
+//! only: a moved harness never keeps its stamp (`super::stamp`, which names the folder).
 
 use std::fs;
 use std::path::Path;
